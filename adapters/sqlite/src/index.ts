@@ -1,0 +1,6 @@
+export { sqliteAdapter, type SqliteAdapterConfig } from './sqlite-adapter.js'
+export type {
+  SqliteDatabaseFactory,
+  SqliteDatabaseLike,
+  SqliteStatementLike,
+} from './sqlite-database-like.js'

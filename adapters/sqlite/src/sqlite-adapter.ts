@@ -1,0 +1,129 @@
+import { mkdirSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
+import { createSqliteBrainStore } from './sqlite-brain-store.js'
+import type { SqliteDatabaseFactory, SqliteDatabaseLike } from './sqlite-database-like.js'
+import { prepareDatabase } from './sqlite-schema.js'
+
+export interface SqliteAdapterConfig {
+  /** Directory holding `catalog.sqlite` and `brains/<brain id>.sqlite`. Created if missing. */
+  dataDir: string
+  /** Opens a database file; defaults to better-sqlite3. */
+  database?: SqliteDatabaseFactory
+}
+
+interface CatalogRow {
+  id: string
+  name_key: string
+  token_hash: string
+  token_last4: string
+  created_at: string
+}
+
+const toRecord = (row: CatalogRow): BrainRecord => ({
+  id: row.id,
+  nameKey: row.name_key,
+  tokenHash: row.token_hash,
+  tokenLast4: row.token_last4,
+  createdAt: row.created_at,
+})
+
+const defaultFactory: SqliteDatabaseFactory = (path) =>
+  new Database(path) as unknown as SqliteDatabaseLike
+
+/**
+ * The embedded default storage: one catalog database plus one SQLite file per brain, so brains are
+ * isolated by construction and a brain is backed up or deleted as a file.
+ */
+export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
+  const open = config.database ?? defaultFactory
+  const brainsDir = join(config.dataDir, 'brains')
+  let catalogDb: SqliteDatabaseLike | null = null
+  const databases = new Map<string, SqliteDatabaseLike>()
+  const stores = new Map<string, BrainStore>()
+
+  const db = () => {
+    if (catalogDb === null) throw new Error('sqlite adapter: open() was not called')
+    return catalogDb
+  }
+  const brainPath = (brainId: string) => join(brainsDir, `${brainId}.sqlite`)
+
+  function closeBrain(brainId: string) {
+    databases.get(brainId)?.close()
+    databases.delete(brainId)
+    stores.delete(brainId)
+  }
+
+  async function brain(brainId: string): Promise<BrainStore> {
+    let store = stores.get(brainId)
+    if (store !== undefined) return store
+    if ((await catalog.get(brainId)) === null)
+      throw new Error(`sqlite adapter: brain '${brainId}' does not exist`)
+    const database = open(brainPath(brainId))
+    prepareDatabase(database, 'brain')
+    databases.set(brainId, database)
+    store = createSqliteBrainStore(brainId, database)
+    stores.set(brainId, store)
+    return store
+  }
+
+  const catalog: BrainCatalog = {
+    async create(record) {
+      const result = db()
+        .prepare(
+          'INSERT OR IGNORE INTO brains (id, name_key, token_hash, token_last4, created_at) VALUES (?, ?, ?, ?, ?)',
+        )
+        .run(record.id, record.nameKey, record.tokenHash, record.tokenLast4, record.createdAt)
+      return result.changes === 1
+    },
+    async get(brainId) {
+      const row = db().prepare('SELECT * FROM brains WHERE id = ?').get(brainId) as
+        CatalogRow | undefined
+      return row === undefined ? null : toRecord(row)
+    },
+    async list() {
+      return (
+        db().prepare('SELECT * FROM brains ORDER BY created_at, id').all() as CatalogRow[]
+      ).map(toRecord)
+    },
+    async findByTokenHash(tokenHash) {
+      const row = db().prepare('SELECT * FROM brains WHERE token_hash = ?').get(tokenHash) as
+        CatalogRow | undefined
+      return row === undefined ? null : toRecord(row)
+    },
+    async updateToken(brainId, tokenHash, tokenLast4) {
+      return (
+        db()
+          .prepare('UPDATE brains SET token_hash = ?, token_last4 = ? WHERE id = ?')
+          .run(tokenHash, tokenLast4, brainId).changes === 1
+      )
+    },
+    async delete(brainId) {
+      if ((await catalog.get(brainId)) === null) return null
+      const stats = await (await brain(brainId)).stats()
+      closeBrain(brainId)
+      db().prepare('DELETE FROM brains WHERE id = ?').run(brainId)
+      for (const suffix of ['', '-wal', '-shm'])
+        rmSync(brainPath(brainId) + suffix, { force: true })
+      return stats
+    },
+  }
+
+  return {
+    name: 'sqlite',
+    catalog,
+    async open() {
+      if (catalogDb !== null) return
+      mkdirSync(brainsDir, { recursive: true })
+      catalogDb = open(join(config.dataDir, 'catalog.sqlite'))
+      prepareDatabase(catalogDb, 'catalog')
+    },
+    async close() {
+      for (const brainId of [...databases.keys()]) closeBrain(brainId)
+      catalogDb?.close()
+      catalogDb = null
+    },
+    brain,
+  }
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { parseCliArgs } from './cli-args.js'
+
+describe('parseCliArgs', () => {
+  it('reads the measurement flags', () => {
+    const a = parseCliArgs([
+      '--ingest',
+      '--latency',
+      '--scale',
+      '1000,2000',
+      '--only',
+      'engram-search',
+    ])
+    expect(a).toMatchObject({
+      ingest: true,
+      latency: true,
+      scale: [1000, 2000],
+      only: ['engram-search'],
+    })
+    expect(parseCliArgs(['--scale']).scale).toEqual([10_000, 100_000, 300_000])
+  })
+
+  it('refuses unknown flags and bad sizes', () => {
+    expect(() => parseCliArgs(['--ingets'])).toThrow(/unknown argument/)
+    expect(() => parseCliArgs(['--scale', '10,x'])).toThrow(/positive integers/)
+  })
+})

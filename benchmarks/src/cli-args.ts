@@ -1,0 +1,111 @@
+import { ALL_PHASES, type Phase } from './run/run-types.js'
+
+export interface CliArgs {
+  readonly configs: readonly string[]
+  readonly list: boolean
+  readonly report: boolean
+  readonly accept: boolean
+  readonly scale: readonly number[] | null
+  readonly latency: boolean
+  readonly ingest: boolean
+  readonly recsys: boolean
+  readonly dataDir: string | null
+  readonly out: string | null
+  readonly phases: readonly Phase[]
+  readonly only: readonly string[]
+  readonly help: boolean
+}
+
+export const USAGE = `usage: npm run bench -- [options]
+  --config <name[,name]>  run configs (benchmarks/configs/<name>.yaml); 'all' runs every config
+  --list                  list configs with their status
+  --phases <p[,p]>        ingest, verify, search (default: all three)
+  --data-dir <dir>        datasets folder (default: ../shared/datasets from the repo root)
+  --out <dir>             run files folder (default: benchmarks/runs/)
+  --only <system[,...]>   run only these systems (engram, minisearch, flexsearch, orama, sqlite-fts5);
+                          with --scale: peers to measure beside Engram, and/or a subset of the Engram
+                          scale systems (engram-bm25-index, engram-search, engram-hybrid)
+  --accept                write the measured numbers into the config's expected block and log it in LOG.md
+  --report                regenerate results/*.md and the plot from results/data without running
+  --scale [n,n,...]       scale curve over synthetic passages (default 10000,100000,300000)
+                          (also: start-up of a 100,000-passage brain from SQLite)
+  --latency               per-stage latency suites (tinybench) and HTTP scenarios (autocannon)
+  --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
+  --recsys                MovieLens recommend vs popularity and item-kNN (results/movielens.md)
+  --help`
+
+/** Parses argv (after `--`). Throws on unknown flags so a typo never silently runs the wrong thing. */
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  const args = {
+    configs: [] as string[],
+    list: false,
+    report: false,
+    accept: false,
+    scale: null as number[] | null,
+    latency: false,
+    ingest: false,
+    recsys: false,
+    dataDir: null as string | null,
+    out: null as string | null,
+    phases: [...ALL_PHASES] as Phase[],
+    only: [] as string[],
+    help: false,
+  }
+  const list = (v: string | undefined, flag: string) => {
+    if (!v || v.startsWith('--')) throw new Error(`${flag} needs a value`)
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    const [flag, inline] = a.includes('=')
+      ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+      : [a, undefined]
+    const value = () => inline ?? argv[++i]
+    switch (flag) {
+      case '--config':
+        args.configs.push(...list(value(), flag))
+        break
+      case '--phases': {
+        const phases = list(value(), flag)
+        for (const p of phases)
+          if (!ALL_PHASES.includes(p as Phase)) throw new Error(`unknown phase '${p}'`)
+        args.phases = ALL_PHASES.filter((p) => phases.includes(p))
+        break
+      }
+      case '--data-dir':
+        args.dataDir = list(value(), flag).join(',')
+        break
+      case '--out':
+        args.out = list(value(), flag).join(',')
+        break
+      case '--only':
+        args.only = list(value(), flag)
+        break
+      case '--scale': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.scale = next ? next.split(',').map(Number) : [10_000, 100_000, 300_000]
+        if (args.scale.some((n) => !Number.isInteger(n) || n <= 0))
+          throw new Error('--scale sizes must be positive integers')
+        break
+      }
+      case '--list':
+      case '--report':
+      case '--accept':
+      case '--latency':
+      case '--ingest':
+      case '--recsys':
+      case '--help':
+        args[
+          flag.slice(2) as 'list' | 'report' | 'accept' | 'latency' | 'ingest' | 'recsys' | 'help'
+        ] = true
+        break
+      default:
+        throw new Error(`unknown argument '${a}'\n${USAGE}`)
+    }
+  }
+  return args
+}

@@ -1,0 +1,112 @@
+import { join, resolve } from 'node:path'
+import { acceptExpected, logPath } from './config/accept-expected.js'
+import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
+import { parseCliArgs, USAGE } from './cli-args.js'
+import { runIngestBench } from './ingest/run-ingest-bench.js'
+import { runLatencySuites } from './latency/run-latency-suites.js'
+import { runMovieLens } from './recsys/run-movielens.js'
+import {
+  benchmarksDir,
+  configsDir,
+  defaultDataDir,
+  defaultRunsDir,
+  isInside,
+  repoRoot,
+  resultsDir,
+} from './paths.js'
+import { REPORT_COMMAND, resultDataPath, saveResult, writeReport } from './report/write-report.js'
+import { runConfig } from './run/run-config.js'
+import { runScaleCurve } from './scale/run-scale-curve.js'
+import { resolveEngramSystem } from './systems/engram-system.js'
+import { existsSync, readFileSync } from 'node:fs'
+
+/** `npm run bench -- ...`: see USAGE. Exit code 1 when any run verdict is FAIL. */
+async function main(argv: readonly string[]): Promise<number> {
+  const args = parseCliArgs(argv)
+  const log = (line: string) => process.stdout.write(`${line}\n`)
+  if (
+    args.help ||
+    (!args.list &&
+      !args.report &&
+      args.configs.length === 0 &&
+      !args.scale &&
+      !args.latency &&
+      !args.ingest &&
+      !args.recsys)
+  ) {
+    log(USAGE)
+    return 0
+  }
+  const dataDir = resolve(repoRoot, args.dataDir ?? defaultDataDir)
+  const runsRoot = resolve(repoRoot, args.out ?? defaultRunsDir)
+  if (
+    (args.configs.length > 0 || args.latency || args.ingest || args.recsys) &&
+    !existsSync(dataDir)
+  ) {
+    throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
+  }
+  if (isInside(runsRoot, dataDir))
+    throw new Error(`--out ${runsRoot} is inside the data dir; refusing to write there`)
+
+  if (args.list) {
+    for (const name of listConfigNames(configsDir)) {
+      const config = loadBenchConfig(configsDir, name)
+      const engram = await resolveEngramSystem(config)
+      const last = existsSync(resultDataPath(resultsDir, name))
+        ? (
+            JSON.parse(readFileSync(resultDataPath(resultsDir, name), 'utf8')) as {
+              verdict: string
+            }
+          ).verdict
+        : 'never run'
+      const state = engram.ready ? 'ready' : `pending (${engram.missing})`
+      log(
+        `${name.padEnd(36)} ${state}; peers: ${config.peers.join(', ') || '-'}; last verdict: ${last}`,
+      )
+    }
+  }
+  let failed = false
+  const names = args.configs.includes('all') ? listConfigNames(configsDir) : args.configs
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  for (const name of names) {
+    const config = loadBenchConfig(configsDir, name)
+    log(`\n== ${name} (phases: ${args.phases.join(', ')})`)
+    const command = `npm run bench -- --config ${name}`
+    const result = await runConfig(config, {
+      dataDir,
+      outDir: join(runsRoot, stamp),
+      phases: args.phases,
+      command,
+      log,
+      only: args.only,
+    })
+    failed ||= result.verdict === 'FAIL'
+    // Only complete runs of every system update the committed results.
+    if (args.phases.length === 3 && args.only.length === 0) saveResult(resultsDir, result)
+    if (args.accept) {
+      const changes = acceptExpected(
+        join(configsDir, `${name}.yaml`),
+        logPath(benchmarksDir),
+        result,
+      )
+      log(changes.length ? `accepted:\n  ${changes.join('\n  ')}` : 'accepted: no change')
+    }
+  }
+  if (args.scale) await runScaleCurve(args.scale, resultsDir, log, args.only)
+  if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
+  if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
+  if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
+  if (args.report || names.length > 0 || args.scale || args.latency || args.ingest) {
+    for (const file of writeReport(configsDir, resultsDir)) log(`wrote ${file}`)
+    if (args.report) log(`(${REPORT_COMMAND})`)
+  }
+  return failed ? 1 : 0
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(2)
+  },
+)

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest'
+import { captureEnvironment } from '../run/environment.js'
+import { ingestReport } from './ingest-report.js'
+import type { IngestRunResult } from './run-ingest-tasks.js'
+
+const result = (over: Partial<IngestRunResult> = {}): IngestRunResult => ({
+  tasks: 10,
+  turns: 2000,
+  tokens: 40_000,
+  wallMs: 4000,
+  submitMs: 100,
+  completed: 10,
+  failed: 0,
+  passages: 2000,
+  entities: 3000,
+  events: 500,
+  relationships: 1000,
+  observations: 700,
+  embedded: 0,
+  load1: 1.5,
+  ...over,
+})
+
+describe('ingestReport', () => {
+  const base = {
+    command: 'npm run bench -- --ingest',
+    environment: captureEnvironment(new Date(0)),
+    corpus: { conversations: 1, sessions: 10, turns: 2000 },
+    poolExported: false,
+  }
+
+  it('reports rates, records per 1,000 turns and a pending embedder by name', () => {
+    const text = ingestReport({
+      ...base,
+      runs: [{ label: 'one task per turn', result: result() }],
+      embedding: null,
+      embeddingMissing: 'no embedder',
+    })
+    expect(text).toContain('GENERATED FILE')
+    // 2,000 passages in 4 s; 40,000 tokens in 4 s; 3,000 entities per 2,000 turns.
+    expect(text).toContain(
+      '| one task per turn | 10 | 2,000 | 4.00 | 500.0 | 500.0 | 10000.0 | 0.10 | 0 |',
+    )
+    expect(text).toContain('| one task per turn | 1500 | 250 | 500 | 350 | 1000 |')
+    expect(text).toContain('Pending: no embedder.')
+    expect(text).toContain('best full-pipeline run 500.0 passages/s here: met')
+  })
+
+  it("compares the pipeline's embedded texts per second with the embedder alone", () => {
+    const text = ingestReport({
+      ...base,
+      runs: [],
+      embedding: {
+        run: { label: 'with use-lite', result: result({ embedded: 300, wallMs: 10_000 }) },
+        own: { texts: 300, ms: 5000, perSecond: 60 },
+        loadMs: [100, 120],
+        workers: 2,
+      },
+      embeddingMissing: null,
+    })
+    expect(text).toContain('**50%**')
+    expect(text).toContain('50%: NOT met')
+  })
+})

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sqliteAdapter } from '@engram/adapter-sqlite'
+import {
+  createEngram,
+  defaultIngestionComponents,
+  EVENT_LABEL,
+  INGEST_TEXT,
+  registerIngestion,
+  type Embedder,
+  type Engram,
+  type Extractor,
+} from '@engram/core'
+import { countTokens, type IngestTaskSpec } from './locomo-tasks.js'
+
+/** What one ingestion run produced and how long it took. */
+export interface IngestRunResult {
+  readonly tasks: number
+  readonly turns: number
+  /** Whitespace tokens of the ingested text (the chunker's unit). */
+  readonly tokens: number
+  /** From the first submit until the queue is idle (every task terminal). */
+  readonly wallMs: number
+  /** Time spent in `tasks.submit` (each stores the task durably before it is queued). */
+  readonly submitMs: number
+  readonly completed: number
+  readonly failed: number
+  readonly passages: number
+  /** Entities that are not EVENT nodes. */
+  readonly entities: number
+  readonly events: number
+  readonly relationships: number
+  readonly observations: number
+  /** Texts the pipeline handed to the embedder (passages and entities), from the tasks' counts. */
+  readonly embedded: number
+  /** 1-minute load average when the run started. */
+  readonly load1: number
+}
+
+/**
+ * Runs ingestion tasks through the real pipeline in this process: `createEngram` on the SQLite adapter in a
+ * fresh temp dir, `registerIngestion` with `defaultIngestionComponents` (local extractor, 256/32 chunks and,
+ * when given, an embedder), every task submitted through `engram.tasks.submit`, then `tasks.idle()`. Record
+ * counts come from the stores afterwards. The temp dir is removed at the end.
+ */
+export async function runIngestTasks(
+  specs: readonly IngestTaskSpec[],
+  options: {
+    readonly embedder?: Embedder | null
+    /** Default: the built-in local extractor, in this thread (what `defaultIngestionComponents` picks). */
+    readonly extractor?: Extractor
+    readonly workers?: number
+  } = {},
+): Promise<IngestRunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'))
+  let engram: Engram | null = null
+  try {
+    engram = createEngram({
+      storage: sqliteAdapter({ dataDir: dir }),
+      version: 'bench',
+      defaultBrain: null,
+      ...(options.workers ? { workers: options.workers } : {}),
+      // Every task is submitted up front; the default cap (1,000 pending) would answer 503.
+      maxPendingTasks: specs.length + 1,
+    })
+    registerIngestion(engram, {
+      components: defaultIngestionComponents({
+        embedder: options.embedder ?? null,
+        ...(options.extractor ? { extractor: options.extractor } : {}),
+      }),
+    })
+    await engram.start()
+    const brains = [...new Set(specs.map((s) => s.brainId))]
+    for (const brainId of brains) await engram.brains.create(brainId)
+
+    const load1 = loadavg()[0]!
+    const t0 = performance.now()
+    for (const spec of specs)
+      await engram.tasks.submit({ brainId: spec.brainId, kind: INGEST_TEXT, payload: spec.payload })
+    const submitMs = performance.now() - t0
+    await engram.tasks.idle()
+    const wallMs = performance.now() - t0
+
+    const totals = {
+      completed: 0,
+      failed: 0,
+      passages: 0,
+      entities: 0,
+      events: 0,
+      relationships: 0,
+      observations: 0,
+      embedded: 0,
+    }
+    for (const brainId of brains) {
+      const store = await engram.store(brainId)
+      const stats = await store.stats()
+      const events = (await store.listEntities({ labels: [EVENT_LABEL], limit: 1, skip: 0 })).total
+      totals.passages += stats.passages
+      totals.entities += stats.entities - events
+      totals.events += events
+      totals.relationships += stats.relationships
+      totals.observations += stats.observations
+      for (let skip = 0; ; skip += 1000) {
+        const page = await engram.tasks.list(brainId, { limit: 1000, skip })
+        for (const task of page) {
+          if (task.status === 'completed') totals.completed++
+          else totals.failed++
+          totals.embedded += task.counts.embedded ?? 0
+        }
+        if (page.length < 1000) break
+      }
+    }
+    return {
+      tasks: specs.length,
+      turns: specs.reduce((n, s) => n + s.turns, 0),
+      tokens: specs.reduce((n, s) => n + countTokens(s.payload.text ?? ''), 0),
+      wallMs,
+      submitMs,
+      load1,
+      ...totals,
+    }
+  } finally {
+    await engram?.stop({ graceMs: 0 })
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,179 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sqliteAdapter } from '@engram/adapter-sqlite'
+import {
+  createEngram,
+  createSearchService,
+  defaultIngestionComponents,
+  INGEST_TEXT,
+  registerIngestion,
+  type SearchRequest,
+} from '@engram/core'
+import { locomoTasks } from '../ingest/locomo-tasks.js'
+import { summarizeLatency, type LatencySummary } from '../metrics/percentiles.js'
+import { fnv1a, syntheticEmbedder, syntheticUnitVector } from '../scale/synthetic-vectors.js'
+import { openEngineBrain, type EngineBrain } from '../systems/engine-brain.js'
+import { cycle } from './latency-fixture.js'
+import type { LatencySuite } from './latency-suites.js'
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'engram-bench-latency-'))
+
+function request(query: string, overrides: Partial<SearchRequest> = {}): SearchRequest {
+  return {
+    query,
+    k: 10,
+    channels: ['passages'],
+    expand: 'none',
+    fusion: 'none',
+    rerank: 'none',
+    profileStages: false,
+    ...overrides,
+  }
+}
+
+/** `SearchService.search` end to end (channels, fusion, hydration, snippets), as `/retrieve/search` runs it. */
+export const engineSearchSuite: LatencySuite = {
+  name: 'engine-search',
+  stage: 'the search pipeline (`createSearchService(engram).search`), SQLite adapter, k=10',
+  missing: null,
+  async add(bench, fixture) {
+    const lexicalDir = tempDir()
+    const hybridDir = tempDir()
+    const lexical = await openEngineBrain({ storage: sqliteAdapter({ dataDir: lexicalDir }) })
+    await lexical.commitDocs(fixture.scifact.docs)
+    const t0 = performance.now()
+    const hybrid = await openEngineBrain({
+      storage: sqliteAdapter({ dataDir: hybridDir }),
+      embedder: syntheticEmbedder(),
+    })
+    await hybrid.commitDocs(fixture.scifact.docs, (d) => syntheticUnitVector(fnv1a(d.id)))
+    const hybridMs = (performance.now() - t0).toFixed(0)
+    const next = cycle(fixture.scifact.queries)
+    const search = (brain: EngineBrain, overrides: Partial<SearchRequest>) => async () => {
+      await brain.search.search(brain.brainId, request(next(), overrides))
+    }
+    bench.add('BM25 passages, fusion none', search(lexical, {}))
+    bench.add('BM25 passages, fusion rrf (the HTTP default)', search(lexical, { fusion: 'rrf' }))
+    bench.add(
+      'hybrid passages (BM25 + HNSW), rrf, excluding query embedding',
+      search(hybrid, { fusion: 'rrf' }),
+    )
+    bench.add(
+      'hybrid passages (BM25 + HNSW), cc, excluding query embedding',
+      search(hybrid, { fusion: 'cc' }),
+    )
+    const stages = await stageBreakdown(lexical, fixture.scifact.queries, { fusion: 'rrf' })
+    return {
+      rows: stages.map(({ stage, latency }) => ({
+        task: `BM25 passages, rrf: ${stage} (stage_timings, ${latency.count} queries once each)`,
+        latency,
+      })),
+      note:
+        `SciFact (${fixture.scifact.docs.length} passages committed through engram.commit); hybrid rows use SYNTHETIC 512-d ` +
+        `passage vectors and an instant synthetic query embedder (commit + HNSW build ${hybridMs} ms), so they exclude the query ` +
+        'embedding, which embed-query times on its own',
+      async teardown() {
+        await lexical.close()
+        await hybrid.close()
+        rmSync(lexicalDir, { recursive: true, force: true })
+        rmSync(hybridDir, { recursive: true, force: true })
+      },
+    }
+  },
+}
+
+interface StageTimingsReport {
+  total_ms: number
+  stages: { stage: string; wall_ms: number }[]
+}
+
+/** Wall time per pipeline stage (`profile_stages`), one search per query, as percentiles per stage. */
+async function stageBreakdown(
+  brain: EngineBrain,
+  queries: readonly string[],
+  overrides: Partial<SearchRequest>,
+): Promise<{ stage: string; latency: LatencySummary }[]> {
+  const samples = new Map<string, number[]>()
+  const add = (stage: string, ms: number) => {
+    let list = samples.get(stage)
+    if (!list) samples.set(stage, (list = []))
+    list.push(ms)
+  }
+  for (const q of queries) {
+    const r = await brain.search.search(
+      brain.brainId,
+      request(q, { ...overrides, profileStages: true }),
+    )
+    const report = r.stageTimings as unknown as StageTimingsReport | null
+    if (!report) continue
+    for (const s of report.stages) add(s.stage, s.wall_ms)
+    add('total', report.total_ms)
+  }
+  return [...samples].map(([stage, list]) => ({ stage, latency: summarizeLatency(list) }))
+}
+
+/**
+ * Neighbour expansion (`expand=neighbors`) needs a graph: one LoCoMo conversation goes through the real
+ * ingestion pipeline (local extractor), then its questions are searched over passages + entities with and
+ * without expansion; the `search.expand` stage is also read from `stage_timings`.
+ */
+export const neighbourExpansionSuite: LatencySuite = {
+  name: 'neighbour-expansion',
+  stage: 'graph neighbour expansion of the fused hits (`expand=neighbors`), SQLite adapter',
+  missing: null,
+  async add(bench, fixture) {
+    const dir = tempDir()
+    const locomo = fixture.locomo()
+    const group = locomo.groups[0]!
+    const brainId = group.name
+    const engram = createEngram({ storage: sqliteAdapter({ dataDir: dir }), version: 'bench' })
+    registerIngestion(engram, { components: defaultIngestionComponents() })
+    await engram.start()
+    await engram.brains.create(brainId)
+    const search = createSearchService(engram)
+    await search.indexes(brainId)
+    const t0 = performance.now()
+    const tasks = locomoTasks({ ...locomo, groups: [group] }, 'session')
+    for (const t of tasks)
+      await engram.tasks.submit({ brainId, kind: INGEST_TEXT, payload: t.payload })
+    await engram.tasks.idle()
+    const ingestMs = (performance.now() - t0).toFixed(0)
+    const stats = await (await engram.store(brainId)).stats()
+    const queries = group.queries.map((q) => q.text)
+    const graph = { channels: ['passages', 'entities'], fusion: 'rrf' }
+    const next = cycle(queries)
+    bench.add('passages + entities, rrf, expand none', async () => {
+      await search.search(brainId, request(next(), { ...graph, expand: 'none' }))
+    })
+    bench.add('passages + entities, rrf, expand neighbors', async () => {
+      await search.search(brainId, request(next(), { ...graph, expand: 'neighbors' }))
+    })
+    const expand: number[] = []
+    for (const q of queries) {
+      const response = await search.search(
+        brainId,
+        request(q, { ...graph, expand: 'neighbors', profileStages: true }),
+      )
+      const stages = (response.stageTimings?.stages ?? []) as { stage: string; wall_ms: number }[]
+      const stage = stages.find((s) => s.stage === 'search.expand')
+      if (stage) expand.push(stage.wall_ms)
+    }
+    return {
+      note:
+        `LoCoMo ${brainId}: ${tasks.length} session tasks ingested in ${ingestMs} ms -> ${stats.passages} passages, ` +
+        `${stats.entities} entities (incl. events), ${stats.relationships} relationships; its ${queries.length} questions round robin`,
+      rows: [
+        {
+          task: `search.expand stage alone (stage_timings, ${expand.length} questions once each)`,
+          latency: summarizeLatency(expand),
+        },
+      ],
+      async teardown() {
+        await engram.stop({ graceMs: 0 })
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
+  },
+}

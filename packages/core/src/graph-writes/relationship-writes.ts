@@ -1,0 +1,83 @@
+import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import type { CreateRelationshipInput, UpdateRelationshipInput } from '../engine/engine-types.js'
+import { notFound } from '../errors.js'
+import { uuidV4 } from '../ids.js'
+import { nowIso } from '../model/common.js'
+import type { Entity } from '../model/entity.js'
+import { predicateName, type Relationship } from '../model/relationship.js'
+import { diffProperties, relationshipChange } from './changelog.js'
+
+interface Deps {
+  store(brainId: string): Promise<BrainStore>
+  commit(brainId: string, batch: WriteBatch): Promise<void>
+  loadEntity(brainId: string, uuid: string): Promise<Entity>
+}
+
+/** `/model/relationship` create and update; endpoints are matched by uuid (never by name). */
+export function createRelationshipWrites(deps: Deps) {
+  async function createRelationship(brainId: string, input: CreateRelationshipInput) {
+    const subject = await deps.loadEntity(brainId, input.subjectUuid)
+    const object = await deps.loadEntity(brainId, input.objectUuid)
+    const relationship: Relationship = {
+      uuid: uuidV4(),
+      subjectUuid: subject.uuid,
+      objectUuid: object.uuid,
+      name: predicateName(input.predicateName),
+      description: input.predicateDescription,
+      amount: input.amount ?? null,
+      deprecated: false,
+      direction: input.direction ?? 'neutral',
+      flowKey: null,
+      level: null,
+      properties: input.properties ?? {},
+      happenedAt: input.happenedAt ?? null,
+      lastUpdated: nowIso(),
+      sourcePassageIds: [],
+    }
+    await deps.commit(brainId, {
+      relationships: [relationship],
+      changelog: [relationshipChange('relationship_created', subject, relationship, object)],
+    })
+    return relationship
+  }
+
+  async function updateRelationship(brainId: string, input: UpdateRelationshipInput) {
+    const store = await deps.store(brainId)
+    const [existing] = await store.getRelationships([input.uuid])
+    if (existing === undefined) throw notFound('Relationship', input.uuid)
+    const properties = { ...existing.properties, ...(input.newProperties ?? {}) }
+    for (const key of input.propertiesToRemove ?? []) delete properties[key]
+    // `deprecated` is a field of the record, set through `new_properties.deprecated` (CONTRACT.md section 2).
+    const deprecated =
+      typeof properties.deprecated === 'boolean' ? properties.deprecated : existing.deprecated
+    delete properties.deprecated
+    const updated: Relationship = {
+      ...existing,
+      properties,
+      deprecated,
+      description: input.newDescription !== undefined ? input.newDescription : existing.description,
+      lastUpdated: nowIso(),
+    }
+    const subject = await deps.loadEntity(brainId, existing.subjectUuid)
+    const object = await deps.loadEntity(brainId, existing.objectUuid)
+    const changes = diffProperties(existing.properties, updated.properties)
+    if (existing.description !== updated.description) {
+      changes.push({
+        property: 'description',
+        previous_value: existing.description,
+        new_value: updated.description,
+      })
+    }
+    const type =
+      deprecated && !existing.deprecated
+        ? 'relationship_deprecated'
+        : 'relationship_properties_updated'
+    await deps.commit(brainId, {
+      relationships: [updated],
+      changelog: [relationshipChange(type, subject, updated, object, { properties: changes })],
+    })
+    return updated
+  }
+
+  return { createRelationship, updateRelationship }
+}

@@ -1,0 +1,175 @@
+export * from './model/index.js'
+export * from './errors.js'
+export * from './ids.js'
+export * from './logger.js'
+export type * from './contracts/storage-adapter.js'
+export type * from './engine/engine-types.js'
+export { createEngram } from './engine/create-engram.js'
+export * from './brain/tokens.js'
+export { normalizeEntityName } from './graph-writes/normalize-entity-name.js'
+export {
+  changelogEntry,
+  nodeCreated,
+  relationshipChange,
+  partialNode,
+  partialPredicate,
+} from './graph-writes/changelog.js'
+export { memoryAdapter } from './memory-adapter/index.js'
+export * from './analysis/analyze.js'
+export { ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
+export {
+  Bm25Index,
+  type Bm25Options,
+  type ScoredId,
+  type Explanation,
+} from './indexes/bm25/bm25-index.js'
+export type * from './contracts/search-plugins.js'
+export {
+  PluginRegistry,
+  BUILTIN_NAMES,
+  requestName,
+  type PluginKind,
+} from './registry/plugin-registry.js'
+export {
+  PluginRegistryError,
+  type PluginRegistryErrorCode,
+} from './registry/plugin-registry-error.js'
+export {
+  loadPluginModules,
+  pluginsOf,
+  type LoadPluginModulesOptions,
+  type PluginFactory,
+  type PluginModuleExport,
+} from './registry/load-plugin-modules.js'
+export { BrainCommunities, type BrainCommunitiesOptions } from './graph/brain-communities.js'
+export {
+  CommunityIndex,
+  type CommunityMatch,
+  type CommunityStats,
+} from './graph/community-index.js'
+export { KnowledgeGraph } from './graph/knowledge-graph.js'
+export { louvainPartition, type Partition } from './graph/louvain-communities.js'
+export { rrf, fuseByReciprocalRank } from './builtins/fusions/reciprocal-rank.js'
+export {
+  convexCombination,
+  fuseByConvexCombination,
+} from './builtins/fusions/convex-combination.js'
+export { noFusion } from './builtins/fusions/no-fusion.js'
+export {
+  createSearchService,
+  type SearchService,
+  type SearchServiceOptions,
+} from './search/search-service.js'
+export type { SearchRequest } from './search/search-request.js'
+export { BrainIndexes, VECTOR_SPACES, type VectorSpace } from './search/brain-indexes.js'
+export {
+  VectorIndex,
+  VECTOR_INDEX_DEFAULTS,
+  type VectorIndexOptions,
+  type ScoredVector,
+} from './indexes/vectors/vector-index.js'
+export { saveVectorIndex, loadVectorIndex } from './indexes/vectors/vector-snapshot.js'
+export { denseRerank } from './builtins/stages/dense-rerank.js'
+export { MAX_SNIPPET } from './search/snippet.js'
+export { registerIngestion } from './ingest/register-ingestion.js'
+export * from './ingest/ingest-payloads.js'
+export type * from './ingest/pipeline/ingestion-components.js'
+export {
+  defaultIngestionComponents,
+  type DefaultComponentsOptions,
+} from './ingest/default-components.js'
+export { localExtractor, type LocalExtractorOptions } from './ingest/extract/local-extractor.js'
+export {
+  localExtractorPool,
+  mergeExtractedGraphs,
+  type LocalExtractorPoolOptions,
+} from './ingest/extract/local-extractor-pool.js'
+export type * from './contracts/extractor.js'
+export type * from './contracts/embedder.js'
+export { chunkText, type ChunkOptions } from './ingest/chunk/chunk-text.js'
+export {
+  parseFile,
+  detectFileType,
+  jsonToText,
+  SUPPORTED_TYPES,
+} from './ingest/parse/parse-file.js'
+export {
+  createRetrieveDeps,
+  type DenseReaders,
+  type RetrieveDeps,
+  type RetrieveDepsOptions,
+} from './retrieve/retrieve-deps.js'
+export {
+  resolveTarget,
+  termCoverage,
+  TARGET_MATCH_THRESHOLD,
+  type ResolveTargetOptions,
+} from './retrieve/resolve-target.js'
+export { NeighborsOf, type NeighborEdge } from './retrieve/neighbors-of.js'
+export {
+  rankNeighbors,
+  neighborsByUuid,
+  type NeighborResult,
+  type NeighborsResult,
+  type RankNeighborsOptions,
+} from './retrieve/neighbors.js'
+export { identifyEntity, neighborsByIdentification } from './retrieve/neighbors-identify.js'
+export { neighborsAiMode } from './retrieve/neighbors-ai-mode.js'
+export {
+  entityContext,
+  CONTEXT_FAN_OUT,
+  CONTEXT_MAX_NODES,
+  type ContextBranch,
+  type EntityContext,
+  type WebEntry,
+} from './retrieve/entity-context.js'
+export {
+  entityInfo,
+  type EntityInfo,
+  type MatchPath,
+  type PathStep,
+} from './retrieve/entity-info.js'
+export { entityStatus, type EntityStatus } from './retrieve/entity-status.js'
+export { hops, HOP_FAN_OUT, HOP_SEEDS, type Hop, type HopTree } from './retrieve/hops.js'
+export { retrieveRoot, type RetrieveRootResult } from './retrieve/retrieve-root.js'
+export { GraphIndex, LazyGraphIndex } from './indexes/graph/graph-index.js'
+export {
+  contextPack,
+  isHistoryQuestion,
+  type ContextPack,
+  type ContextPackOptions,
+  type ContextPath,
+  type ContextTopic,
+  type ContextTriple,
+  type TemporalConflict,
+} from './retrieve/context-pack.js'
+export {
+  synergies,
+  type Synergy,
+  type SynergiesOptions,
+  type SynergiesResult,
+} from './retrieve/synergies.js'
+export {
+  recommend,
+  recommendNodes,
+  type Recommendation,
+  type RecommendOptions,
+  type RecommendResult,
+} from './retrieve/recommend/recommend.js'
+export type { RecommendChannel } from './retrieve/recommend/recommend-types.js'
+export {
+  DEFAULT_BEHAVIOR_WEIGHTS,
+  normalizeBehavior,
+} from './retrieve/recommend/behavior-weights.js'
+export {
+  useLiteEmbedder,
+  type UseLiteEmbedder,
+  type UseLiteEmbedderOptions,
+} from './embedders/use-lite/use-lite-embedder.js'
+export {
+  openaiEmbedder,
+  embeddingsUrl,
+  type OpenAIEmbedderOptions,
+} from './embedders/openai/openai-embedder.js'
+export { VectorCache } from './embedders/vector-cache.js'
+export { l2Normalize } from './embedders/l2-normalize.js'

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest'
+import { memoryAdapter } from '../../memory-adapter/index.js'
+import type { Entity } from '../../model/entity.js'
+import type { Relationship } from '../../model/relationship.js'
+import { GraphIndex, LazyGraphIndex } from './graph-index.js'
+
+const AT = '2025-01-01T00:00:00.000Z'
+const entity = (uuid: string, labels: string[], o: Partial<Entity> = {}): Entity => ({
+  uuid,
+  name: uuid,
+  description: null,
+  labels,
+  properties: {},
+  metadata: null,
+  happenedAt: null,
+  lastUpdated: AT,
+  polarity: 'neutral',
+  aliases: [],
+  sourcePassageIds: [],
+  ...o,
+})
+const rel = (
+  uuid: string,
+  s: string,
+  name: string,
+  o: string,
+  extra: Partial<Relationship> = {},
+): Relationship => ({
+  uuid,
+  subjectUuid: s,
+  objectUuid: o,
+  name,
+  description: null,
+  amount: null,
+  deprecated: false,
+  direction: 'neutral',
+  flowKey: null,
+  level: null,
+  properties: {},
+  happenedAt: null,
+  lastUpdated: AT,
+  sourcePassageIds: [],
+  ...extra,
+})
+
+/** Ann -BOUGHT-> e1 -OF-> laptop (flow f1); e1 also has a leg of another flow f2 to a mouse. */
+const ENTITIES = [
+  entity('ann', ['PERSON'], { sourcePassageIds: ['p1'] }),
+  entity('e1', ['EVENT', 'PURCHASE'], { name: 'Ann bought', happenedAt: '2024-01-02' }),
+  entity('laptop', ['PRODUCT']),
+  entity('mouse', ['PRODUCT']),
+]
+const RELATIONSHIPS = [
+  rel('r1', 'ann', 'BOUGHT', 'e1', { flowKey: 'f1', sourcePassageIds: ['p1'] }),
+  rel('r2', 'e1', 'OF', 'laptop', { flowKey: 'f1', properties: { weight: 3 } }),
+  rel('r3', 'e1', 'OF', 'mouse', { flowKey: 'f2', amount: 2 }),
+  rel('r4', 'ann', 'LIKES', 'mouse', { deprecated: true }),
+]
+
+async function store() {
+  const adapter = memoryAdapter()
+  await adapter.open()
+  await adapter.catalog.create({
+    id: 'b',
+    nameKey: 'b',
+    tokenHash: 'x',
+    tokenLast4: 'xxxx',
+    createdAt: AT,
+  })
+  const s = await adapter.brain('b')
+  await s.apply({ entities: ENTITIES, relationships: RELATIONSHIPS })
+  return s
+}
+
+describe('GraphIndex', () => {
+  it('numbers nodes and edges, pairs event legs by flow key, keeps provenance', async () => {
+    const g = await GraphIndex.build(await store())
+    const ann = g.node('ann')!
+    const e1 = g.node('e1')!
+    expect(g.isEvent[e1]).toBe(true)
+    expect(g.kindSets[g.kindSetId[e1]!]).toEqual(['Ann bought', 'PURCHASE'])
+    expect(g.degree(ann)).toBe(2)
+    const r1 = g.adjacency[ann]!.find((e) => g.edgeUuid[e] === 'r1')!
+    const legs = g.legs(e1, r1).map((e) => g.edgeUuid[e])
+    expect(legs).toEqual(['r2'])
+    const r2 = legs.length === 1 ? g.adjacency[e1]!.find((e) => g.edgeUuid[e] === 'r2')! : -1
+    expect(g.weight[r2]).toBe(3)
+    expect(g.timeOfEdge(r1)).toBe(Date.parse('2024-01-02'))
+    const r4 = g.adjacency[ann]!.find((e) => g.edgeUuid[e] === 'r4')!
+    expect(g.valid[r4]).toBe(false)
+    expect(g.fromPassage('p1')).toEqual({ nodes: [ann], edges: [r1] })
+  })
+
+  it('follows deletes and moved endpoints', async () => {
+    const g = await GraphIndex.build(await store())
+    g.apply({ deleteRelationships: ['r4'] })
+    expect(g.degree(g.node('ann')!)).toBe(1)
+    g.apply({ relationships: [rel('r3', 'e1', 'OF', 'laptop', { flowKey: 'f2' })] })
+    expect(g.degree(g.node('mouse')!)).toBe(0)
+    expect(g.degree(g.node('laptop')!)).toBe(2)
+    g.apply({ deleteEntities: ['laptop'] })
+    expect(g.node('laptop')).toBeUndefined()
+    const e2 = g.adjacency[g.node('e1')!]!.find((e) => g.edgeUuid[e] === 'r2')!
+    expect(g.usable(e2)).toBe(false)
+  })
+
+  it('builds lazily and replays batches committed during the build', async () => {
+    const s = await store()
+    const lazy = new LazyGraphIndex()
+    lazy.apply({ entities: [entity('ignored', ['X'])] })
+    const pending = lazy.get(s)
+    lazy.apply({ entities: [entity('bob', ['PERSON'])] })
+    const g = await pending
+    expect(g.node('bob')).toBeDefined()
+    expect(g.node('ignored')).toBeUndefined()
+    lazy.apply({ entities: [entity('cat', ['PERSON'])] })
+    expect(g.node('cat')).toBeDefined()
+    expect(await lazy.get(s)).toBe(g)
+  })
+})

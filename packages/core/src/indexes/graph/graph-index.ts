@@ -1,0 +1,335 @@
+import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
+import type { Polarity } from '../../model/common.js'
+import { EVENT_LABEL, type Entity } from '../../model/entity.js'
+import type { Relationship } from '../../model/relationship.js'
+
+const PAGE = 2000
+
+/** Milliseconds since the epoch of an ISO date, NaN when absent or unparsable. */
+export function timeOf(iso: string | null | undefined): number {
+  return iso === null || iso === undefined ? Number.NaN : Date.parse(iso)
+}
+
+/** A relationship that stopped being true: deprecated, or carrying `properties.invalid_at`. */
+export function isSuperseded(r: Pick<Relationship, 'deprecated' | 'properties'>): boolean {
+  const invalidAt = r.properties.invalid_at
+  return r.deprecated || (invalidAt !== undefined && invalidAt !== null && invalidAt !== false)
+}
+
+/** Strings that can name what kind of event a node is (its behaviour): properties first, then the name. */
+function eventKinds(e: Entity): string[] {
+  const p = e.properties
+  const kinds = [p.behavior, p.behaviour, p.action, p.verb, p.type, e.name]
+  return [
+    ...kinds.filter((k): k is string => typeof k === 'string' && k.length > 0),
+    ...e.labels.filter((l) => l !== EVENT_LABEL),
+  ]
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback
+}
+
+/**
+ * The topology of one brain's graph in compact parallel arrays, for the traversal-heavy operations
+ * (context packs, synergies, recommendations) that would otherwise make thousands of store calls per
+ * request. Nodes and edges get dense numbers; full records stay in the store. Events are nodes with
+ * the `EVENT` label whose legs share a flow key (DESIGN.md section 4, "Graph").
+ *
+ * Why not graphology (DESIGN.md sections 4 and 8 name it): DESIGN measured ~8 s and +160 MB for 100k
+ * nodes / 500k edges there, every node and edge being an object with an attribute bag, and the walks
+ * here need flow-key pairing and interned predicates it does not keep. These arrays hold the
+ * MovieLens-small graph (112k nodes, 226k edges) in ~96 MB of heap, built from SQLite in ~2.3 s of
+ * which ~1.0 s is reading the rows (measured on the 2-core benchmark machine).
+ *
+ * Adjacency lists hold live edges only; a node whose record is deleted stays numbered but `present`
+ * turns false and traversals skip edges that reach it.
+ */
+export class GraphIndex {
+  private readonly nodeOf = new Map<string, number>()
+  readonly uuid: string[] = []
+  readonly name: string[] = []
+  readonly labels: (readonly string[])[] = []
+  /** Interned label set per node (`labelSets[labelSetId[n]]` equals `labels[n]`). */
+  readonly labelSetId: number[] = []
+  readonly labelSets: (readonly string[])[] = []
+  private readonly labelSetOf = new Map<string, number>()
+  readonly polarity: Polarity[] = []
+  /** `happenedAt` in ms (NaN when undated). */
+  readonly time: number[] = []
+  /** The entity record exists (false for a node only seen as an edge end, or deleted). */
+  readonly present: boolean[] = []
+  readonly isEvent: boolean[] = []
+  /**
+   * For events: strings naming the behaviour (properties, name, labels), for behaviour weights,
+   * interned (`kindSets[kindSetId[n]]`) so per-request caches stay as small as the vocabulary.
+   */
+  readonly kindSetId: number[] = []
+  readonly kindSets: (readonly string[])[] = []
+  private readonly kindSetOf = new Map<string, number>()
+  /** Live edge numbers per node, both directions. */
+  readonly adjacency: number[][] = []
+
+  private readonly edgeOf = new Map<string, number>()
+  readonly edgeUuid: string[] = []
+  readonly subject: number[] = []
+  readonly object: number[] = []
+  /** Predicate name per edge (UPPER_SNAKE). */
+  readonly predicate: string[] = []
+  /** Interned predicate number per edge (`predicates[predicateId[e]] === predicate[e]`). */
+  readonly predicateId: number[] = []
+  readonly predicates: string[] = []
+  private readonly predicateOf = new Map<string, number>()
+  readonly flowKey: (string | null)[] = []
+  /** `happenedAt` in ms (NaN when undated). */
+  readonly edgeTime: number[] = []
+  /** `properties.weight`, else `amount`, else NaN. */
+  readonly weight: number[] = []
+  /** False when superseded (deprecated or `invalid_at`). */
+  readonly valid: boolean[] = []
+  readonly live: boolean[] = []
+
+  private readonly passageNodes = new Map<string, Set<number>>()
+  private readonly passageEdges = new Map<string, Set<number>>()
+
+  /** Reads every entity and relationship of a store, page by page. */
+  static async build(store: BrainStore): Promise<GraphIndex> {
+    const graph = new GraphIndex()
+    for (let after: string | null = null; ;) {
+      const page = await store.scanEntities(after, PAGE)
+      for (const e of page) graph.putEntity(e)
+      if (page.length < PAGE) break
+      after = page[page.length - 1]!.uuid
+    }
+    for (let after: string | null = null; ;) {
+      const page = await store.scanRelationships(after, PAGE)
+      for (const r of page) graph.putRelationship(r)
+      if (page.length < PAGE) break
+      after = page[page.length - 1]!.uuid
+    }
+    return graph
+  }
+
+  /** Follows a committed batch (same order as the store: puts, then deletes). */
+  apply(batch: WriteBatch): void {
+    for (const e of batch.entities ?? []) this.putEntity(e)
+    for (const r of batch.relationships ?? []) this.putRelationship(r)
+    for (const uuid of batch.deleteRelationships ?? []) this.removeRelationship(uuid)
+    for (const uuid of batch.deleteEntities ?? []) {
+      const n = this.nodeOf.get(uuid)
+      if (n !== undefined) this.present[n] = false
+    }
+  }
+
+  /** Number of a node, or undefined when the uuid is unknown. */
+  node(uuid: string): number | undefined {
+    const n = this.nodeOf.get(uuid)
+    return n !== undefined && this.present[n] ? n : undefined
+  }
+
+  get nodeCount(): number {
+    return this.uuid.length
+  }
+
+  /** The node at the other end of edge `e` from `n`. */
+  other(e: number, n: number): number {
+    return this.subject[e] === n ? this.object[e]! : this.subject[e]!
+  }
+
+  /** Edge `e` can be traversed: live and both ends present. */
+  usable(e: number): boolean {
+    return this.live[e]! && this.present[this.subject[e]!]! && this.present[this.object[e]!]!
+  }
+
+  /** Live edges of `n` (both directions). */
+  degree(n: number): number {
+    return this.adjacency[n]!.length
+  }
+
+  /** Time of an edge: its own date, else the event's at either end, else NaN. */
+  timeOfEdge(e: number): number {
+    const t = this.edgeTime[e]!
+    if (!Number.isNaN(t)) return t
+    const s = this.subject[e]!
+    const o = this.object[e]!
+    return this.isEvent[o] ? this.time[o]! : this.isEvent[s] ? this.time[s]! : Number.NaN
+  }
+
+  /**
+   * The other legs of event `event` seen from its leg `via`: edges of the event sharing `via`'s flow
+   * key (an edge without a flow key pairs with every leg), excluding `via` itself.
+   */
+  legs(event: number, via: number): number[] {
+    const flow = this.flowKey[via]
+    const out: number[] = []
+    for (const e of this.adjacency[event]!) {
+      if (e === via || !this.usable(e)) continue
+      const f = this.flowKey[e]
+      if (flow === null || f === null || f === flow) out.push(e)
+    }
+    return out
+  }
+
+  /** Nodes and edges that cite a passage as their source. */
+  fromPassage(passageId: string): { nodes: number[]; edges: number[] } {
+    return {
+      nodes: [...(this.passageNodes.get(passageId) ?? [])].filter((n) => this.present[n]),
+      edges: [...(this.passageEdges.get(passageId) ?? [])].filter((e) => this.usable(e)),
+    }
+  }
+
+  private intern(uuid: string): number {
+    let n = this.nodeOf.get(uuid)
+    if (n === undefined) {
+      n = this.uuid.length
+      this.nodeOf.set(uuid, n)
+      this.uuid.push(uuid)
+      this.name.push('')
+      this.labels.push([])
+      this.labelSetId.push(this.internLabels([]))
+      this.polarity.push('neutral')
+      this.time.push(Number.NaN)
+      this.present.push(false)
+      this.isEvent.push(false)
+      this.kindSetId.push(this.internKinds([]))
+      this.adjacency.push([])
+    }
+    return n
+  }
+
+  private putEntity(e: Entity): void {
+    const n = this.intern(e.uuid)
+    this.name[n] = e.name
+    this.labels[n] = e.labels
+    this.labelSetId[n] = this.internLabels(e.labels)
+    this.polarity[n] = e.polarity
+    this.time[n] = timeOf(e.happenedAt)
+    this.present[n] = true
+    this.isEvent[n] = e.labels.includes(EVENT_LABEL)
+    this.kindSetId[n] = this.internKinds(this.isEvent[n] ? eventKinds(e) : [])
+    for (const p of e.sourcePassageIds) this.cite(this.passageNodes, p, n)
+  }
+
+  private putRelationship(r: Relationship): void {
+    let e = this.edgeOf.get(r.uuid)
+    const s = this.intern(r.subjectUuid)
+    const o = this.intern(r.objectUuid)
+    if (e === undefined) {
+      e = this.edgeUuid.length
+      this.edgeOf.set(r.uuid, e)
+      this.edgeUuid.push(r.uuid)
+      this.subject.push(s)
+      this.object.push(o)
+      this.predicate.push(r.name)
+      this.predicateId.push(0)
+      this.flowKey.push(r.flowKey)
+      this.edgeTime.push(Number.NaN)
+      this.weight.push(Number.NaN)
+      this.valid.push(true)
+      this.live.push(false)
+    } else if (this.live[e] && (this.subject[e] !== s || this.object[e] !== o)) {
+      this.detach(e)
+    }
+    this.subject[e] = s
+    this.object[e] = o
+    this.predicate[e] = r.name
+    this.predicateId[e] = this.internPredicate(r.name)
+    this.flowKey[e] = r.flowKey
+    this.edgeTime[e] = timeOf(r.happenedAt)
+    this.weight[e] = numberOr(r.properties.weight, numberOr(r.amount, Number.NaN))
+    this.valid[e] = !isSuperseded(r)
+    if (!this.live[e] && s !== o) {
+      this.adjacency[s]!.push(e)
+      this.adjacency[o]!.push(e)
+      this.live[e] = true
+    }
+    for (const p of r.sourcePassageIds) this.cite(this.passageEdges, p, e)
+  }
+
+  private removeRelationship(uuid: string): void {
+    const e = this.edgeOf.get(uuid)
+    if (e !== undefined && this.live[e]) this.detach(e)
+  }
+
+  private detach(e: number): void {
+    for (const n of [this.subject[e]!, this.object[e]!]) {
+      const list = this.adjacency[n]!
+      const at = list.indexOf(e)
+      if (at >= 0) list.splice(at, 1)
+    }
+    this.live[e] = false
+  }
+
+  private internPredicate(name: string): number {
+    let id = this.predicateOf.get(name)
+    if (id === undefined) {
+      id = this.predicates.length
+      this.predicates.push(name)
+      this.predicateOf.set(name, id)
+    }
+    return id
+  }
+
+  private internKinds(kinds: readonly string[]): number {
+    const key = kinds.join('\u0000')
+    let id = this.kindSetOf.get(key)
+    if (id === undefined) {
+      id = this.kindSets.length
+      this.kindSets.push([...kinds])
+      this.kindSetOf.set(key, id)
+    }
+    return id
+  }
+
+  private internLabels(labels: readonly string[]): number {
+    const key = labels.join('\u0000')
+    let id = this.labelSetOf.get(key)
+    if (id === undefined) {
+      id = this.labelSets.length
+      this.labelSets.push([...labels])
+      this.labelSetOf.set(key, id)
+    }
+    return id
+  }
+
+  private cite(map: Map<string, Set<number>>, passageId: string, id: number): void {
+    let set = map.get(passageId)
+    if (set === undefined) map.set(passageId, (set = new Set()))
+    set.add(id)
+  }
+}
+
+/**
+ * A {@link GraphIndex} built on first use from the store, following commits from then on. Batches
+ * committed while the build reads the store are replayed after it (puts are upserts, so a batch the
+ * scan already saw is harmless). A failed build is retried by the next caller.
+ */
+export class LazyGraphIndex {
+  private building: Promise<GraphIndex> | null = null
+  private ready: GraphIndex | null = null
+  private pending: WriteBatch[] = []
+
+  get(store: BrainStore): Promise<GraphIndex> {
+    if (this.building === null) {
+      this.pending = []
+      this.building = GraphIndex.build(store).then(
+        (graph) => {
+          for (const batch of this.pending) graph.apply(batch)
+          this.pending = []
+          this.ready = graph
+          return graph
+        },
+        (error: unknown) => {
+          this.building = null
+          throw error
+        },
+      )
+    }
+    return this.building
+  }
+
+  apply(batch: WriteBatch): void {
+    if (this.ready !== null) this.ready.apply(batch)
+    else if (this.building !== null) this.pending.push(batch)
+  }
+}

@@ -1,0 +1,247 @@
+import hnswlib from 'hnswlib-node'
+import { FlatVectors, type LabelScore } from './flat-vectors.js'
+
+export interface VectorIndexOptions {
+  dimension: number
+  /** HNSW links per node (default 16). */
+  m?: number
+  /** Candidate list size while inserting (default 200): the build-time recall/speed trade-off. */
+  efConstruction?: number
+  /** Candidate list size while searching (default 100); raised to k when k is larger. */
+  ef?: number
+  /** Below this many live vectors, search is exact brute force (default 2,000). */
+  exactBelow?: number
+  /** Slots allocated up front (default 1,024); the index doubles when full. */
+  initialCapacity?: number
+  /** Seed of HNSW's level generator, for reproducible graphs (default 100, hnswlib's own). */
+  seed?: number
+}
+
+export interface ScoredVector {
+  id: string
+  score: number
+}
+
+/** Tuning an index was built with; part of its snapshot. */
+export interface VectorIndexSettings {
+  dimension: number
+  m: number
+  efConstruction: number
+  ef: number
+  exactBelow: number
+  seed: number
+}
+
+export const VECTOR_INDEX_DEFAULTS = {
+  m: 16,
+  efConstruction: 200,
+  ef: 100,
+  exactBelow: 2_000,
+  initialCapacity: 1_024,
+  seed: 100,
+} as const
+
+/** Pieces a snapshot restores (see `vector-snapshot.ts`). */
+export interface VectorIndexParts {
+  settings: VectorIndexSettings
+  hnsw: hnswlib.HierarchicalNSW
+  flat: FlatVectors
+  /** Id per slot; null for a free (deleted, reusable) slot. */
+  ids: (string | null)[]
+}
+
+/**
+ * Cosine nearest neighbours over unit vectors with string ids: an HNSW graph (Malkov & Yashunin,
+ * "Efficient and robust approximate nearest neighbor search using Hierarchical Navigable Small World
+ * graphs", IEEE TPAMI 2018) through `hnswlib-node`, next to a flat copy of the vectors that serves
+ * exact search (the reference, and the path below `exactBelow` vectors), `get`, and snapshots.
+ *
+ * Each id owns a slot, which is its HNSW label. Updating an id rewrites its slot in place (hnswlib
+ * repairs the node's links); removing one marks the label deleted and frees the slot, and the next new
+ * id takes it over (hnswlib unmarks and rewrites it), so deletes never grow the graph. When every slot
+ * is used the index doubles (`resizeIndex`). Returned scores are exact cosines recomputed from the flat
+ * copy, so they do not depend on which path found the hit.
+ */
+export class VectorIndex {
+  readonly dimension: number
+  readonly settings: VectorIndexSettings
+  private readonly hnsw: hnswlib.HierarchicalNSW
+  private readonly flat: FlatVectors
+  private readonly ids: (string | null)[]
+  private readonly labels = new Map<string, number>()
+  private readonly free: number[] = []
+
+  /** A new, empty index; `parts` (from `loadVectorIndex`) restores a saved one instead. */
+  constructor(options: VectorIndexOptions, parts?: VectorIndexParts) {
+    const d = VECTOR_INDEX_DEFAULTS
+    if (parts !== undefined) {
+      this.settings = { ...parts.settings }
+      this.hnsw = parts.hnsw
+      this.flat = parts.flat
+      this.ids = parts.ids
+      parts.ids.forEach((id, label) =>
+        id === null ? this.free.push(label) : this.labels.set(id, label),
+      )
+      // Lowest slots first, as a fresh index would fill them.
+      this.free.reverse()
+    } else {
+      if (!Number.isInteger(options.dimension) || options.dimension < 1)
+        throw new RangeError(
+          `Vector dimension must be a positive integer (got ${options.dimension}).`,
+        )
+      this.settings = {
+        dimension: options.dimension,
+        m: options.m ?? d.m,
+        efConstruction: options.efConstruction ?? d.efConstruction,
+        ef: options.ef ?? d.ef,
+        exactBelow: options.exactBelow ?? d.exactBelow,
+        seed: options.seed ?? d.seed,
+      }
+      const capacity = Math.max(16, options.initialCapacity ?? d.initialCapacity)
+      this.hnsw = new hnswlib.HierarchicalNSW('cosine', options.dimension)
+      this.hnsw.initIndex({
+        maxElements: capacity,
+        m: this.settings.m,
+        efConstruction: this.settings.efConstruction,
+        randomSeed: this.settings.seed,
+      })
+      this.flat = new FlatVectors(options.dimension, capacity)
+      this.ids = []
+    }
+    this.dimension = this.settings.dimension
+    this.hnsw.setEf(this.settings.ef)
+  }
+
+  /** Live vectors. */
+  get size(): number {
+    return this.labels.size
+  }
+
+  /** Search-time candidate list size of the HNSW path. */
+  get ef(): number {
+    return this.settings.ef
+  }
+
+  set ef(ef: number) {
+    if (!Number.isInteger(ef) || ef < 1)
+      throw new RangeError(`ef must be a positive integer (got ${ef}).`)
+    this.settings.ef = ef
+    this.hnsw.setEf(ef)
+  }
+
+  has(id: string): boolean {
+    return this.labels.has(id)
+  }
+
+  /** A copy of the stored (unit) vector of `id`. */
+  get(id: string): Float32Array | undefined {
+    const label = this.labels.get(id)
+    return label === undefined ? undefined : this.flat.get(label)
+  }
+
+  /** Adds `id`, or replaces its vector when it is already present. The vector is scaled to unit norm. */
+  add(id: string, vector: ArrayLike<number>): void {
+    this.checkDimension(vector)
+    let label = this.labels.get(id)
+    if (label === undefined) {
+      label = this.free.pop() ?? this.ids.length
+      if (label === this.flat.capacity) this.grow()
+      this.ids[label] = id
+      this.labels.set(id, label)
+    }
+    this.flat.set(label, vector)
+    // A freed label is still in the graph, marked deleted: hnswlib unmarks it and rewrites it in place.
+    this.hnsw.addPoint(Array.from(this.flat.get(label)), label)
+  }
+
+  /** Removes `id`; false when it was not there. */
+  remove(id: string): boolean {
+    const label = this.labels.get(id)
+    if (label === undefined) return false
+    this.hnsw.markDelete(label)
+    this.labels.delete(id)
+    this.ids[label] = null
+    this.free.push(label)
+    return true
+  }
+
+  /**
+   * The k nearest ids by cosine, best first (ties by id): exact below `exactBelow` live vectors,
+   * HNSW above. `filter` keeps only the ids it accepts (applied during the HNSW walk).
+   */
+  search(query: ArrayLike<number>, k: number, filter?: (id: string) => boolean): ScoredVector[] {
+    return this.size < this.settings.exactBelow
+      ? this.exactSearch(query, k, filter)
+      : this.approximateSearch(query, k, filter)
+  }
+
+  /** Brute-force top k by dot product over every live vector: the reference for `approximateSearch`. */
+  exactSearch(
+    query: ArrayLike<number>,
+    k: number,
+    filter?: (id: string) => boolean,
+  ): ScoredVector[] {
+    const q = this.unitQuery(query)
+    if (k < 1 || this.size === 0) return []
+    return this.named(this.flat.search(q, k, this.ids.length, (l) => this.ids[l] ?? null, filter))
+  }
+
+  /** Top k through the HNSW graph at the current `ef`, whatever the size. */
+  approximateSearch(
+    query: ArrayLike<number>,
+    k: number,
+    filter?: (id: string) => boolean,
+  ): ScoredVector[] {
+    const q = this.unitQuery(query)
+    if (k < 1 || this.size === 0) return []
+    const n = Math.min(k, this.hnsw.getMaxElements())
+    const accept =
+      filter === undefined
+        ? undefined
+        : (label: number) => {
+            const id = this.ids[label]
+            return id !== null && id !== undefined && filter(id)
+          }
+    const { neighbors } = this.hnsw.searchKnn(Array.from(q), n, accept)
+    const found: LabelScore[] = neighbors.map((label) => ({
+      label,
+      score: this.flat.dot(label, q),
+    }))
+    return this.named(found)
+  }
+
+  /** The parts a snapshot writes (see `vector-snapshot.ts`); live views, do not mutate. */
+  parts(): VectorIndexParts {
+    return { settings: { ...this.settings }, hnsw: this.hnsw, flat: this.flat, ids: this.ids }
+  }
+
+  private grow(): void {
+    const capacity = this.flat.capacity * 2
+    this.flat.grow(capacity)
+    this.hnsw.resizeIndex(capacity)
+  }
+
+  private checkDimension(vector: ArrayLike<number>): void {
+    if (vector.length !== this.dimension)
+      throw new RangeError(
+        `Vector has ${vector.length} dimensions; this index holds ${this.dimension}-d vectors.`,
+      )
+  }
+
+  private unitQuery(query: ArrayLike<number>): Float32Array {
+    this.checkDimension(query)
+    let norm = 0
+    for (let i = 0; i < query.length; i++) norm += query[i]! * query[i]!
+    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0
+    return Float32Array.from(query, (x) => x * scale)
+  }
+
+  private named(found: LabelScore[]): ScoredVector[] {
+    const out: ScoredVector[] = []
+    for (const { label, score } of found) {
+      const id = this.ids[label]
+      if (id !== null && id !== undefined) out.push({ id, score })
+    }
+    return out.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
+}

@@ -1,0 +1,29 @@
+import type { Embedder } from '../contracts/embedder.js'
+import type { Extractor } from '../contracts/extractor.js'
+import { chunkText, type ChunkOptions } from './chunk/chunk-text.js'
+import { localExtractor } from './extract/local-extractor.js'
+import { jsonToText, parseFile } from './parse/parse-file.js'
+import type { IngestionComponents } from './pipeline/ingestion-components.js'
+
+export interface DefaultComponentsOptions {
+  extractor?: Extractor
+  chunk?: ChunkOptions
+  /** Embeds passages and entities; omit (or null) to store them without vectors. Not closed here. */
+  embedder?: Embedder | null
+}
+
+/** The ingestion pipeline's parts with the built-in defaults (local extractor, 256/32 chunks). */
+export function defaultIngestionComponents(
+  options: DefaultComponentsOptions = {},
+): IngestionComponents {
+  const extractor = options.extractor ?? localExtractor()
+  const embedder = options.embedder ?? null
+  return {
+    parseFile: async (input) => parseFile(input),
+    jsonToText,
+    chunk: (text) => chunkText(text, options.chunk),
+    extract: (input, signal) => extractor.extract(input, { signal }),
+    embed: embedder ? (texts, signal) => embedder.embed(texts, signal) : null,
+    embedderInfo: embedder ? { name: embedder.name, dimension: embedder.dimension } : null,
+  }
+}

@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { localExtractor } from './local-extractor.js'
+import { localExtractorPool } from './local-extractor-pool.js'
+
+const pool = localExtractorPool({ workers: 2 })
+afterAll(() => pool.close())
+
+const input = (text: string, id = 'p1') => ({
+  passages: [{ id, text }],
+  sourceTimestamp: '2024-04-10T09:00:00.000Z',
+  observateFor: [],
+})
+const signal = () => new AbortController().signal
+
+describe('local extractor on worker threads', () => {
+  it('gives exactly what the in-thread extractor gives, for requests in flight at once', async () => {
+    const texts = [
+      'Emily organized the AI Ethics Meetup in London on March 8, 2024.',
+      'Yesterday Bob bought a new bike from Acme Corp for $450. He loved it.',
+      'The weather was cold. Caroline joined a support group.',
+    ]
+    const inThread = localExtractor()
+    const expected = await Promise.all(
+      texts.map((t, i) => inThread.extract(input(t, `p${i}`), { signal: signal() })),
+    )
+    const fromPool = await Promise.all(
+      texts.map((t, i) => pool.extract(input(t, `p${i}`), { signal: signal() })),
+    )
+    expect(fromPool).toEqual(expected)
+  }, 30_000)
+
+  it('splits a large input across workers and merges it into the in-thread result', async () => {
+    const passages = Array.from({ length: 9 }, (_, i) => ({
+      id: `p${i}`,
+      text: `Dana met Omar in Lisbon on May ${i + 1}, 2024. She thanked him for report ${i}.`,
+    }))
+    const whole = { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] }
+    const split = localExtractorPool({ workers: 2, passagesPerRequest: 2 })
+    try {
+      const merged = await split.extract(whole, { signal: signal() })
+      expect(merged).toEqual(await localExtractor().extract(whole, { signal: signal() }))
+      expect(merged.entities.find((e) => e.name === 'Dana')?.passageIds).toHaveLength(9)
+    } finally {
+      await split.close()
+    }
+  }, 30_000)
+
+  it('rejects an aborted request without waiting for the worker', async () => {
+    const controller = new AbortController()
+    const pending = pool.extract(input('Dana met Omar in Lisbon.'), { signal: controller.signal })
+    controller.abort(new Error('task cancelled'))
+    await expect(pending).rejects.toThrow('task cancelled')
+  })
+
+  it('refuses work after close', async () => {
+    const closed = localExtractorPool({ workers: 1 })
+    await closed.close()
+    await expect(closed.extract(input('Ada met Alan.'), { signal: signal() })).rejects.toThrow(
+      'Extractor closed',
+    )
+  })
+})

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { localExtractor } from './local-extractor.js'
+
+const run = (
+  text: string,
+  sourceTimestamp = '2024-04-10T09:00:00.000Z',
+  observateFor: string[] = [],
+) =>
+  localExtractor().extract(
+    { passages: [{ id: 'p1', text }], sourceTimestamp, observateFor },
+    { signal: new AbortController().signal },
+  )
+
+describe('local extractor', () => {
+  it('extracts people, places, the meetup and an event with its time and legs', async () => {
+    const graph = await run('Emily organized the AI Ethics Meetup in London on March 8, 2024.')
+    const byName = new Map(graph.entities.map((e) => [e.name, e]))
+    expect(byName.get('Emily')?.labels).toEqual(['PERSON'])
+    expect(byName.get('London')?.labels).toEqual(['PLACE'])
+    expect(byName.get('AI Ethics Meetup')).toBeDefined()
+    const event = graph.entities.find((e) => e.labels.includes('EVENT'))!
+    expect(event.happenedAt).toBe('2024-03-08')
+    const legs = graph.relationships.filter((r) => r.eventKey === event.key)
+    const emily = byName.get('Emily')!.key
+    expect(legs.map((r) => [r.subjectKey, r.name, r.objectKey])).toEqual([
+      [emily, 'ORGANIZED', event.key],
+      [event.key, 'TARGETED', byName.get('AI Ethics Meetup')!.key],
+      [event.key, 'OCCURRED_IN', byName.get('London')!.key],
+    ])
+    expect(graph.observations.some((o) => o.aboutKey === emily)).toBe(true)
+    expect(graph.entities.every((e) => e.passageIds.includes('p1'))).toBe(true)
+  })
+
+  it('resolves relative dates against the source timestamp and reads polarity', async () => {
+    const graph = await run(
+      'Yesterday Bob bought a new bike from Acme Corp for $450. He loved it.',
+      '2024-04-10T09:00:00.000Z',
+    )
+    const event = graph.entities.find((e) => e.labels.includes('EVENT'))!
+    expect(event.happenedAt).toBe('2024-04-09')
+    expect(graph.entities.some((e) => e.labels.includes('MONEY') && e.name === '$450')).toBe(true)
+    const bob = graph.entities.find((e) => e.name === 'Bob')!
+    expect(graph.observations.find((o) => o.text === 'He loved it.')).toMatchObject({
+      aboutKey: bob.key,
+      polarity: 'positive',
+    })
+  })
+
+  it('is deterministic and steers observations with observate_for', async () => {
+    const text = 'The weather was cold. Caroline joined a support group.'
+    expect(await run(text)).toEqual(await run(text))
+    const focused = await run(text, undefined, ['weather'])
+    expect(focused.observations.some((o) => o.text.includes('weather'))).toBe(true)
+  })
+})

@@ -1,0 +1,355 @@
+import nlp from 'compromise'
+import * as chrono from 'chrono-node'
+import winkNLP from 'wink-nlp'
+import model from 'wink-eng-lite-web-model'
+import type { Extractor } from '../../contracts/extractor.js'
+import type { ExtractedGraph } from '../pipeline/ingestion-components.js'
+import { predicateName } from '../../model/relationship.js'
+import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+import { polarityOf } from './polarity.js'
+
+interface Mention {
+  name: string
+  label: string
+  start: number
+  end: number
+}
+
+type Entity = ExtractedGraph['entities'][number]
+
+const wink = winkNLP(model)
+const its = wink.its
+const WINK_LABELS: Record<string, string> = {
+  MONEY: 'MONEY',
+  EMAIL: 'EMAIL',
+  URL: 'URL',
+  CARDINAL: 'QUANTITY',
+  PERCENT: 'QUANTITY',
+  DURATION: 'QUANTITY',
+  MEASURE: 'QUANTITY',
+}
+const DETERMINERS = /^(the|a|an|this|that|these|those|my|your|his|her|its|our|their|some|any)\s+/i
+const PRONOUNS = new Set([
+  'i',
+  'me',
+  'you',
+  'he',
+  'she',
+  'it',
+  'we',
+  'they',
+  'him',
+  'her',
+  'us',
+  'them',
+  'this',
+  'that',
+  'something',
+  'anything',
+  'everything',
+  'someone',
+  'everyone',
+  'one',
+])
+const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
+
+function clean(text: string): string {
+  return text
+    .replace(/[.,;:!?"“”()]+$/g, '')
+    .replace(/^["“(]+/, '')
+    .replace(/['’]s$/, '')
+    .replace(DETERMINERS, '')
+    .trim()
+}
+
+/** A term of compromise's JSON output; offsets are into the parsed passage. */
+interface Term {
+  text: string
+  post: string
+  tags: string[]
+  offset: { start: number; length: number }
+}
+
+interface Sentence {
+  offset: { start: number; length: number }
+  terms: Term[]
+}
+
+const has = (t: Term, tag: string) => t.tags.includes(tag)
+const NAMED: [tag: string, label: string][] = [
+  ['Person', 'PERSON'],
+  ['Place', 'PLACE'],
+  ['Organization', 'ORGANIZATION'],
+]
+const BREAKS_AFTER = /[,.;:!?()"“”]/
+
+/** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
+function mention(
+  text: string,
+  terms: Term[],
+  first: number,
+  last: number,
+  label: string,
+  base: number,
+): Mention | null {
+  const from = terms[first]!.offset.start
+  const to = terms[last]!.offset.start + terms[last]!.offset.length
+  const raw = text.slice(from, to)
+  const name = clean(raw)
+  if (name.length <= 1 || PRONOUNS.has(name.toLowerCase())) return null
+  const start = from - base + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
+  return { name, label, start, end: start + name.length }
+}
+
+/** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
+function namedMentions(text: string, terms: Term[], base: number): Mention[] {
+  const out: Mention[] = []
+  for (const [tag, label] of NAMED) {
+    for (let i = 0; i < terms.length; i++) {
+      if (!has(terms[i]!, tag)) continue
+      let j = i
+      while (
+        j + 1 < terms.length &&
+        has(terms[j + 1]!, tag) &&
+        !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
+      )
+        j++
+      const m = mention(text, terms, i, j, label, base)
+      if (m !== null) out.push(m)
+      i = j
+    }
+  }
+  return out
+}
+
+const nominal = (t: Term) =>
+  (has(t, 'Noun') || has(t, 'Adjective') || has(t, 'Value')) &&
+  !has(t, 'Pronoun') &&
+  !has(t, 'Date') &&
+  !has(t, 'Gerund') &&
+  !has(t, 'Verb') &&
+  !has(t, 'Adverb') &&
+  !has(t, 'QuestionWord') &&
+  !has(t, 'Expression') &&
+  !has(t, 'Preposition') &&
+  !has(t, 'Conjunction')
+
+/**
+ * Noun phrases as concepts: a regular-expression chunker over part-of-speech tags, `DT? (JJ|NN|CD)* NN`
+ * (Bird, Klein & Loper, Natural Language Processing with Python, ch. 7.2), cut at punctuation.
+ */
+function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
+  const out: Mention[] = []
+  for (let i = 0; i < terms.length; i++) {
+    if (!nominal(terms[i]!)) continue
+    let j = i
+    while (j + 1 < terms.length && nominal(terms[j + 1]!) && !BREAKS_AFTER.test(terms[j]!.post)) j++
+    let last = j
+    // The phrase ends on its last noun; a possessive determiner ("my", "their") is never that noun.
+    const isHead = (t: Term) =>
+      (has(t, 'Noun') || has(t, 'ProperNoun')) && !DETERMINERS.test(`${t.text.toLowerCase()} `)
+    while (last >= i && !isHead(terms[last]!)) last--
+    if (last >= i) {
+      const m = mention(text, terms, i, last, 'CONCEPT', base)
+      if (m !== null) out.push(m)
+    }
+    i = j
+  }
+  return out
+}
+
+/** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */
+function firstVerb(
+  text: string,
+  terms: Term[],
+  base: number,
+): { text: string; start: number; end: number } | null {
+  const verbal = (t: Term) =>
+    has(t, 'Verb') || has(t, 'Auxiliary') || has(t, 'Modal') || has(t, 'Negative')
+  const i = terms.findIndex((t) => has(t, 'Verb'))
+  if (i < 0) return null
+  let first = i
+  while (first > 0 && verbal(terms[first - 1]!) && !BREAKS_AFTER.test(terms[first - 1]!.post))
+    first--
+  let last = i
+  while (
+    last + 1 < terms.length &&
+    verbal(terms[last + 1]!) &&
+    !BREAKS_AFTER.test(terms[last]!.post)
+  )
+    last++
+  const from = terms[first]!.offset.start
+  const to = terms[last]!.offset.start + terms[last]!.offset.length
+  return { text: text.slice(from, to), start: from - base, end: to - base }
+}
+
+function isoDate(result: chrono.ParsedResult): string {
+  const date = result.start.date()
+  return result.start.isCertain('hour') ? date.toISOString() : date.toISOString().slice(0, 10)
+}
+
+export interface LocalExtractorOptions {
+  /** Longest noun phrase kept as a concept, in words (default 5). */
+  maxConceptWords?: number
+}
+
+/**
+ * The built-in extractor: no network, no LLM (DESIGN.md section 3). People, places and organisations
+ * from compromise; money, quantities, emails and urls from wink-nlp; dates from chrono-node, resolved
+ * against the source timestamp; other noun phrases as concepts; per sentence a verb-centred
+ * subject-verb-object event (EVENT node, legs actor -> event -> object and -> place, sharing one
+ * event key); sentences about an entity as observations (a pronoun subject refers to the last person
+ * named), with polarity from a small lexicon.
+ */
+export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
+  const maxWords = options.maxConceptWords ?? 5
+  return {
+    kind: 'extractor',
+    name: 'local',
+    async extract(input, ctx) {
+      const reference = new Date(input.sourceTimestamp)
+      const entities = new Map<string, Entity>()
+      const relationships: ExtractedGraph['relationships'] = []
+      const observations: ExtractedGraph['observations'] = []
+      const focus = input.observateFor.map((f) => f.toLowerCase()).filter((f) => f.length > 0)
+
+      const entityKey = (name: string, label: string, passageId: string): string => {
+        const key = `${label}:${normalizeEntityName(name)}`
+        const existing = entities.get(key)
+        if (existing === undefined)
+          entities.set(key, { key, name, labels: [label], properties: {}, passageIds: [passageId] })
+        else if (!existing.passageIds.includes(passageId)) existing.passageIds.push(passageId)
+        return key
+      }
+
+      // The NLP libraries are synchronous: yield to the event loop every ~10 ms so requests keep flowing.
+      let lastYield = performance.now()
+      for (const passage of input.passages) {
+        if (ctx.signal.aborted) throw new Error('extraction aborted')
+        let lastPerson: string | null = null
+        // One parse per passage: compromise's tagging is the extractor's main cost (about 1.5 ms per turn).
+        const parsed = nlp(passage.text).json({
+          offset: true,
+          terms: { tags: true, offset: true },
+        }) as Sentence[]
+        for (const s of parsed) {
+          if (performance.now() - lastYield > 10) {
+            await new Promise((resolve) => setImmediate(resolve))
+            lastYield = performance.now()
+          }
+          const base = s.offset.start
+          const sentence = passage.text.slice(base, base + s.offset.length)
+          const dates = chrono.parse(sentence, reference)
+          const inDate = (m: { start: number; end: number }) =>
+            dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
+          const named = namedMentions(passage.text, s.terms, base)
+          const concepts = nounPhrases(passage.text, s.terms, base).filter(
+            (c) => c.name.split(/\s+/).length <= maxWords && !inDate(c),
+          )
+          // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
+          const mentions: Mention[] = []
+          for (const c of concepts) {
+            const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
+            const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
+            if (covered.length === 1 && covered[0]!.name === c.name) continue
+            if (covered.length > 0 && !capitalised) continue
+            mentions.push(c)
+          }
+          for (const n of named)
+            if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
+              mentions.push(n)
+          mentions.sort((a, b) => a.start - b.start)
+          const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
+          for (const e of wink.readDoc(sentence).entities().out(its.detail) as unknown as {
+            value: string
+            type: string
+          }[]) {
+            const label = WINK_LABELS[e.type]
+            if (label !== undefined) entityKey(e.value, label, passage.id)
+          }
+
+          const person = mentions.findIndex((m) => m.label === 'PERSON')
+          const firstWord = sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
+          let subjectKey: string | null = null
+          const verb = firstVerb(passage.text, s.terms, base)
+          if (verb !== null) {
+            const before = mentions
+              .map((m, i) => ({ m, i }))
+              .filter(({ m }) => m.end <= verb.start && m.label !== 'PLACE')
+            subjectKey =
+              before.length > 0
+                ? keys[before[before.length - 1]!.i]!
+                : SUBJECT_PRONOUNS.has(firstWord)
+                  ? lastPerson
+                  : null
+          } else if (person >= 0) {
+            subjectKey = keys[person]!
+          }
+          if (person >= 0) lastPerson = keys[person]!
+
+          const date = dates[0]
+          if (verb !== null && subjectKey !== null) {
+            const after = mentions.map((m, i) => ({ m, i })).filter(({ m }) => m.start >= verb.end)
+            const object = after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
+            const places = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
+            const verbText = clean(verb.text).toLowerCase()
+            if (object !== undefined && /[a-z]/.test(verbText)) {
+              const subject = entities.get(subjectKey)!
+              const eventKey = `EVENT:${passage.id}:${base}`
+              entities.set(eventKey, {
+                key: eventKey,
+                name: `${subject.name} ${verbText} ${object.m.name}`,
+                labels: ['EVENT'],
+                description: sentence.trim(),
+                properties: { verb: verbText },
+                happenedAt: date ? isoDate(date) : null,
+                polarity: polarityOf(sentence),
+                passageIds: [passage.id],
+              })
+              relationships.push({
+                subjectKey,
+                objectKey: eventKey,
+                name: predicateName(verbText),
+                description: sentence.trim(),
+                eventKey,
+                passageIds: [passage.id],
+              })
+              relationships.push({
+                subjectKey: eventKey,
+                objectKey: keys[object.i]!,
+                name: 'TARGETED',
+                description: null,
+                eventKey,
+                passageIds: [passage.id],
+              })
+              for (const place of places) {
+                relationships.push({
+                  subjectKey: eventKey,
+                  objectKey: keys[place.i]!,
+                  name: 'OCCURRED_IN',
+                  description: null,
+                  eventKey,
+                  passageIds: [passage.id],
+                })
+              }
+            }
+          }
+
+          const lower = sentence.toLowerCase()
+          const focused = focus.length > 0 && focus.some((f) => lower.includes(f))
+          const aboutKey = subjectKey ?? (focused ? (keys[0] ?? null) : null)
+          if (aboutKey !== null && (entities.get(aboutKey)?.labels.includes('PERSON') || focused)) {
+            observations.push({
+              aboutKey,
+              text: sentence.trim(),
+              polarity: polarityOf(sentence),
+              labels: focused ? ['FOCUS'] : [],
+              passageIds: [passage.id],
+            })
+          }
+        }
+      }
+      return { entities: [...entities.values()], relationships, observations }
+    },
+  }
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod'
+import { jsonObject } from '../model/common.js'
+
+/** Task kinds written by the ingest routes. */
+export const INGEST_TEXT = 'ingest_text'
+export const INGEST_FILE = 'ingest_file'
+export const INGEST_STRUCTURED = 'ingest_structured'
+
+/** Durable payload of `POST /ingest/` (CONTRACT.md section 3), after the server normalised it. */
+export const textIngestPayload = z.object({
+  text: z.string().nullable(),
+  json: jsonObject.nullable(),
+  metaKeys: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  observateFor: z.array(z.string()),
+  sourceTimestamp: z.string(),
+  skipEnrichment: z.boolean(),
+})
+export type TextIngestPayload = z.infer<typeof textIngestPayload>
+
+/** Durable payload of `POST /ingest/file`: the file bytes travel base64-encoded in the task record. */
+export const fileIngestPayload = z.object({
+  filename: z.string(),
+  mimeType: z.string().nullable(),
+  contentBase64: z.string(),
+  metaKeys: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  sourceTimestamp: z.string(),
+})
+export type FileIngestPayload = z.infer<typeof fileIngestPayload>
+
+export const structuredNode = z.object({
+  name: z.string().min(1).max(512),
+  type: z.string().min(1).max(128),
+  uuid: z.string().optional(),
+  labels: z.array(z.string()).optional(),
+  description: z.string().optional(),
+  properties: jsonObject.optional(),
+  happenedAt: z.string().optional(),
+})
+export type StructuredNode = z.infer<typeof structuredNode>
+
+export const structuredPredicate = z.object({
+  name: z.string().min(1).max(256),
+  description: z.string().optional(),
+  properties: jsonObject.optional(),
+  amount: z.number().optional(),
+})
+export type StructuredPredicate = z.infer<typeof structuredPredicate>
+
+export const structuredItem = z.object({
+  subject: structuredNode.optional(),
+  subjEvent: structuredPredicate.optional(),
+  event: structuredNode.optional(),
+  eventObj: structuredPredicate.optional(),
+  object: structuredNode,
+})
+export type StructuredItem = z.infer<typeof structuredItem>
+
+export const structuredIngestPayload = z.object({
+  items: z.array(structuredItem),
+  anchor: z
+    .union([z.object({ uuid: z.string() }), z.object({ name: z.string(), type: z.string() })])
+    .nullable(),
+  text: z.string().nullable(),
+  mode: z.enum(['deterministic', 'hybrid', 'enrich']),
+  sourceTimestamp: z.string(),
+})
+export type StructuredIngestPayload = z.infer<typeof structuredIngestPayload>
+
+/**
+ * Shape rules of a structured item: `event` and `eventObj` go together; without them `subject` and
+ * `subjEvent` form a direct edge. Returns a message per broken rule (empty when valid).
+ */
+export function structuredItemProblems(item: StructuredItem, hasAnchor: boolean): string[] {
+  const problems: string[] = []
+  const hasEvent = item.event !== undefined
+  const hasEventObj = item.eventObj !== undefined
+  if (hasEvent !== hasEventObj) problems.push('`event` and `event_obj` must be given together')
+  if (!hasEvent && (item.subject === undefined || item.subjEvent === undefined)) {
+    problems.push('without `event`, both `subject` and `subj_event` are required (a direct edge)')
+  }
+  if (hasEvent && item.subject !== undefined && item.subjEvent === undefined) {
+    problems.push('`subject` with `event` needs `subj_event` (the actor leg)')
+  }
+  if (hasEvent && item.subject === undefined && item.subjEvent !== undefined && !hasAnchor) {
+    problems.push('`subj_event` without `subject` needs an `anchor` to act as the subject')
+  }
+  return problems
+}
+
+/** Normalises `meta_keys`: keys lower-cased with spaces as `_`, nulls and nested values dropped. */
+export function normalizeMetaKeys(raw: Record<string, unknown> | null | undefined) {
+  const out: Record<string, string | number | boolean> = {}
+  for (const [key, value] of Object.entries(raw ?? {})) {
+    if (value === null || value === undefined) continue
+    const k = key.trim().toLowerCase().replace(/\s+/g, '_')
+    if (k.length === 0) continue
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      out[k] = value
+    else out[k] = JSON.stringify(value)
+  }
+  return out
+}

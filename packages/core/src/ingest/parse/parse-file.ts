@@ -1,0 +1,173 @@
+import { parse as parseCsv } from 'csv-parse/sync'
+import { Parser } from 'htmlparser2'
+import { EngramError } from '../../errors.js'
+import type { JsonObject } from '../../model/common.js'
+
+export const SUPPORTED_TYPES = ['txt', 'md', 'json', 'jsonl', 'csv', 'html'] as const
+export type FileType = (typeof SUPPORTED_TYPES)[number]
+
+const BY_EXTENSION: Record<string, FileType> = {
+  txt: 'txt',
+  text: 'txt',
+  log: 'txt',
+  md: 'md',
+  markdown: 'md',
+  json: 'json',
+  jsonl: 'jsonl',
+  ndjson: 'jsonl',
+  csv: 'csv',
+  html: 'html',
+  htm: 'html',
+}
+const BY_MIME: Record<string, FileType> = {
+  'text/plain': 'txt',
+  'text/markdown': 'md',
+  'application/json': 'json',
+  'application/x-ndjson': 'jsonl',
+  'application/jsonl': 'jsonl',
+  'text/csv': 'csv',
+  'text/html': 'html',
+}
+
+function unsupported(what: string): EngramError {
+  return new EngramError('UNSUPPORTED_MEDIA_TYPE', `Unsupported file type: ${what}.`, {
+    resolution: `Send one of: ${SUPPORTED_TYPES.join(', ')}.`,
+  })
+}
+
+/** True when the bytes look like text (valid UTF-8, no NUL bytes): rejects executables, images, archives. */
+function looksLikeText(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, 8192)
+  if (head.includes(0)) return false
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(
+      head.length < bytes.length ? head.subarray(0, head.length - 4) : head,
+    )
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The type of an upload from its name, then its MIME type; binary content is refused whatever it claims. */
+export function detectFileType(
+  filename: string,
+  mimeType: string | null,
+  bytes: Uint8Array,
+): FileType {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(filename)?.[1]?.toLowerCase()
+  const type =
+    (extension ? BY_EXTENSION[extension] : undefined) ??
+    (mimeType ? BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined)
+  if (type === undefined) throw unsupported(extension ? `.${extension}` : (mimeType ?? 'unknown'))
+  if (!looksLikeText(bytes)) throw unsupported('binary content')
+  return type
+}
+
+function invalid(message: string, loc: (string | number)[]): EngramError {
+  return new EngramError('VALIDATION_ERROR', message, {
+    status: 422,
+    detail: [{ loc, msg: message, type: 'value_error' }],
+  })
+}
+
+/** A JSON value as readable `path: value` lines, so that BM25 and extraction see words, not braces. */
+export function jsonToText(value: unknown, path = ''): string {
+  if (value === null || typeof value !== 'object')
+    return path ? `${path}: ${String(value)}` : String(value)
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as const)
+    : Object.entries(value as JsonObject)
+  return entries
+    .map(([key, v]) =>
+      jsonToText(v, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key),
+    )
+    .filter((line) => line.length > 0)
+    .join('\n')
+}
+
+function htmlToText(html: string): string {
+  const parts: string[] = []
+  let skip = 0
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (name === 'script' || name === 'style' || name === 'noscript') skip++
+        if (/^(p|div|br|li|h[1-6]|tr|section|article)$/.test(name)) parts.push('\n')
+      },
+      onclosetag(name) {
+        if (name === 'script' || name === 'style' || name === 'noscript') skip--
+      },
+      ontext(text) {
+        if (skip === 0) parts.push(text)
+      },
+    },
+    { decodeEntities: true },
+  )
+  parser.write(html)
+  parser.end()
+  return parts
+    .join('')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*\n\s*/g, '\n\n')
+    .trim()
+}
+
+/** Parses an upload into text (CONTRACT.md section 3): txt, md, json, jsonl, csv, html. */
+export function parseFile(input: {
+  filename: string
+  mimeType: string | null
+  bytes: Uint8Array
+}): { text: string; metadata: JsonObject } {
+  const type = detectFileType(input.filename, input.mimeType, input.bytes)
+  const raw = new TextDecoder('utf-8').decode(input.bytes).replace(/^\uFEFF/, '')
+  switch (type) {
+    case 'txt':
+    case 'md':
+      return { text: raw, metadata: { file_type: type } }
+    case 'html':
+      return { text: htmlToText(raw), metadata: { file_type: type } }
+    case 'json': {
+      try {
+        return { text: jsonToText(JSON.parse(raw)), metadata: { file_type: type } }
+      } catch (error) {
+        throw invalid(`The file is not valid JSON: ${(error as Error).message}`, ['file'])
+      }
+    }
+    case 'jsonl': {
+      const lines = raw.split('\n').map((l) => l.trim())
+      const records = lines.flatMap((line, i) => {
+        if (line.length === 0) return []
+        try {
+          return [jsonToText(JSON.parse(line))]
+        } catch {
+          throw invalid(`Line ${i + 1} of the file is not valid JSON.`, ['file', i + 1])
+        }
+      })
+      return { text: records.join('\n\n'), metadata: { file_type: type, records: records.length } }
+    }
+    case 'csv': {
+      let rows: Record<string, string>[]
+      try {
+        rows = parseCsv(raw, {
+          columns: true,
+          skip_empty_lines: true,
+          relax_column_count: true,
+          bom: true,
+        }) as Record<string, string>[]
+      } catch (error) {
+        throw invalid(`The file is not valid CSV: ${(error as Error).message}`, ['file'])
+      }
+      return {
+        text: rows
+          .map((row) =>
+            Object.entries(row)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join('\n'),
+          )
+          .join('\n\n'),
+        metadata: { file_type: type, records: rows.length },
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import type { JsonObject, Polarity } from '../../model/common.js'
+
+/** A chunk of source text with its offsets. */
+export interface TextChunk {
+  index: number
+  text: string
+  start: number
+  end: number
+}
+
+/** What the pipeline needs from extraction (the Extractor plugin's result, with local keys). */
+export interface ExtractedGraph {
+  entities: {
+    key: string
+    name: string
+    labels: string[]
+    description?: string | null
+    properties?: JsonObject
+    happenedAt?: string | null
+    polarity?: Polarity
+    passageIds: string[]
+  }[]
+  relationships: {
+    subjectKey: string
+    objectKey: string
+    name: string
+    description?: string | null
+    amount?: number | null
+    eventKey?: string | null
+    passageIds: string[]
+  }[]
+  observations: {
+    aboutKey: string
+    text: string
+    polarity?: Polarity
+    labels?: string[]
+    passageIds: string[]
+  }[]
+  usage?: { promptTokens: number; completionTokens: number }
+}
+
+/** The parts the ingestion pipeline is assembled from; `registerIngestion` wires the defaults. */
+export interface IngestionComponents {
+  /** Parses an uploaded file into text (throws 415/422 EngramErrors). */
+  parseFile(input: {
+    filename: string
+    mimeType: string | null
+    bytes: Uint8Array
+  }): Promise<{ text: string; metadata?: JsonObject }>
+  /** Renders a JSON document as text for chunking. */
+  jsonToText(json: JsonObject): string
+  chunk(text: string): TextChunk[]
+  extract(
+    input: {
+      passages: { id: string; text: string }[]
+      sourceTimestamp: string
+      observateFor: string[]
+    },
+    signal: AbortSignal,
+  ): Promise<ExtractedGraph>
+  /** Embeds texts (L2-normalised); null when no embedder is configured. */
+  embed: ((texts: string[], signal: AbortSignal) => Promise<Float32Array[]>) | null
+  /** Name and dimension recorded per brain; a mismatch is refused. */
+  embedderInfo: { name: string; dimension: number } | null
+}

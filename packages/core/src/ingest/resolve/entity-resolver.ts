@@ -1,0 +1,260 @@
+import type { BrainStore } from '../../contracts/storage-adapter.js'
+import { stableId } from '../../ids.js'
+import type { JsonObject, Polarity } from '../../model/common.js'
+import { EVENT_LABEL, type Entity } from '../../model/entity.js'
+import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+
+/** An entity as extraction or structured input describes it, before it has an identity in the brain. */
+export interface EntityCandidate {
+  /** Local key, unique within one task. */
+  key: string
+  name: string
+  labels: string[]
+  description?: string | null
+  properties?: JsonObject
+  happenedAt?: string | null
+  polarity?: Polarity
+  passageIds: string[]
+  /** An explicit uuid (structured input): resolved first. */
+  uuid?: string
+  /** Events get ids from this seed (e.g. passage id + event index) and are never merged by name. */
+  eventSeed?: string
+}
+
+export interface Resolution {
+  key: string
+  uuid: string
+  /** The record to write (new, or the existing one with the candidate merged in). */
+  entity: Entity
+  outcome: 'new' | 'merged'
+  reason: 'uuid' | 'name' | 'embedding' | null
+  similarity: number | null
+  /** Near matches too close to call (ambiguity band): kept separate, recorded for review. */
+  mergeCandidates: { uuid: string; name: string; similarity: number }[]
+}
+
+export interface ResolverOptions {
+  brainId: string
+  now: string
+  /** Nearest existing entities by embedding of `name + description`, best first (cosine in [-1, 1]). */
+  similar?: (candidate: EntityCandidate) => Promise<{ uuid: string; score: number }[]>
+  /** Cosine at or above which an embedding match merges (default 0.9, as the original). */
+  threshold?: number
+  /** Two candidates within this cosine of each other are ambiguous (default 0.02). */
+  ambiguityBand?: number
+}
+
+const GENERIC_LABELS = new Set(['CONCEPT', 'ENTITY', 'THING'])
+const MAX_SOURCE_IDS = 500
+
+function specific(labels: string[]): string[] {
+  return labels.filter((label) => !GENERIC_LABELS.has(label))
+}
+
+/** Labels are compatible when they share one, or when either side has only generic labels. */
+export function labelsCompatible(a: string[], b: string[]): boolean {
+  if (a.includes(EVENT_LABEL) || b.includes(EVENT_LABEL)) return false
+  const sa = specific(a)
+  const sb = specific(b)
+  if (sa.length === 0 || sb.length === 0) return true
+  return sa.some((label) => sb.includes(label))
+}
+
+function union<T>(a: T[], b: T[], cap = Infinity): T[] {
+  return [...new Set([...a, ...b])].slice(0, cap)
+}
+
+function freshEntity(candidate: EntityCandidate, uuid: string, now: string): Entity {
+  return {
+    uuid,
+    name: candidate.name,
+    description: candidate.description ?? null,
+    labels: candidate.labels,
+    properties: candidate.properties ?? {},
+    metadata: null,
+    happenedAt: candidate.happenedAt ?? null,
+    lastUpdated: now,
+    polarity: candidate.polarity ?? 'neutral',
+    aliases: [],
+    sourcePassageIds: candidate.passageIds.slice(0, MAX_SOURCE_IDS),
+  }
+}
+
+/** Folds a candidate into an existing entity: fills gaps, adds labels, aliases and provenance. */
+export function mergeInto(existing: Entity, candidate: EntityCandidate, now: string): Entity {
+  const sameName = normalizeEntityName(existing.name) === normalizeEntityName(candidate.name)
+  return {
+    ...existing,
+    description: existing.description ?? candidate.description ?? null,
+    labels: union(existing.labels, candidate.labels),
+    properties: { ...(candidate.properties ?? {}), ...existing.properties },
+    happenedAt: existing.happenedAt ?? candidate.happenedAt ?? null,
+    polarity:
+      existing.polarity === 'neutral' ? (candidate.polarity ?? 'neutral') : existing.polarity,
+    aliases: sameName ? existing.aliases : union(existing.aliases, [candidate.name]),
+    sourcePassageIds: union(existing.sourcePassageIds, candidate.passageIds, MAX_SOURCE_IDS),
+    lastUpdated: now,
+  }
+}
+
+/**
+ * Entity resolution (DESIGN.md section 3): exact uuid -> normalised name or alias with a compatible
+ * label -> embedding similarity above a threshold with an ambiguity band. Events are never merged by
+ * name. Candidates of one task that resolve to the same entity are folded together.
+ * Thresholds follow the original (cosine 0.9, band 0.02; original-notes section B.5).
+ */
+export async function resolveEntities(
+  store: BrainStore,
+  candidates: EntityCandidate[],
+  options: ResolverOptions,
+): Promise<Map<string, Resolution>> {
+  const threshold = options.threshold ?? 0.9
+  const band = options.ambiguityBand ?? 0.02
+  const resolutions = new Map<string, Resolution>()
+  const byUuid = new Map<string, Resolution>()
+
+  const settle = (candidate: EntityCandidate, base: Resolution) => {
+    const previous = byUuid.get(base.uuid)
+    const resolution =
+      previous === undefined
+        ? base
+        : {
+            ...previous,
+            key: candidate.key,
+            entity: mergeInto(previous.entity, candidate, options.now),
+          }
+    byUuid.set(resolution.uuid, resolution)
+    resolutions.set(candidate.key, resolution)
+    // Earlier keys that point at the same entity see the final merged record.
+    for (const [key, r] of resolutions)
+      if (r.uuid === resolution.uuid) resolutions.set(key, { ...r, entity: resolution.entity })
+  }
+
+  for (const candidate of candidates) {
+    const now = options.now
+    const pending = byUuid
+
+    if (candidate.uuid !== undefined) {
+      const [existing] = await store.getEntities([candidate.uuid])
+      const entity = pending.get(candidate.uuid)?.entity ?? existing
+      settle(candidate, {
+        key: candidate.key,
+        uuid: candidate.uuid,
+        entity: entity
+          ? mergeInto(entity, candidate, now)
+          : freshEntity(candidate, candidate.uuid, now),
+        outcome: entity ? 'merged' : 'new',
+        reason: entity ? 'uuid' : null,
+        similarity: null,
+        mergeCandidates: [],
+      })
+      continue
+    }
+
+    if (candidate.labels.includes(EVENT_LABEL)) {
+      const uuid = stableId('event', options.brainId, candidate.eventSeed ?? candidate.key)
+      const [existing] = await store.getEntities([uuid])
+      settle(candidate, {
+        key: candidate.key,
+        uuid,
+        // A re-run of the same task rebuilds the same event: take the candidate as the truth.
+        entity: existing
+          ? { ...freshEntity(candidate, uuid, now), aliases: existing.aliases }
+          : freshEntity(candidate, uuid, now),
+        outcome: 'new',
+        reason: null,
+        similarity: null,
+        mergeCandidates: [],
+      })
+      continue
+    }
+
+    const normalized = normalizeEntityName(candidate.name)
+    const inTask = [...pending.values()].find(
+      (r) =>
+        !r.entity.labels.includes(EVENT_LABEL) &&
+        [r.entity.name, ...r.entity.aliases].some((n) => normalizeEntityName(n) === normalized) &&
+        labelsCompatible(r.entity.labels, candidate.labels),
+    )
+    if (inTask !== undefined) {
+      settle(candidate, { ...inTask, key: candidate.key })
+      continue
+    }
+
+    const byName = (await store.findEntitiesByName(normalized)).filter((e) =>
+      labelsCompatible(e.labels, candidate.labels),
+    )
+    if (byName.length > 0) {
+      const overlap = (e: Entity) => e.labels.filter((l) => candidate.labels.includes(l)).length
+      const best = [...byName].sort(
+        (a, b) => overlap(b) - overlap(a) || a.uuid.localeCompare(b.uuid),
+      )[0]!
+      settle(candidate, {
+        key: candidate.key,
+        uuid: best.uuid,
+        entity: mergeInto(best, candidate, now),
+        outcome: 'merged',
+        reason: 'name',
+        similarity: null,
+        mergeCandidates: [],
+      })
+      continue
+    }
+
+    let mergeCandidates: Resolution['mergeCandidates'] = []
+    if (options.similar !== undefined) {
+      const hits = (await options.similar(candidate)).filter((hit) => hit.score >= threshold)
+      const existing = hits.length === 0 ? [] : await store.getEntities(hits.map((h) => h.uuid))
+      const compatible = hits
+        .map((hit) => ({ hit, entity: existing.find((e) => e.uuid === hit.uuid) }))
+        .filter(
+          (x): x is { hit: { uuid: string; score: number }; entity: Entity } =>
+            x.entity !== undefined && labelsCompatible(x.entity.labels, candidate.labels),
+        )
+      const [first, second] = compatible
+      if (
+        first !== undefined &&
+        (second === undefined || first.hit.score - second.hit.score >= band)
+      ) {
+        settle(candidate, {
+          key: candidate.key,
+          uuid: first.entity.uuid,
+          entity: mergeInto(first.entity, candidate, now),
+          outcome: 'merged',
+          reason: 'embedding',
+          similarity: first.hit.score,
+          mergeCandidates: [],
+        })
+        continue
+      }
+      mergeCandidates = compatible.map(({ hit, entity }) => ({
+        uuid: entity.uuid,
+        name: entity.name,
+        similarity: hit.score,
+      }))
+    }
+
+    const uuid = stableId(
+      'entity',
+      options.brainId,
+      normalized,
+      specific(candidate.labels)[0] ?? candidate.labels[0] ?? '',
+    )
+    const [existing] = await store.getEntities([uuid])
+    const entity = existing
+      ? mergeInto(existing, candidate, now)
+      : freshEntity(candidate, uuid, now)
+    if (mergeCandidates.length > 0)
+      entity.metadata = { ...(entity.metadata ?? {}), merge_candidates: mergeCandidates }
+    settle(candidate, {
+      key: candidate.key,
+      uuid,
+      entity,
+      outcome: existing ? 'merged' : 'new',
+      reason: existing ? 'name' : null,
+      similarity: null,
+      mergeCandidates,
+    })
+  }
+  return resolutions
+}

@@ -1,0 +1,217 @@
+import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
+import { EngramError } from '../../errors.js'
+import { stableId } from '../../ids.js'
+import { EVENT_LABEL, type Entity } from '../../model/entity.js'
+import { predicateName, type Relationship } from '../../model/relationship.js'
+import {
+  nodeCreated,
+  changelogEntry,
+  partialNode,
+  relationshipChange,
+} from '../../graph-writes/changelog.js'
+import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+import type {
+  StructuredIngestPayload,
+  StructuredNode,
+  StructuredPredicate,
+} from '../ingest-payloads.js'
+import {
+  resolveEntities,
+  type EntityCandidate,
+  type Resolution,
+} from '../resolve/entity-resolver.js'
+
+export interface StructuredBuildContext {
+  brainId: string
+  taskId: string
+  version: string
+  now: string
+  similar?: (candidate: EntityCandidate) => Promise<{ uuid: string; score: number }[]>
+}
+
+export interface StructuredBuild {
+  batch: WriteBatch
+  counts: { entities: number; relationships: number; events: number; structured: number }
+  /** Resolved entity uuid per local key (the anchor is `anchor`). */
+  resolutions: Map<string, Resolution>
+}
+
+function nodeCandidate(
+  node: StructuredNode,
+  key: string,
+  isEvent: boolean,
+  eventSeed?: string,
+): EntityCandidate {
+  const labels =
+    node.labels !== undefined && node.labels.length > 0 ? node.labels : [node.type.toUpperCase()]
+  return {
+    key,
+    name: node.name,
+    labels: isEvent && !labels.includes(EVENT_LABEL) ? [EVENT_LABEL, ...labels] : labels,
+    description: node.description ?? null,
+    properties: node.properties ?? {},
+    happenedAt: node.happenedAt ?? null,
+    passageIds: [],
+    ...(node.uuid !== undefined ? { uuid: node.uuid } : {}),
+    ...(eventSeed !== undefined ? { eventSeed } : {}),
+  }
+}
+
+/**
+ * Deterministic structured ingestion (CONTRACT.md section 3; original-notes B.6): full items form
+ * subject -subj_event-> event -event_obj-> object sharing one flow key, partial items event -> object
+ * (with the anchor, when given, as the actor), direct items subject -subj_event-> object. No extractor.
+ */
+export async function buildStructuredBatch(
+  store: BrainStore,
+  payload: StructuredIngestPayload,
+  ctx: StructuredBuildContext,
+): Promise<StructuredBuild> {
+  const candidates: EntityCandidate[] = []
+  let anchorKey: string | null = null
+
+  if (payload.anchor !== null) {
+    if ('uuid' in payload.anchor) {
+      const [found] = await store.getEntities([payload.anchor.uuid])
+      if (found === undefined) {
+        throw new EngramError(
+          'RESOURCE_NOT_FOUND',
+          `Anchor entity '${payload.anchor.uuid}' does not exist in this brain.`,
+        )
+      }
+      candidates.push({
+        key: 'anchor',
+        name: found.name,
+        labels: found.labels,
+        passageIds: [],
+        uuid: found.uuid,
+      })
+    } else {
+      candidates.push({
+        key: 'anchor',
+        name: payload.anchor.name,
+        labels: [payload.anchor.type.toUpperCase()],
+        passageIds: [],
+      })
+    }
+    anchorKey = 'anchor'
+  }
+
+  payload.items.forEach((item, index) => {
+    if (item.subject !== undefined)
+      candidates.push(nodeCandidate(item.subject, `${index}:subject`, false))
+    if (item.event !== undefined) {
+      candidates.push(
+        nodeCandidate(
+          item.event,
+          `${index}:event`,
+          true,
+          `${ctx.taskId}:${index}:${normalizeEntityName(item.event.name)}`,
+        ),
+      )
+    }
+    candidates.push(nodeCandidate(item.object, `${index}:object`, false))
+  })
+
+  const resolutions = await resolveEntities(store, candidates, {
+    brainId: ctx.brainId,
+    now: ctx.now,
+    ...(ctx.similar !== undefined ? { similar: ctx.similar } : {}),
+  })
+  const uuidOf = (key: string) => resolutions.get(key)!.uuid
+  const entityOf = (key: string) => resolutions.get(key)!.entity
+
+  const relationships: Relationship[] = []
+  const edge = (
+    subjectKey: string,
+    predicate: StructuredPredicate,
+    objectKey: string,
+    flowKey: string | null,
+    happenedAt: string | null,
+  ) => {
+    const name = predicateName(predicate.name)
+    const subjectUuid = uuidOf(subjectKey)
+    const objectUuid = uuidOf(objectKey)
+    relationships.push({
+      uuid: stableId('relationship', subjectUuid, name, objectUuid, flowKey ?? ''),
+      subjectUuid,
+      objectUuid,
+      name,
+      description: predicate.description ?? null,
+      amount: predicate.amount ?? null,
+      deprecated: false,
+      direction: 'neutral',
+      flowKey,
+      level: null,
+      properties: predicate.properties ?? {},
+      happenedAt,
+      lastUpdated: ctx.now,
+      sourcePassageIds: [],
+    })
+  }
+
+  payload.items.forEach((item, index) => {
+    if (item.event !== undefined && item.eventObj !== undefined) {
+      const flowKey = stableId('flow', ctx.taskId, String(index))
+      const happenedAt = item.event.happenedAt ?? null
+      const actorKey = item.subject !== undefined ? `${index}:subject` : anchorKey
+      if (actorKey !== null)
+        edge(actorKey, item.subjEvent ?? { name: 'MADE' }, `${index}:event`, flowKey, happenedAt)
+      edge(`${index}:event`, item.eventObj, `${index}:object`, flowKey, happenedAt)
+    } else if (item.subject !== undefined && item.subjEvent !== undefined) {
+      edge(`${index}:subject`, item.subjEvent, `${index}:object`, null, null)
+    }
+  })
+
+  const distinct = new Map<string, Resolution>()
+  for (const resolution of resolutions.values()) distinct.set(resolution.uuid, resolution)
+  const entities: Entity[] = [...distinct.values()].map((r) => r.entity)
+  const byUuid = new Map(entities.map((e) => [e.uuid, e]))
+  const changelog = [
+    ...[...distinct.values()].map((r) =>
+      r.outcome === 'new'
+        ? nodeCreated(r.entity, `${ctx.taskId}:${r.uuid}`)
+        : changelogEntry(
+            'node_merged',
+            { node: partialNode(r.entity), reason: r.reason },
+            `${ctx.taskId}:${r.uuid}`,
+          ),
+    ),
+    ...relationships.map((rel) =>
+      relationshipChange(
+        'relationship_created',
+        byUuid.get(rel.subjectUuid)!,
+        rel,
+        byUuid.get(rel.objectUuid)!,
+        {},
+        `${ctx.taskId}:${rel.uuid}`,
+      ),
+    ),
+  ]
+
+  const structured = {
+    id: ctx.taskId,
+    data: {
+      items: payload.items,
+      text: payload.text,
+      anchor:
+        anchorKey === null ? null : { uuid: uuidOf(anchorKey), name: entityOf(anchorKey).name },
+      mode: payload.mode,
+    },
+    types: ['ingestion_structured'],
+    metadata: { task_id: ctx.taskId },
+    insertedAt: ctx.now,
+    brainVersion: ctx.version,
+  }
+
+  return {
+    batch: { entities, relationships, changelog, structured: [structured] },
+    counts: {
+      entities: entities.filter((e) => !e.labels.includes(EVENT_LABEL)).length,
+      events: entities.filter((e) => e.labels.includes(EVENT_LABEL)).length,
+      relationships: relationships.length,
+      structured: 1,
+    },
+    resolutions,
+  }
+}

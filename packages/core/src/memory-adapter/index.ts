@@ -1,0 +1,1 @@
+export { memoryAdapter } from './memory-adapter.js'

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+
+/** ISO 8601 UTC timestamp, e.g. `2024-03-08T00:00:00.000Z`. */
+export const isoDate = z.string().min(1)
+
+/** Free key/value map as stored on records (`properties`, `metadata`). */
+export const jsonObject = z.record(z.string(), z.unknown())
+export type JsonObject = z.infer<typeof jsonObject>
+
+/** Sentiment of an entity or observation; the contract allows these three (CONTRACT.md section 2). */
+export const polarity = z.enum(['positive', 'negative', 'neutral'])
+export type Polarity = z.infer<typeof polarity>
+
+/** Direction of a relationship as the original system names it. */
+export const direction = z.enum(['in', 'out', 'neutral'])
+export type Direction = z.infer<typeof direction>
+
+/** The current time as an ISO string; one place so tests can reason about it. */
+export function nowIso(): string {
+  return new Date().toISOString()
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod'
+import { isoDate, jsonObject } from './common.js'
+
+/**
+ * A chunk of ingested text (spec section 2.4). `source` is the task that wrote it, `position` its chunk
+ * index in that task, and `start`/`end` its character offsets in the parsed source text.
+ */
+export const passageSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  metadata: jsonObject,
+  insertedAt: isoDate,
+  brainVersion: z.string(),
+  source: z.string().nullable(),
+  position: z.number().int(),
+  start: z.number().int(),
+  end: z.number().int(),
+})
+export type Passage = z.infer<typeof passageSchema>

@@ -1,0 +1,326 @@
+import { fuseByReciprocalRank } from '../builtins/fusions/reciprocal-rank.js'
+import type { GraphIndex } from '../indexes/graph/graph-index.js'
+import type { Entity } from '../model/entity.js'
+import type { Passage } from '../model/passage.js'
+import type { Relationship } from '../model/relationship.js'
+import { createStageTimer, type StageTimer } from '../search/stage-timer.js'
+import { buildFacts, type Fact } from './context-pack-facts.js'
+import { bridgePaths, temporalConflicts, topicsOf } from './context-pack-links.js'
+import { personalizedPageRank } from './context-pack-ppr.js'
+import { scoreFacts, selectFacts } from './context-pack-rank.js'
+import { contextSeeds } from './context-pack-seeds.js'
+import { factLine, sessionsOf, topicLine } from './context-pack-text.js'
+import type { RetrieveDeps } from './retrieve-deps.js'
+
+export interface ContextPackOptions {
+  /** Facts returned (default 40). */
+  maxFacts?: number
+  /** Passages in `sourcePassages` and the text (default 8). */
+  maxPassages?: number
+  /** Passages in `historicalContext` (default 10). */
+  historicalLimit?: number
+  /** Rank with personalized PageRank (default true). */
+  usePpr?: boolean
+  /** Fill `stageTimings` (default false). */
+  profileStages?: boolean
+  /** Bridge events followed per strong hub (default 3, the original's `cross_event_bridges`). */
+  crossEventBridges?: number
+}
+
+export interface ContextTriple {
+  /** The seed entity the fact was found from (`bridge:<name>` for a bridge fact). */
+  identifiedEntity: string
+  sourceChunkIds: string[]
+  sourceSessionIds: string[]
+  /** [actor, leg, event, leg, target] with missing parts left out; [subject, edge, object] when direct. */
+  triple: (Entity | Relationship)[]
+  relevance: number
+  text: string
+}
+
+export interface TemporalConflict {
+  entityUuid: string
+  entityName: string
+  predicate: string
+  objectUuid: string
+  objectName: string
+  /** Event (or direct relationship) uuids asserting the statement, oldest first. */
+  hubs: string[]
+  /** Distinct ISO days, ascending. */
+  happenedAts: string[]
+  facts: string[]
+}
+
+export interface ContextPath {
+  hubs: [string, string]
+  sharedEntity: string
+  sharedEntityName: string
+  weight: number
+  /** Uuids of the two legs that touch the shared entity. */
+  legs: [string, string]
+}
+
+export interface ContextTopic {
+  uuid: string
+  name: string
+  labels: string[]
+  score: number
+  facts: number
+}
+
+export interface ContextPack {
+  textContext: string
+  triples: ContextTriple[]
+  graphSessionIds: string[]
+  historicalContext: string[]
+  sourcePassages: string[]
+  /** Ids of `sourcePassages`, in the same order. */
+  sourcePassageIds: string[]
+  temporalConflicts: TemporalConflict[]
+  paths: ContextPath[]
+  topics: ContextTopic[]
+  stageTimings: ReturnType<StageTimer['report']> | null
+}
+
+/** Questions about the past, order or changes keep superseded facts (marked); "now" questions do not. */
+const HISTORY =
+  /\b(order|chronolog\w*|previous(ly)?|before|earlier|used to|history|histor\w+|conflict\w*|changed?|have i|did i)\b/i
+const CURRENT = /\b(now|currently|current|latest|today|these days)\b/i
+const MAX_PASSAGE_CHARS = 1000
+
+export function isHistoryQuestion(text: string): boolean {
+  return HISTORY.test(text) && !CURRENT.test(text)
+}
+
+/**
+ * `POST /retrieve/context`: an evidence pack for an LLM (CONTRACT.md section 6, original-notes.md
+ * section A.7), in stages:
+ *
+ * 1. seeds from the entities, events and passages channels (`contextSeeds`);
+ * 2. event-centred facts around them, with bridges to other events of the same entities (`buildFacts`);
+ * 3. personalized PageRank over the fact graph (`personalizedPageRank`);
+ * 4. relevance from seed similarity, PageRank, completeness and recency, then MMR to `maxFacts`
+ *    (`scoreFacts`, `selectFacts`);
+ * 5. passages (the text's hybrid hits fused by RRF with the passages the chosen facts cite),
+ *    historical context, temporal conflicts, bridge paths and topics.
+ *
+ * The original's hard-coded benchmark queries and session regexes are not copied: sessions come from
+ * passage metadata (`session_id` or `session`). Every field is present; arrays may be empty.
+ */
+export async function contextPack(
+  deps: RetrieveDeps,
+  text: string,
+  options: ContextPackOptions = {},
+): Promise<ContextPack> {
+  const maxFacts = Math.max(0, Math.floor(options.maxFacts ?? 40))
+  const maxPassages = Math.max(0, Math.floor(options.maxPassages ?? 8))
+  const historicalLimit = Math.max(0, Math.floor(options.historicalLimit ?? 10))
+  const usePpr = options.usePpr ?? true
+  const timer = createStageTimer()
+  const now = (deps.now?.() ?? new Date()).getTime()
+  const history = isHistoryQuestion(text)
+
+  const graph = await timer.time('context.graph', () => deps.indexes.graph.get(deps.store))
+  const seeds = await timer.time('context.seeds', () =>
+    contextSeeds(deps, graph, text, Math.max(24, maxPassages, historicalLimit)),
+  )
+  const facts = timer.timeSync('context.facts', () =>
+    buildFacts(graph, seeds.nodes, {
+      history,
+      bridges: Math.max(0, options.crossEventBridges ?? 3),
+    }),
+  )
+  if (usePpr)
+    timer.timeSync('context.ppr', () => personalizedPageRank(graph, facts, seeds.nodes, text))
+
+  const relationships = new Map<string, Relationship>()
+  const loadRelationships = async (list: readonly Fact[]) => {
+    const uuids = list
+      .flatMap((f) => [f.actorLeg, f.leg])
+      .filter((e): e is number => e !== null)
+      .map((e) => graph.edgeUuid[e]!)
+      .filter((u) => !relationships.has(u))
+    for (const r of await deps.store.getRelationships([...new Set(uuids)]))
+      relationships.set(r.uuid, r)
+  }
+  const selected = await timer.time('context.rank', async () => {
+    scoreFacts(facts, now, usePpr)
+    const pool = facts.slice(0, Math.max(maxFacts * 10, 200))
+    await loadRelationships(pool)
+    const sources = (f: Fact) => new Set(citations(graph, f, relationships))
+    const reserve = Math.min(maxFacts, Math.max(3, Math.floor(maxFacts / 4)))
+    return selectFacts(graph, pool, maxFacts, reserve, sources)
+  })
+
+  return timer.time('context.hydrate', async () => {
+    const conflicts = temporalConflicts(graph, facts)
+    const paths = bridgePaths(graph, selected)
+    const topics = topicsOf(graph, selected)
+    await loadRelationships(conflicts.flatMap((c) => c.facts))
+    const nodes = new Set<number>()
+    for (const f of [...selected, ...conflicts.flatMap((c) => c.facts)])
+      for (const n of [f.actor, f.hub, f.target, f.via]) if (n !== null) nodes.add(n)
+    for (const p of paths) nodes.add(p.shared)
+    for (const t of topics) nodes.add(t.node)
+    const entities = new Map(
+      (await deps.store.getEntities([...nodes].map((n) => graph.uuid[n]!))).map((e) => [e.uuid, e]),
+    )
+    const entity = (n: number | null) => (n === null ? undefined : entities.get(graph.uuid[n]!))
+    const relationship = (e: number | null) =>
+      e === null ? undefined : relationships.get(graph.edgeUuid[e]!)
+
+    // Passages: the text's hits fused with those the chosen facts cite (in fact order).
+    const cited = selected.flatMap((f) => citations(graph, f, relationships))
+    const ranked = fuseByReciprocalRank(
+      [
+        { name: 'text', signal: 'bm25', items: seeds.passages },
+        {
+          name: 'facts',
+          signal: 'graph',
+          items: [...new Set(cited)].map((id, i) => ({ id, score: 1 / (i + 1) })),
+        },
+      ],
+      60,
+    )
+    const sourceIds = ranked.slice(0, maxPassages).map((c) => c.id)
+    const passages = new Map(
+      (
+        await deps.store.getPassages([
+          ...new Set([...sourceIds, ...cited, ...seeds.passages.map((p) => p.id)]),
+        ])
+      ).map((p) => [p.id, p]),
+    )
+    const sourcePassages = sourceIds
+      .map((id) => passages.get(id))
+      .filter((p): p is Passage => p !== undefined)
+
+    const triples: ContextTriple[] = []
+    const sessions = new Set<string>()
+    for (const f of selected) {
+      const parts = [
+        entity(f.actor),
+        relationship(f.actorLeg),
+        entity(f.hub),
+        relationship(f.leg),
+        entity(f.target),
+      ].filter((x): x is Entity | Relationship => x !== undefined)
+      if (parts.length < 3) continue
+      const chunks = citations(graph, f, relationships)
+      const factSessions = sessionsOf(chunks.map((id) => passages.get(id)))
+      for (const s of factSessions) sessions.add(s)
+      const via = entity(f.via)
+      triples.push({
+        identifiedEntity: f.bridge ? `bridge:${via?.name ?? ''}` : (via?.name ?? ''),
+        sourceChunkIds: chunks,
+        sourceSessionIds: factSessions,
+        triple: parts,
+        relevance: f.relevance,
+        text: factLine(f, entity, relationship, factSessions),
+      })
+    }
+
+    const topicList: ContextTopic[] = topics.flatMap((t) => {
+      const e = entity(t.node)
+      return e === undefined
+        ? []
+        : [{ uuid: e.uuid, name: e.name, labels: e.labels, score: t.score, facts: t.facts }]
+    })
+    const textContext = [
+      ...topics.map((t) => entity(t.node)).flatMap((e) => (e ? [topicLine(e)] : [])),
+      ...sourcePassages.map((p) => `[passage] ${clip(p.text)}`),
+      ...triples.map((t) => t.text),
+    ].join('\n')
+
+    return {
+      textContext,
+      triples,
+      graphSessionIds: [...sessions].sort(),
+      historicalContext: await historical(deps, seeds.passages, passages, historicalLimit),
+      sourcePassages: sourcePassages.map((p) => p.text),
+      sourcePassageIds: sourcePassages.map((p) => p.id),
+      temporalConflicts: conflicts.flatMap((c) => {
+        const actor = entity(c.actor)
+        const object = entity(c.target)
+        if (actor === undefined || object === undefined) return []
+        return [
+          {
+            entityUuid: actor.uuid,
+            entityName: actor.name,
+            predicate: c.predicate,
+            objectUuid: object.uuid,
+            objectName: object.name,
+            hubs: c.facts.map((f) =>
+              f.hub !== null ? graph.uuid[f.hub]! : graph.edgeUuid[f.actorLeg!]!,
+            ),
+            happenedAts: c.days,
+            facts: c.facts.map((f) => factLine(f, entity, relationship, [])),
+          },
+        ]
+      }),
+      paths: paths.flatMap((p) => {
+        const shared = entity(p.shared)
+        return shared === undefined
+          ? []
+          : [
+              {
+                hubs: [graph.uuid[p.hubs[0]]!, graph.uuid[p.hubs[1]]!] as [string, string],
+                sharedEntity: shared.uuid,
+                sharedEntityName: shared.name,
+                weight: p.weight,
+                legs: [graph.edgeUuid[p.legs[0]]!, graph.edgeUuid[p.legs[1]]!] as [string, string],
+              },
+            ]
+      }),
+      topics: topicList,
+      stageTimings: options.profileStages ? timer.report() : null,
+    }
+  })
+}
+
+function clip(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim()
+  return t.length > MAX_PASSAGE_CHARS ? `${t.slice(0, MAX_PASSAGE_CHARS - 1)}…` : t
+}
+
+/** Passage ids a fact cites: the sources of its legs. */
+function citations(
+  graph: GraphIndex,
+  f: Fact,
+  relationships: ReadonlyMap<string, Relationship>,
+): string[] {
+  const out = new Set<string>()
+  for (const e of [f.actorLeg, f.leg]) {
+    if (e === null) continue
+    for (const id of relationships.get(graph.edgeUuid[e]!)?.sourcePassageIds ?? []) out.add(id)
+  }
+  return [...out]
+}
+
+/**
+ * Older evidence in time order: the text's best `limit` passages sorted by when they were written;
+ * when the text matches no passage, the newest passages and structured records (as JSON) instead.
+ */
+async function historical(
+  deps: RetrieveDeps,
+  hits: { id: string }[],
+  loaded: ReadonlyMap<string, Passage>,
+  limit: number,
+): Promise<string[]> {
+  if (limit === 0) return []
+  const top = hits
+    .slice(0, limit)
+    .map((h) => loaded.get(h.id))
+    .filter((p): p is Passage => p !== undefined)
+  if (top.length > 0)
+    return top
+      .sort((a, b) => a.insertedAt.localeCompare(b.insertedAt) || a.position - b.position)
+      .map((p) => clip(p.text))
+  const [passages, structured] = await Promise.all([
+    deps.store.listPassages({ limit, skip: 0 }),
+    deps.store.listStructured({ limit, skip: 0 }),
+  ])
+  return [
+    ...passages.items.map((p) => clip(p.text)),
+    ...structured.items.map((s) => clip(JSON.stringify(s.data))),
+  ].slice(0, limit)
+}

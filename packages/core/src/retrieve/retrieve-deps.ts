@@ -1,0 +1,75 @@
+import type { VectorReader } from '../contracts/search-plugins.js'
+import type { BrainStore } from '../contracts/storage-adapter.js'
+import type { Engram } from '../engine/engine-types.js'
+import type { BrainIndexes } from '../search/brain-indexes.js'
+import type { SearchService } from '../search/search-service.js'
+
+/**
+ * What a graph retrieval operation (`/retrieve/*` outside search) reads. Narrow on purpose (STYLE item 4):
+ * operations see one brain's store, its lexical indexes and, when an embedder is configured, its vectors.
+ */
+export interface RetrieveDeps {
+  /** The selected brain. */
+  brainId: string
+  /** That brain's records. */
+  store: BrainStore
+  /** That brain's BM25 indexes (passages, entities, events, observations). */
+  indexes: BrainIndexes
+  /** Embeds a text in the space of the `entities` and `passages` vectors; null without an embedder. */
+  embed: ((text: string) => Promise<Float32Array>) | null
+  /** Stored vectors of the brain; null without an embedder. Operations fall back to graph/lexical signals. */
+  vectors: VectorReader | null
+  /** Clock for recency scores (tests pin it). Default: `new Date()`. */
+  now?: () => Date
+}
+
+/** Dense readers of one brain, as the search service builds them for its own `SearchContext`. */
+export interface DenseReaders {
+  vectors: VectorReader | null
+  embed: ((text: string) => Promise<Float32Array>) | null
+}
+
+/**
+ * HOOK for the vectors work: a search service that can serve dense search exposes
+ * `denseReaders(brainId)`, and every graph retrieval operation picks the readers up from here. Until
+ * it does, `vectors` and `embed` are null and the operations use graph and BM25 signals only.
+ */
+interface DenseCapable {
+  denseReaders?: (brainId: string) => Promise<DenseReaders> | DenseReaders
+}
+
+export interface RetrieveDepsOptions {
+  /** Overrides the vector reader (otherwise taken from the search service when it exposes one). */
+  vectors?: VectorReader | null
+  /** Overrides the embedder (otherwise taken from the search service when it exposes one). */
+  embed?: ((text: string) => Promise<Float32Array>) | null
+  now?: () => Date
+}
+
+/**
+ * Builds the dependencies of one request from the engine and the search service. Vectors and the
+ * embedder come from `options`, else from the search service's `denseReaders(brainId)` when it has one
+ * (see {@link DenseCapable}), else null.
+ */
+export async function createRetrieveDeps(
+  engram: Engram,
+  search: SearchService,
+  brainId: string,
+  options: RetrieveDepsOptions = {},
+): Promise<RetrieveDeps> {
+  const [store, indexes] = await Promise.all([engram.store(brainId), search.indexes(brainId)])
+  const dense = search as SearchService & DenseCapable
+  const readers: DenseReaders =
+    typeof dense.denseReaders === 'function'
+      ? await dense.denseReaders(brainId)
+      : { vectors: null, embed: null }
+  const deps: RetrieveDeps = {
+    brainId,
+    store,
+    indexes,
+    vectors: options.vectors !== undefined ? options.vectors : readers.vectors,
+    embed: options.embed !== undefined ? options.embed : readers.embed,
+  }
+  if (options.now !== undefined) deps.now = options.now
+  return deps
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { makeSnippet, MAX_SNIPPET } from './snippet.js'
+import { extrasOf, facetsOf, matchesExtras } from './extras.js'
+import { blendPreferences, personalizationWeight } from './personalization-gate.js'
+
+describe('snippets', () => {
+  it('keeps short text and cuts long text to at most 240 characters around the first query term', () => {
+    expect(makeSnippet('  short   text ')).toBe('short text')
+    const long = `${'alpha '.repeat(80)}needle ${'omega '.repeat(80)}`
+    const snippet = makeSnippet(long, ['needle'])
+    expect(snippet.length).toBeLessThanOrEqual(MAX_SNIPPET)
+    expect(snippet).toContain('needle')
+    expect(snippet.startsWith('…')).toBe(true)
+    expect(makeSnippet('x'.repeat(1000)).length).toBeLessThanOrEqual(MAX_SNIPPET)
+  })
+})
+
+describe('extras and facets', () => {
+  it('keeps scalar metadata, hides internal ids and filters case-insensitively', () => {
+    const extras = extrasOf({
+      dia_id: 'D1:3',
+      uuid: 'x',
+      resource_id: 'y',
+      nested: { a: 1 },
+      empty: '',
+      n: 2,
+    })
+    expect(extras).toEqual({ dia_id: 'D1:3', n: 2 })
+    expect(matchesExtras(extras, { DIA_ID: 'd1:3' })).toBe(true)
+    expect(matchesExtras(extras, { dia_id: 'D1:4' })).toBe(false)
+    expect(facetsOf([{ extras }, { extras: { dia_id: 'D1:3' } }])).toEqual({
+      dia_id: { 'D1:3': 2 },
+      n: { '2': 1 },
+    })
+  })
+})
+
+describe('personalization', () => {
+  it('gates by query specificity', () => {
+    expect(personalizationWeight('shoes')).toBe(0.85)
+    expect(personalizationWeight('red shoes')).toBe(0.5)
+    expect(personalizationWeight('shoes size 42')).toBe(0)
+    expect(personalizationWeight('the')).toBe(0)
+  })
+
+  it('blends without dropping hits and keeps order when there is no signal', () => {
+    const hits = [
+      { id: 'a', score: 3 },
+      { id: 'b', score: 2 },
+      { id: 'c', score: 1 },
+    ]
+    expect(blendPreferences(hits, [0, 0, 0], 0.85).map((x) => x.hit.id)).toEqual(['a', 'b', 'c'])
+    // r = [1, .5, 0], p = [0, 0, 1]; λ = .85 -> a .15, b .075, c .85
+    expect(blendPreferences(hits, [0, 0, 5], 0.85).map((x) => x.hit.id)).toEqual(['c', 'a', 'b'])
+  })
+})

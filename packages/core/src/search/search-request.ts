@@ -1,0 +1,34 @@
+/** A search as the engine takes it (CONTRACT.md section 7), after the server validated bounds. */
+export interface SearchRequest {
+  query: string
+  /** 1..200. */
+  k: number
+  /** `passages`, `entities`, `events`, `communities`, `plugin:<name>`; default `['passages']`. */
+  channels: string[]
+  nodeLabels?: string[]
+  communityLabels?: string[]
+  expand: 'none' | 'neighbors'
+  /** `rrf`, `cc`, `none` or `plugin:<name>`. */
+  fusion: string
+  /** Weight of the dense side in `cc` (0..1, default 0.5). */
+  fusionAlpha?: number
+  /** `none` or `plugin:<name>`. */
+  rerank: string
+  /** Personalization user (uuid or name). */
+  target?: string
+  profileStages: boolean
+  /** Metadata equality filters applied before the cut to `k` (POST only). */
+  extras?: Record<string, unknown>
+  /** Lexical only: skip dense retrieval even when an embedder is configured (the demo search). */
+  lexicalOnly?: boolean
+}
+
+export const BUILTIN_CHANNELS = ['passages', 'entities', 'events', 'communities'] as const
+
+/** Candidate depth per channel: enough for fusion and filters to have material (DESIGN.md section 3). */
+export function candidateDepth(request: Pick<SearchRequest, 'k' | 'extras'>): number {
+  const base = Math.max(request.k, 50)
+  return request.extras !== undefined && Object.keys(request.extras).length > 0
+    ? Math.max(base, request.k * 5, 200)
+    : base
+}

@@ -1,0 +1,149 @@
+import type { Embedder } from '../contracts/embedder.js'
+import type {
+  GraphReader,
+  SearchContext,
+  SearchPlugin,
+  VectorReader,
+} from '../contracts/search-plugins.js'
+import type { Engram } from '../engine/engine-types.js'
+import { PluginRegistry } from '../registry/plugin-registry.js'
+import { convexCombination } from '../builtins/fusions/convex-combination.js'
+import { noFusion } from '../builtins/fusions/no-fusion.js'
+import { rrf } from '../builtins/fusions/reciprocal-rank.js'
+import { passagesChannel } from '../builtins/channels/passages-channel.js'
+import { entitiesChannel } from '../builtins/channels/entities-channel.js'
+import { eventsChannel } from '../builtins/channels/events-channel.js'
+import { communitiesChannel } from '../builtins/channels/communities-channel.js'
+import { denseRerank } from '../builtins/stages/dense-rerank.js'
+import type { SearchResponse } from '../model/search.js'
+import { BrainIndexes } from './brain-indexes.js'
+import { queryEmbedder, vectorReader } from './dense-access.js'
+import { preferenceScores } from './preference-profile.js'
+import { runSearch } from './run-search.js'
+import type { SearchRequest } from './search-request.js'
+import { createStageTimer } from './stage-timer.js'
+
+export interface SearchServiceOptions {
+  /** Extra channel, fusion and stage plugins, registered after the built-ins (names must not clash). */
+  plugins?: SearchPlugin[]
+  /**
+   * Embeds queries for dense retrieval (`passages` and `entities` channels) and `rerank=plugin:dense`:
+   * the same model ingestion embeds with. Without it, search is lexical and graph only. Not closed here.
+   */
+  embedder?: Embedder | null
+}
+
+export interface SearchService {
+  readonly registry: PluginRegistry
+  search(brainId: string, request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>
+  /** The brain's indexes, built on first use from storage. */
+  indexes(brainId: string): Promise<BrainIndexes>
+  /** Dense reads over the brain's vectors; null without an embedder. */
+  vectors(brainId: string): Promise<VectorReader | null>
+  /** A query embedder for one operation on the brain (memoised per call); null without an embedder. */
+  embed(brainId: string): ((text: string) => Promise<Float32Array>) | null
+}
+
+/**
+ * Search over an engine: per-brain in-memory indexes (built lazily, kept current by commit listeners,
+ * rebuilt when a brain is deleted and created again) and the plugin registry, frozen at creation.
+ */
+export function createSearchService(
+  engram: Engram,
+  options: SearchServiceOptions = {},
+): SearchService {
+  const loaded = new Map<
+    string,
+    { createdAt: string; indexes: Promise<BrainIndexes>; built?: BrainIndexes }
+  >()
+  const info = (brainId: string, uuid: string) => loaded.get(brainId)?.built?.entityInfo.get(uuid)
+
+  const registry = new PluginRegistry()
+    .register(passagesChannel())
+    .register(entitiesChannel((brainId, uuid) => info(brainId, uuid)?.labels))
+    .register(eventsChannel((brainId, uuid) => info(brainId, uuid)?.happenedAt))
+    .register(
+      communitiesChannel(async (brainId) =>
+        (await indexes(brainId)).communities.index(await engram.store(brainId)),
+      ),
+    )
+    .register(denseRerank())
+    .register(rrf())
+    .register(convexCombination())
+    .register(noFusion())
+  for (const plugin of options.plugins ?? []) registry.register(plugin)
+  registry.freeze()
+
+  async function indexes(brainId: string): Promise<BrainIndexes> {
+    const record = await engram.brains.require(brainId)
+    const entry = loaded.get(brainId)
+    // A brain deleted and created again gets a new token hash: its indexes are rebuilt from storage.
+    const generation = `${record.createdAt}|${record.tokenHash}`
+    if (entry !== undefined && entry.createdAt === generation) return entry.indexes
+    const next: { createdAt: string; indexes: Promise<BrainIndexes>; built?: BrainIndexes } = {
+      createdAt: generation,
+      indexes: engram.store(brainId).then((store) => BrainIndexes.build(store)),
+    }
+    loaded.set(brainId, next)
+    try {
+      next.built = await next.indexes
+      return next.built
+    } catch (error) {
+      loaded.delete(brainId)
+      throw error
+    }
+  }
+
+  engram.onCommit(async (brainId, batch) => {
+    const entry = loaded.get(brainId)
+    if (entry !== undefined) (await entry.indexes).apply(batch)
+  })
+
+  const embedder = options.embedder ?? null
+  const untimed = { time: <T>(_stage: string, fn: () => Promise<T>) => fn() }
+
+  return {
+    registry,
+    indexes,
+    async vectors(brainId) {
+      return embedder === null ? null : vectorReader(brainId, await indexes(brainId))
+    },
+    embed(brainId) {
+      return embedder === null
+        ? null
+        : queryEmbedder(embedder, () => engram.store(brainId), untimed, AbortSignal.timeout(30_000))
+    },
+    async search(brainId, request, signal = AbortSignal.timeout(30_000)) {
+      const timer = createStageTimer()
+      const brainIndexes = await timer.time('search.indexes', () => indexes(brainId))
+      const store = await engram.store(brainId)
+      // Dense retrieval needs the query embedder and stored vectors; a lexical-only search (the demo)
+      // skips it, and a brain without vectors does not pay for embedding the query.
+      const dense =
+        embedder !== null && request.lexicalOnly !== true && brainIndexes.vectors.size > 0
+      const graph: GraphReader = {
+        entities: (uuids) => store.getEntities(uuids),
+        passages: (ids) => store.getPassages(ids),
+        relationshipsOf: (uuid) => store.relationshipsOf(uuid),
+      }
+      const ctx: SearchContext = {
+        brainId,
+        text: {
+          search: (index, query, k, filter) => brainIndexes[index].search(query, k, filter),
+        },
+        vectors: dense ? vectorReader(brainId, brainIndexes) : null,
+        graph,
+        embed: dense ? queryEmbedder(embedder, async () => store, timer, signal) : null,
+        timer,
+        signal,
+      }
+      return runSearch(request, {
+        registry,
+        store,
+        ctx,
+        timer,
+        preferences: (target, uuids) => preferenceScores(store, graph, target, uuids),
+      })
+    },
+  }
+}

@@ -1,0 +1,289 @@
+import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import type {
+  SubmitTaskInput,
+  TaskContext,
+  TaskHandler,
+  TaskQueue,
+} from '../engine/engine-types.js'
+import { EngramError, isEngramError } from '../errors.js'
+import { uuidV4 } from '../ids.js'
+import type { Logger } from '../logger.js'
+import { nowIso } from '../model/common.js'
+import { canTransition, type Task, type TaskStage, type TaskStatus } from '../model/task.js'
+
+export interface TaskQueueOptions {
+  store(brainId: string): Promise<BrainStore>
+  commit(brainId: string, batch: WriteBatch): Promise<void>
+  listBrains(): Promise<string[]>
+  logger: Logger
+  workers: number
+  maxPending: number
+  retentionDays: number
+  maxAttempts: number
+}
+
+export interface EmbeddedTaskQueue extends TaskQueue {
+  /** Re-queues every task that was queued or running when the process stopped. */
+  resume(): Promise<number>
+  /** Deletes terminal tasks older than the retention period; returns how many. */
+  sweep(): Promise<number>
+  /** Stops accepting; waits for running tasks up to `graceMs`, then aborts them (they stay `started` and resume later). */
+  stop(graceMs: number): Promise<void>
+}
+
+interface Entry {
+  brainId: string
+  taskId: string
+}
+
+const MAX_ERROR_LENGTH = 2000
+
+/** Moves a task to `status`/`stage`, refusing backwards moves (CONTRACT.md section 4). */
+function advance(
+  task: Task,
+  status: TaskStatus,
+  stage: TaskStage,
+  patch: Partial<Task> = {},
+): Task {
+  if (task.status !== status && !canTransition(task.status, status)) {
+    throw new Error(`task ${task.id}: illegal status change ${task.status} -> ${status}`)
+  }
+  return { ...task, ...patch, status, stage, updatedAt: nowIso() }
+}
+
+/**
+ * The embedded durable task queue: task records live in the storage adapter (written before the
+ * client gets its 202), an in-process pool runs at most `workers` at once, and `submit` answers 503
+ * when `maxPending` tasks are already waiting or running here.
+ */
+export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
+  const handlers = new Map<string, TaskHandler>()
+  const pending: Entry[] = []
+  const queuedKeys = new Set<string>()
+  const controllers = new Map<string, AbortController>()
+  let running = 0
+  let accepting = true
+  let idleWaiters: Array<() => void> = []
+
+  const key = (entry: Entry) => `${entry.brainId}\u0000${entry.taskId}`
+
+  function notifyIdle() {
+    if (running === 0 && pending.length === 0) {
+      const waiters = idleWaiters
+      idleWaiters = []
+      for (const resolve of waiters) resolve()
+    }
+  }
+
+  function enqueue(entry: Entry) {
+    const k = key(entry)
+    if (queuedKeys.has(k)) return
+    queuedKeys.add(k)
+    pending.push(entry)
+    pump()
+  }
+
+  function pump() {
+    while (accepting && running < options.workers && pending.length > 0) {
+      const entry = pending.shift()!
+      running++
+      void run(entry).finally(() => {
+        running--
+        queuedKeys.delete(key(entry))
+        pump()
+        notifyIdle()
+      })
+    }
+  }
+
+  async function run(entry: Entry) {
+    let store: BrainStore
+    try {
+      store = await options.store(entry.brainId)
+    } catch (error) {
+      options.logger.warn(
+        { err: error, brainId: entry.brainId, taskId: entry.taskId },
+        'task brain unavailable',
+      )
+      return
+    }
+    let task = await store.getTask(entry.taskId)
+    if (
+      task === null ||
+      task.status === 'completed' ||
+      task.status === 'partial_failed' ||
+      task.status === 'failed'
+    )
+      return
+    const handler = handlers.get(task.kind)
+    if (handler === undefined) {
+      task = advance(task, 'failed', 'failed', {
+        error: `No handler for task kind '${task.kind}'.`,
+        endedAt: nowIso(),
+      })
+      await store.putTask(task)
+      return
+    }
+    const controller = new AbortController()
+    controllers.set(key(entry), controller)
+    task = advance(task, 'started', task.status === 'queued' ? 'source' : task.stage, {
+      attempts: task.attempts + 1,
+    })
+    await store.putTask(task)
+    const ctx: TaskContext = {
+      get task() {
+        return task!
+      },
+      store,
+      signal: controller.signal,
+      logger: options.logger,
+      async progress(stage, counts) {
+        task = advance(
+          task!,
+          'started',
+          stage,
+          counts === undefined ? {} : { counts: { ...task!.counts, ...counts } },
+        )
+        await store.putTask(task)
+      },
+    }
+    try {
+      const outcome = await handler(ctx)
+      if (controller.signal.aborted) return
+      task = advance(task, 'started', 'persisting')
+      await store.putTask(task)
+      const indexing = advance(task, 'started', 'indexing')
+      await options.commit(entry.brainId, { ...(outcome.batch ?? {}), task: indexing })
+      task = advance(indexing, outcome.status, 'completed', {
+        result: outcome.result,
+        endedAt: nowIso(),
+      })
+      await store.putTask(task)
+    } catch (error) {
+      if (controller.signal.aborted) return
+      const message = isEngramError(error) || error instanceof Error ? error.message : String(error)
+      options.logger.warn(
+        { err: error, brainId: entry.brainId, taskId: entry.taskId },
+        'task failed',
+      )
+      task = advance(task, 'failed', 'failed', {
+        error: message.slice(0, MAX_ERROR_LENGTH),
+        endedAt: nowIso(),
+      })
+      await store.putTask(task).catch((putError) => {
+        options.logger.error(
+          { err: putError, taskId: entry.taskId },
+          'could not record task failure',
+        )
+      })
+    } finally {
+      controllers.delete(key(entry))
+    }
+  }
+
+  return {
+    registerHandler(kind, handler) {
+      if (handlers.has(kind))
+        throw new Error(`A handler for task kind '${kind}' is already registered.`)
+      handlers.set(kind, handler)
+    },
+
+    async submit(input: SubmitTaskInput) {
+      const store = await options.store(input.brainId)
+      if (input.taskId !== undefined) {
+        const existing = await store.getTask(input.taskId)
+        if (existing !== null) return { task: existing, created: false }
+      }
+      if (!accepting) {
+        throw new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
+          retryAfter: 5,
+        })
+      }
+      if (pending.length + running >= options.maxPending) {
+        throw new EngramError('SERVICE_UNAVAILABLE', 'The task queue is saturated.', {
+          retryAfter: Math.min(
+            60,
+            1 + Math.ceil(pending.length / Math.max(1, options.workers * 10)),
+          ),
+        })
+      }
+      if (!handlers.has(input.kind)) throw new Error(`No handler for task kind '${input.kind}'.`)
+      const now = nowIso()
+      const result = await store.createTask({
+        id: input.taskId ?? uuidV4(),
+        brainId: input.brainId,
+        kind: input.kind,
+        status: 'queued',
+        stage: 'queued',
+        counts: {},
+        result: null,
+        error: null,
+        payload: input.payload,
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+        endedAt: null,
+      })
+      if (result.created) enqueue({ brainId: input.brainId, taskId: result.task.id })
+      return result
+    },
+
+    async get(brainId, taskId) {
+      return (await options.store(brainId)).getTask(taskId)
+    },
+
+    async list(brainId, page) {
+      return (await options.store(brainId)).listTasks(page)
+    },
+
+    idle() {
+      if (running === 0 && pending.length === 0) return Promise.resolve()
+      return new Promise((resolve) => idleWaiters.push(resolve))
+    },
+
+    stats() {
+      return { running, pending: pending.length, capacity: options.maxPending }
+    },
+
+    async resume() {
+      let resumed = 0
+      for (const brainId of await options.listBrains()) {
+        const store = await options.store(brainId)
+        for (const task of await store.tasksInStatus(['queued', 'started'])) {
+          if (task.attempts >= options.maxAttempts) {
+            const failed = advance(task, 'failed', 'failed', {
+              error: `Interrupted ${task.attempts} times; giving up.`,
+              endedAt: nowIso(),
+            })
+            await store.putTask(failed)
+            continue
+          }
+          enqueue({ brainId, taskId: task.id })
+          resumed++
+        }
+      }
+      return resumed
+    },
+
+    async sweep() {
+      const cutoff = new Date(Date.now() - options.retentionDays * 86_400_000).toISOString()
+      let removed = 0
+      for (const brainId of await options.listBrains()) {
+        removed += await (await options.store(brainId)).deleteTasksEndedBefore(cutoff)
+      }
+      return removed
+    },
+
+    async stop(graceMs) {
+      accepting = false
+      pending.length = 0
+      queuedKeys.clear()
+      if (running > 0) {
+        const drained = new Promise<void>((resolve) => idleWaiters.push(resolve))
+        const timer = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())
+        await Promise.race([drained, timer])
+      }
+      for (const controller of controllers.values()) controller.abort()
+    },
+  }
+}

@@ -1,0 +1,6 @@
+export {
+  runStorageAdapterSuite,
+  type StorageAdapterSuiteOptions,
+  type SuiteSkip,
+} from './storage-adapter-suite.js'
+export { fixtures } from './fixtures.js'

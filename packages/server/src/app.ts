@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import multipart from '@fastify/multipart'
+import FindMyWay from 'find-my-way'
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  validatorCompiler,
+} from 'fastify-type-provider-zod'
+import {
+  createSearchService,
+  EngramError,
+  isUuid,
+  type Engram,
+  type SearchService,
+} from '@engram/core'
+import { buildDocsSearch } from './docs-brain.js'
+import { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
+import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
+import { ingestRoutes } from './routes/ingest-routes.js'
+import { registerAuth } from './plugins/auth.js'
+import { sendError, toEngramError } from './plugins/error-envelope.js'
+import { mcpRoutes } from './mcp/mcp-routes.js'
+import { metaRoutes } from './routes/meta-routes.js'
+import { modelRoutes } from './routes/model-routes.js'
+import { pendingRoutes } from './routes/pending-routes.js'
+import { publicRoutes } from './routes/public-routes.js'
+import { retrieveListRoutes } from './routes/retrieve-list-routes.js'
+import { retrieveGraphRoutes } from './routes/retrieve-graph-routes.js'
+import { retrieveContextRoutes } from './routes/retrieve-context-routes.js'
+import { systemRoutes } from './routes/system-routes.js'
+import { taskRoutes } from './routes/task-routes.js'
+
+export interface BuildAppOptions {
+  engram: Engram
+  basePath?: string
+  maxBodyBytes?: number
+  /** Largest uploaded file (default 50 MB). */
+  maxFileBytes?: number
+  logger?: FastifyServerOptions['logger']
+  /** Search over `engram`; created when absent (one per engine: it listens to commits). */
+  search?: SearchService
+  /** The documentation brain of `/demo/search`; built from docs/ when absent. */
+  docs?: { search: SearchService; brainId: string }
+  demoRateLimiter?: DemoRateLimiter
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
+
+/**
+ * Builds the Fastify app: request ids, the error envelope, authentication and brain selection, the
+ * route groups of the specification under `basePath`, and the OpenAPI 3.1 document.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { engram } = options
+  const basePath = options.basePath ?? ''
+  const search = options.search ?? createSearchService(engram)
+  const docs = options.docs ?? (await buildDocsSearch())
+  const demoLimiter = options.demoRateLimiter ?? createDemoRateLimiter()
+  const app = Fastify({
+    logger: options.logger === undefined ? false : options.logger,
+    bodyLimit: options.maxBodyBytes ?? 10 * 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const inbound = req.headers['x-request-id']
+      return typeof inbound === 'string' && isUuid(inbound) ? inbound.toLowerCase() : randomUUID()
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ajv: undefined,
+  })
+
+  app.setValidatorCompiler(validatorCompiler)
+  // Responses are plain JSON; the response schemas document the contract (tests check conformance).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data))
+
+  // Every path and method, to answer 405 with Allow for a known path and a wrong method.
+  const known = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 500 })
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(`${basePath}/docs`) || route.url === `${basePath}/openapi.json`) return
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    for (const method of methods) {
+      if ((METHODS as readonly string[]).includes(method)) {
+        try {
+          known.on(method as (typeof METHODS)[number], route.url, () => {})
+        } catch {
+          // HEAD/duplicate registrations: already known.
+        }
+      }
+    }
+  })
+
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('X-Request-ID', request.id)
+  })
+
+  app.setErrorHandler((error, request, reply) => {
+    const engramError = toEngramError(error)
+    if (engramError.status >= 500) request.log.error({ err: error }, 'request failed')
+    return sendError(request, reply, engramError)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = METHODS.filter((m) => known.find(m, path) !== null)
+    if (allowed.length > 0) {
+      void reply.header('Allow', allowed.join(', '))
+      return sendError(
+        request,
+        reply,
+        new EngramError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path.`, {
+          resolution: `Use one of: ${allowed.join(', ')}.`,
+        }),
+      )
+    }
+    return sendError(request, reply, new EngramError('RESOURCE_NOT_FOUND', 'No such route.'))
+  })
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Engram API',
+        version: engram.version,
+        description:
+          'Brain-scoped memory and knowledge-graph retrieval. Errors use the envelope {detail, error: {code, message, resolution, request_id}}.',
+      },
+      servers: [{ url: basePath === '' ? '/' : basePath }],
+      components: {
+        securitySchemes: {
+          ServicePAT: { type: 'apiKey', in: 'header', name: 'ServicePAT' },
+          BearerAuth: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      tags: ['public', 'meta', 'system', 'model', 'ingest', 'tasks', 'retrieve'].map((name) => ({
+        name,
+      })),
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  })
+  await app.register(swaggerUi, { routePrefix: `${basePath}/docs` })
+
+  await app.register(multipart, {
+    limits: { fileSize: options.maxFileBytes ?? 50 * 1024 * 1024, files: 1 },
+  })
+  // /ingest/file selects its brain after reading the multipart fields (a `brain_id` part may name it).
+  registerAuth(app, engram, {
+    multipartBrain: (request) => request.routeOptions.config?.multipartBrain === true,
+  })
+
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+      publicRoutes(api, engram)
+      demoSearchRoute(api, docs, demoLimiter)
+      searchRoutes(api, search)
+      metaRoutes(api, engram)
+      systemRoutes(api, engram)
+      modelRoutes(api, engram)
+      taskRoutes(api, engram)
+      retrieveListRoutes(api, engram)
+      retrieveGraphRoutes(api, engram, search)
+      retrieveContextRoutes(api, engram, search)
+      ingestRoutes(api, engram, { maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024 })
+      pendingRoutes(api)
+    },
+    { prefix: basePath },
+  )
+  // MCP sits at the root, outside BASE_PATH (spec section 1: `{base_url_root}/mcp`).
+  mcpRoutes(app, { engram, basePath })
+
+  await app.ready()
+  return app
+}

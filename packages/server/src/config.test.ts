@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config.js'
+
+describe('configuration', () => {
+  it('runs the embedded default with nothing set', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      port: 8000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      defaultBrain: 'default',
+      basePath: '',
+      storage: 'sqlite',
+      workers: 2,
+    })
+    expect(config.systemToken).toBeUndefined()
+  })
+
+  it('refuses invalid values with a message naming the variable', () => {
+    for (const [name, value] of [
+      ['PORT', 'abc'],
+      ['STORAGE', 'mongo'],
+      ['WORKERS', '0'],
+      ['BASE_PATH', 'api'],
+      ['DEFAULT_BRAIN', '1x'],
+      ['SERVICEPAT_TOKEN', 'short'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value }), name).toThrow(ConfigError)
+      expect(() => loadConfig({ [name!]: value }), name).toThrow(name!)
+    }
+  })
+
+  it('reads overrides; an empty DEFAULT_BRAIN requires a brain', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      BASE_PATH: '/api/',
+      DEFAULT_BRAIN: '',
+      STORAGE: 'memory',
+    })
+    expect(config).toMatchObject({
+      port: 9000,
+      basePath: '/api',
+      defaultBrain: null,
+      storage: 'memory',
+    })
+  })
+
+  it('every variable it reads is documented in the README', () => {
+    const source = readFileSync(new URL('./config.ts', import.meta.url), 'utf8')
+    const names = new Set([...source.matchAll(/env(?:\.|, ')([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!))
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+    expect(names.size).toBeGreaterThan(10)
+    for (const name of names) expect(readme, name).toContain(`\`${name}\``)
+  })
+})

@@ -1,0 +1,204 @@
+import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+
+/** Server configuration from the environment (CONTRACT.md section 1); README documents each variable. */
+export interface ServerConfig {
+  port: number
+  host: string
+  dataDir: string
+  /** The system token in clear, when set by the operator (never logged). */
+  systemToken: string | undefined
+  defaultBrain: string | null
+  basePath: string
+  storage: 'sqlite' | 'memory' | 'postgres'
+  databaseUrl: string | undefined
+  redisUrl: string | undefined
+  embedder: 'use-lite' | 'openai' | 'transformers' | 'none'
+  /** Settings of the chosen embedder; each applies to the embedders named beside it. */
+  embedderOptions: {
+    /** openai: the server's base URL (`/v1/embeddings` is appended unless it ends in `/v1`). */
+    url: string | undefined
+    /** openai, transformers: the model id. */
+    model: string | undefined
+    /** openai: the bearer key, in clear (never logged). */
+    apiKey: string | undefined
+    /** openai: vector size, when the model is not a known OpenAI one. */
+    dimension: number | undefined
+    /** transformers: folder holding `<model>/config.json`, `tokenizer.json`, `onnx/model.onnx`. */
+    modelDir: string | undefined
+    /** transformers: allow downloads from the Hugging Face hub. */
+    allowRemote: boolean
+    /** use-lite: worker threads. */
+    workers: number
+  }
+  extractor: 'local' | 'llm'
+  /** `local`: worker threads for extraction; 0 runs it on the main thread. */
+  extractorWorkers: number
+  /** Settings of the `llm` extractor (checked when the server starts with EXTRACTOR=llm). */
+  extractorOptions: {
+    /** API root of an OpenAI-compatible server; `/chat/completions` is appended. */
+    url: string | undefined
+    model: string | undefined
+    /** The bearer key, in clear (never logged). */
+    apiKey: string | undefined
+  }
+  /** Module specifiers of search plugins (channels, fusions, stages) to register at start. */
+  plugins: string[]
+  workers: number
+  logLevel: string
+  maxBodyBytes: number
+  maxFileBytes: number
+  /** Seconds a graceful shutdown waits for running tasks before re-queueing them. */
+  shutdownGraceSeconds: number
+  version: string
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const value = Number(raw)
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got '${raw}').`)
+  }
+  return value
+}
+
+function oneOf<T extends string>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')} (got '${raw}').`)
+  }
+  return raw as T
+}
+
+function optionalInteger(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  return env[name] === undefined || env[name] === '' ? undefined : integer(env, name, 0, min, max)
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  return oneOf(env, name, ['true', 'false'] as const, 'false') === 'true'
+}
+
+function embedderOptions(
+  env: NodeJS.ProcessEnv,
+  embedder: ServerConfig['embedder'],
+): ServerConfig['embedderOptions'] {
+  const options = {
+    url: env.EMBEDDER_URL || undefined,
+    model: env.EMBEDDER_MODEL || undefined,
+    apiKey: env.EMBEDDER_API_KEY || undefined,
+    dimension: optionalInteger(env, 'EMBEDDER_DIMENSION', 1, 65536),
+    modelDir: env.EMBEDDER_MODEL_DIR || undefined,
+    allowRemote: flag(env, 'EMBEDDER_ALLOW_REMOTE'),
+    workers: integer(env, 'EMBEDDER_WORKERS', Math.min(2, availableParallelism()), 1, 64),
+  }
+  if (embedder === 'openai') {
+    if (options.url === undefined || !/^https?:\/\/[^/]/.test(options.url)) {
+      throw new ConfigError(
+        `EMBEDDER_URL must be the http(s) base URL of an OpenAI-compatible server when EMBEDDER=openai (got '${options.url ?? ''}').`,
+      )
+    }
+    if (options.model === undefined) {
+      throw new ConfigError('EMBEDDER_MODEL must name the embedding model when EMBEDDER=openai.')
+    }
+  }
+  if (embedder === 'transformers' && options.model === undefined) {
+    throw new ConfigError(
+      'EMBEDDER_MODEL must name the model (a hub id or a folder under EMBEDDER_MODEL_DIR) when EMBEDDER=transformers.',
+    )
+  }
+  return options
+}
+
+/** The server package's version: reported by /health and written as `brain_version`. */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+  return pkg.version
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const basePath = (env.BASE_PATH ?? '').replace(/\/+$/, '')
+  if (basePath !== '' && !/^\/[A-Za-z0-9/_-]*$/.test(basePath)) {
+    throw new ConfigError(
+      `BASE_PATH must start with '/' and hold only letters, digits, '/', '_' or '-' (got '${env.BASE_PATH}').`,
+    )
+  }
+  const defaultBrain =
+    env.DEFAULT_BRAIN === undefined ? 'default' : env.DEFAULT_BRAIN.trim() || null
+  if (defaultBrain !== null && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(defaultBrain)) {
+    throw new ConfigError(
+      `DEFAULT_BRAIN must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$ (got '${defaultBrain}').`,
+    )
+  }
+  const systemToken =
+    env.SERVICEPAT_TOKEN === undefined || env.SERVICEPAT_TOKEN === ''
+      ? undefined
+      : env.SERVICEPAT_TOKEN
+  if (systemToken !== undefined && systemToken.length < 16) {
+    throw new ConfigError('SERVICEPAT_TOKEN must be at least 16 characters long.')
+  }
+  const embedder = oneOf(
+    env,
+    'EMBEDDER',
+    ['use-lite', 'openai', 'transformers', 'none'] as const,
+    'use-lite',
+  )
+  return {
+    port: integer(env, 'PORT', 8000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    dataDir: env.ENGRAM_DATA_DIR || './data',
+    systemToken,
+    defaultBrain,
+    basePath,
+    storage: oneOf(env, 'STORAGE', ['sqlite', 'memory', 'postgres'] as const, 'sqlite'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    embedder,
+    embedderOptions: embedderOptions(env, embedder),
+    extractor: oneOf(env, 'EXTRACTOR', ['local', 'llm'] as const, 'local'),
+    extractorWorkers: integer(env, 'EXTRACTOR_WORKERS', 2, 0, 64),
+    extractorOptions: {
+      url: env.EXTRACTOR_URL || undefined,
+      model: env.EXTRACTOR_MODEL || undefined,
+      apiKey: env.EXTRACTOR_API_KEY || undefined,
+    },
+    plugins: (env.ENGRAM_PLUGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+    workers: integer(env, 'WORKERS', 2, 1, 64),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxFileBytes: integer(env, 'MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
+    shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
+    version: packageVersion(),
+  }
+}

@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import {
+  createEngram,
+  createSearchService,
+  memoryAdapter,
+  stableId,
+  type Passage,
+  type SearchService,
+} from '@engram/core'
+
+export const DOCS_BRAIN = 'docs'
+const DEFAULT_DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url))
+const MAX_SECTION = 1200
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory()
+        ? markdownFiles(join(dir, e.name))
+        : e.name.endsWith('.md')
+          ? [join(dir, e.name)]
+          : [],
+    )
+    .sort()
+}
+
+/** Splits markdown into sections under their heading, each at most ~1,200 characters. */
+export function markdownSections(text: string): { heading: string; text: string }[] {
+  const sections: { heading: string; text: string }[] = []
+  let heading = ''
+  let buffer: string[] = []
+  const flush = () => {
+    const body = buffer.join('\n').trim()
+    if (body.length > 0) sections.push({ heading, text: heading ? `${heading}\n${body}` : body })
+    buffer = []
+  }
+  for (const block of text.split(/\n\s*\n/)) {
+    const title = /^#{1,6}\s+(.+)$/m.exec(block)
+    if (title && block.trimStart().startsWith('#')) {
+      flush()
+      heading = title[1]!.trim()
+      const rest = block.replace(/^#{1,6}\s+.+$/m, '').trim()
+      if (rest) buffer.push(rest)
+      continue
+    }
+    if (buffer.join('\n').length + block.length > MAX_SECTION) flush()
+    buffer.push(block)
+  }
+  flush()
+  return sections
+}
+
+/**
+ * The public documentation brain behind `/demo/search` and the MCP docs server: the project's own
+ * `docs/`, indexed at start into a separate in-memory engine, read-only (no route writes to it).
+ */
+export async function buildDocsSearch(
+  docsDir: string = DEFAULT_DOCS_DIR,
+): Promise<{ search: SearchService; brainId: string; passages: number }> {
+  const engram = createEngram({
+    storage: memoryAdapter(),
+    version: 'docs',
+    defaultBrain: DOCS_BRAIN,
+  })
+  await engram.start()
+  const search = createSearchService(engram)
+  const passages: Passage[] = []
+  const now = new Date().toISOString()
+  for (const file of markdownFiles(docsDir)) {
+    const path = relative(docsDir, file)
+    markdownSections(readFileSync(file, 'utf8')).forEach((section, index) => {
+      passages.push({
+        id: stableId('docs', path, String(index)),
+        text: section.text,
+        metadata: { title: path, section: section.heading },
+        insertedAt: now,
+        brainVersion: 'docs',
+        source: path,
+        position: index,
+        start: 0,
+        end: section.text.length,
+      })
+    })
+  }
+  await engram.commit(DOCS_BRAIN, { passages })
+  await search.indexes(DOCS_BRAIN)
+  return { search, brainId: DOCS_BRAIN, passages: passages.length }
+}

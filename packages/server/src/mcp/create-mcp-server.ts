@@ -1,0 +1,123 @@
+import { z } from 'zod'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import { EngramError, isEngramError } from '@engram/core'
+import { toEngramError } from '../plugins/error-envelope.js'
+import type { McpTool, ToolContext } from './mcp-tool.js'
+
+export interface McpServerInfo {
+  name: string
+  title: string
+  version: string
+  /** Told to the client at initialization: what the server is for and how to use its tools. */
+  instructions: string
+}
+
+const definitions = new WeakMap<McpTool, Tool>()
+
+/** The tool as `tools/list` describes it: its input as JSON Schema (draft 2020-12, MCP's default). */
+export function toolDefinition(tool: McpTool): Tool {
+  let definition = definitions.get(tool)
+  if (definition === undefined) {
+    const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.input, { io: 'input' })
+    definition = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputSchema as Tool['inputSchema'],
+      annotations: { title: tool.title, ...tool.annotations },
+    }
+    definitions.set(tool, definition)
+  }
+  return definition
+}
+
+/** A failed tool call: the REST error envelope (same code, status and resolution) as structured content. */
+export function toolError(error: EngramError, requestId: string): CallToolResult {
+  const envelope = {
+    status: error.status,
+    detail: error.detail,
+    error: {
+      code: error.code,
+      message: error.message,
+      resolution: error.resolution,
+      request_id: requestId,
+    },
+    ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}),
+  }
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    structuredContent: envelope,
+  }
+}
+
+/** Input validation mirrors REST's 422: `detail` lists `{loc, msg, type}` under `arguments`. */
+function invalidArguments(error: z.ZodError): EngramError {
+  return new EngramError('VALIDATION_ERROR', 'The tool arguments failed validation.', {
+    status: 422,
+    detail: error.issues.map((issue) => ({
+      loc: ['arguments', ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+      msg: issue.message,
+      type: issue.code,
+    })),
+  })
+}
+
+async function callTool(tool: McpTool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  try {
+    const parsed = tool.input.safeParse(args ?? {})
+    if (!parsed.success) throw invalidArguments(parsed.error)
+    const result = await tool.run(parsed.data, ctx)
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }],
+      structuredContent: result,
+    }
+  } catch (error) {
+    // REST already logged its own failures; only what broke in the tool itself is logged here.
+    if (!isEngramError(error))
+      ctx.request.log.error({ err: error, tool: tool.name }, 'MCP tool failed')
+    return toolError(toEngramError(error), ctx.request.id)
+  }
+}
+
+let validator: AjvJsonSchemaValidator | undefined
+
+/**
+ * One MCP server for one HTTP request (stateless Streamable HTTP). It uses the SDK's low-level
+ * `Server` rather than `McpServer` so that invalid arguments come back as tool errors with REST's
+ * VALIDATION_ERROR code and `{loc, msg, type}` detail; McpServer reports them as plain text.
+ */
+export function createMcpServer(info: McpServerInfo, tools: McpTool[], ctx: ToolContext): Server {
+  validator ??= new AjvJsonSchemaValidator()
+  const server = new Server(
+    { name: info.name, title: info.title, version: info.version },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: info.instructions,
+      // Only used for elicitation, which these servers never send; one instance spares an Ajv per request.
+      jsonSchemaValidator: validator,
+    },
+  )
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toolDefinition) }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name)
+    if (tool === undefined) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool '${request.params.name}'. Use one of: ${[...byName.keys()].join(', ')}.`,
+      )
+    }
+    return callTool(tool, request.params.arguments, ctx)
+  })
+  return server
+}

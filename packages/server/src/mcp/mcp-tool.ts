@@ -1,0 +1,66 @@
+import type { FastifyRequest } from 'fastify'
+import type { z } from 'zod'
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+
+/** One in-process call of a REST route, made with the MCP caller's credentials. */
+export interface RestCall {
+  method: 'GET' | 'POST'
+  /** Path below BASE_PATH, e.g. `/retrieve/search`. */
+  path: string
+  /** Lists become repeated keys, which REST accepts like csv. */
+  query?: Record<string, string | number | boolean | string[] | undefined>
+  body?: Record<string, unknown>
+  headers?: Record<string, string>
+}
+
+/** What a tool sees of the MCP request that called it. */
+export interface ToolContext {
+  /** The HTTP request that carried the MCP message: headers, `principal`, `ip`, `id`. */
+  readonly request: FastifyRequest
+  /**
+   * Calls a REST route in-process with the caller's token and brain headers. Resolves to the 2xx
+   * body; rejects with the route's EngramError (same code, status, detail and resolution).
+   */
+  rest(call: RestCall): Promise<unknown>
+}
+
+/**
+ * An MCP tool: a zod object for its input (advertised as JSON Schema and validated before `run`) and a
+ * handler returning the structured result. Throw an EngramError for a tool error; anything else is
+ * reported as INTERNAL_ERROR without internals.
+ */
+export interface McpTool {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly input: z.ZodObject
+  readonly annotations: ToolAnnotations
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<Record<string, unknown>>
+}
+
+/** Types a tool's handler by its input schema. */
+export function defineTool<S extends z.ZodObject>(tool: {
+  name: string
+  title: string
+  description: string
+  input: S
+  annotations: ToolAnnotations
+  run(args: z.output<S>, ctx: ToolContext): Promise<Record<string, unknown>>
+}): McpTool {
+  return tool as unknown as McpTool
+}
+
+/** Annotations of a tool that only reads the brain. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+}
+
+/** structuredContent must be an object: arrays and scalars from REST are wrapped under `key`. */
+export function asObject(value: unknown, key = 'result'): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : { [key]: value }
+}

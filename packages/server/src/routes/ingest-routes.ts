@@ -1,0 +1,277 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import {
+  detectFileType,
+  EngramError,
+  INGEST_FILE,
+  INGEST_STRUCTURED,
+  INGEST_TEXT,
+  normalizeMetaKeys,
+  parseFile,
+  structuredItemProblems,
+  type Engram,
+  type StructuredIngestPayload,
+  type StructuredNode,
+  type TextIngestPayload,
+} from '@engram/core'
+import { requestedBrain, selectBrain } from '../plugins/auth.js'
+import { jsonObjectWire } from '../schemas/common.js'
+import { defineRoute } from './define-route.js'
+import { accepted, node, predicate } from './pending-routes.js'
+
+const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
+
+function invalid(loc: (string | number)[], msg: string, status: 400 | 422 = 422): EngramError {
+  return new EngramError('VALIDATION_ERROR', msg, {
+    status,
+    detail: [{ loc, msg, type: 'value_error' }],
+  })
+}
+
+/** The client-chosen task id of `Task-Identifier`, validated. */
+function taskIdentifier(request: FastifyRequest): string | undefined {
+  const raw = request.headers['task-identifier']
+  const value = Array.isArray(raw) ? raw[0] : raw
+  if (value === undefined || value === '') return undefined
+  if (!TASK_ID.test(value))
+    throw invalid(
+      ['header', 'task-identifier'],
+      'must be 1..128 characters of letters, digits, _ . : -',
+    )
+  return value
+}
+
+function sourceTimestamp(raw: string | null | undefined, loc: (string | number)[]): string {
+  if (raw === undefined || raw === null || raw === '') return new Date().toISOString()
+  const time = Date.parse(raw)
+  if (Number.isNaN(time)) throw invalid(loc, 'must be an ISO 8601 date-time')
+  return new Date(time).toISOString()
+}
+
+const toNode = (n: z.infer<typeof node>): StructuredNode => ({
+  name: n.name,
+  type: n.type,
+  ...(n.uuid !== undefined ? { uuid: n.uuid } : {}),
+  ...(n.labels !== undefined ? { labels: n.labels } : {}),
+  ...(n.description !== undefined ? { description: n.description } : {}),
+  ...(n.properties !== undefined ? { properties: n.properties } : {}),
+  ...(n.happened_at !== undefined ? { happenedAt: n.happened_at } : {}),
+})
+
+/** `/ingest/*` (CONTRACT.md section 3): the task and its payload are stored before the 202. */
+export function ingestRoutes(
+  app: FastifyInstance,
+  engram: Engram,
+  options: { maxFileBytes: number },
+) {
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/ingest/',
+      operationId: 'ingest_text',
+      tag: 'ingest',
+      summary: 'Ingest text or JSON',
+      description:
+        'Accepts exactly one of `text` or `data` (both: 400) and answers 202 with a task id; the task and its payload are stored durably first. Header `Task-Identifier`: sending the same id again returns the same task. Poll /tasks/{task_id}.',
+      auth: 'brain',
+      body: z.object({
+        text: z.string().min(1).max(10_000_000).optional(),
+        data: z
+          .union([
+            z.object({
+              data_type: z.literal('text'),
+              text_data: z.string().min(1).max(10_000_000),
+            }),
+            z.object({ data_type: z.literal('json').optional(), json_data: jsonObjectWire }),
+          ])
+          .optional(),
+        meta_keys: jsonObjectWire.optional(),
+        observate_for: z.array(z.string().max(500)).max(100).default([]),
+        source_timestamp: z.string().max(64).nullable().optional(),
+        skip_enrichment: z.boolean().default(false),
+        brain_id: z.string().max(200).optional(),
+      }),
+      success: { 202: accepted },
+      errors: [400, 413, 503],
+    },
+    async (request, reply) => {
+      const b = request.body
+      if (b.text !== undefined && b.data !== undefined)
+        throw invalid(['body'], 'send exactly one of `text` or `data`, not both', 400)
+      if (b.text === undefined && b.data === undefined)
+        throw invalid(['body'], 'one of `text` or `data` is required')
+      const payload: TextIngestPayload = {
+        text: b.text ?? (b.data && 'text_data' in b.data ? b.data.text_data : null),
+        json: b.data && 'json_data' in b.data ? b.data.json_data : null,
+        metaKeys: normalizeMetaKeys(b.meta_keys),
+        observateFor: b.observate_for,
+        sourceTimestamp: sourceTimestamp(b.source_timestamp, ['body', 'source_timestamp']),
+        skipEnrichment: b.skip_enrichment,
+      }
+      const taskId = taskIdentifier(request)
+      const { task } = await engram.tasks.submit({
+        brainId: request.brainId,
+        kind: INGEST_TEXT,
+        payload,
+        ...(taskId ? { taskId } : {}),
+      })
+      return reply.status(202).send({ message: 'Ingestion accepted', task_id: task.id })
+    },
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/ingest/file',
+      operationId: 'ingest_file',
+      tag: 'ingest',
+      summary: 'Ingest a file',
+      description:
+        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV: 422.',
+      auth: 'brain',
+      consumes: ['multipart/form-data'],
+      multipartBrain: true,
+      success: { 202: accepted },
+      errors: [413, 415, 503],
+    },
+    async (request, reply) => {
+      if (!request.isMultipart())
+        throw new EngramError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'Send the file as multipart/form-data with a part named `file`.',
+        )
+      const fields: Record<string, string> = {}
+      let file: { filename: string; mimeType: string; bytes: Buffer } | null = null
+      for await (const part of request.parts({
+        limits: { fileSize: options.maxFileBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
+      })) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || file !== null) {
+            await part.toBuffer()
+            throw invalid(
+              ['body', part.fieldname],
+              'send exactly one file, in the part named `file`',
+            )
+          }
+          file = { filename: part.filename, mimeType: part.mimetype, bytes: await part.toBuffer() }
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value
+        }
+      }
+      if (file === null) throw invalid(['body', 'file'], 'the part `file` is required')
+      const fromField = fields.brain_id?.trim()
+      const requested = requestedBrain(request) ?? (fromField ? fromField : null)
+      if (fromField && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(fromField))
+        throw invalid(['body', 'brain_id'], 'must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$')
+      const brainId = await selectBrain(engram, request.principal!, requested)
+      let metaKeys: Record<string, unknown> = {}
+      if (fields.meta_keys !== undefined) {
+        try {
+          metaKeys = JSON.parse(fields.meta_keys) as Record<string, unknown>
+        } catch {
+          throw invalid(['body', 'meta_keys'], 'must be a JSON object')
+        }
+        if (metaKeys === null || typeof metaKeys !== 'object' || Array.isArray(metaKeys))
+          throw invalid(['body', 'meta_keys'], 'must be a JSON object')
+      }
+      detectFileType(file.filename, file.mimeType, file.bytes)
+      parseFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })
+      const taskId = taskIdentifier(request)
+      const { task } = await engram.tasks.submit({
+        brainId,
+        kind: INGEST_FILE,
+        payload: {
+          filename: file.filename,
+          mimeType: file.mimeType,
+          contentBase64: file.bytes.toString('base64'),
+          metaKeys: normalizeMetaKeys(metaKeys),
+          sourceTimestamp: new Date().toISOString(),
+        },
+        ...(taskId ? { taskId } : {}),
+      })
+      return reply.status(202).send({ message: 'File ingestion accepted', task_id: task.id })
+    },
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/ingest/structured',
+      operationId: 'ingest_structured',
+      tag: 'ingest',
+      summary: 'Ingest structured triples',
+      description:
+        'Items `{subject?, subj_event?, event?, event_obj?, object}`: `event` and `event_obj` go together (subject -subj_event-> event -event_obj-> object, one flow key); without them `subject` + `subj_event` form a direct edge. `anchor` ({uuid} or {name, type}) is the actor of items without a subject. `mode` defaults to deterministic without `text` (no extractor runs) and hybrid with it. A malformed item: 422 naming it.',
+      auth: 'brain',
+      body: z.object({
+        data: z
+          .array(
+            z.object({
+              subject: node.optional(),
+              subj_event: predicate.optional(),
+              event: node.optional(),
+              event_obj: predicate.optional(),
+              object: node,
+            }),
+          )
+          .min(1)
+          .max(10_000),
+        anchor: z
+          .union([
+            z.object({ uuid: z.string().min(1).max(200) }),
+            z.object({ name: z.string().min(1).max(512), type: z.string().min(1).max(128) }),
+          ])
+          .nullable()
+          .optional(),
+        text: z.string().max(10_000_000).nullable().optional(),
+        mode: z.enum(['deterministic', 'hybrid', 'enrich']).nullable().optional(),
+        brain_id: z.string().max(200).optional(),
+      }),
+      success: { 202: accepted },
+      errors: [413, 503],
+    },
+    async (request, reply) => {
+      const b = request.body
+      const anchor = b.anchor ?? null
+      const items = b.data.map((item) => ({
+        object: toNode(item.object),
+        ...(item.subject ? { subject: toNode(item.subject) } : {}),
+        ...(item.event ? { event: toNode(item.event) } : {}),
+        ...(item.subj_event ? { subjEvent: item.subj_event } : {}),
+        ...(item.event_obj ? { eventObj: item.event_obj } : {}),
+      }))
+      const detail = items.flatMap((item, i) =>
+        structuredItemProblems(item, anchor !== null).map((msg) => ({
+          loc: ['body', 'data', i],
+          msg,
+          type: 'value_error',
+        })),
+      )
+      if (detail.length > 0)
+        throw new EngramError(
+          'VALIDATION_ERROR',
+          `Malformed structured item ${detail[0]!.loc[2]}: ${detail[0]!.msg}.`,
+          { status: 422, detail },
+        )
+      const text = b.text ?? null
+      const payload: StructuredIngestPayload = {
+        items,
+        anchor,
+        text,
+        mode: b.mode ?? (text !== null && text.trim() !== '' ? 'hybrid' : 'deterministic'),
+        sourceTimestamp: new Date().toISOString(),
+      }
+      const taskId = taskIdentifier(request)
+      const { task } = await engram.tasks.submit({
+        brainId: request.brainId,
+        kind: INGEST_STRUCTURED,
+        payload,
+        ...(taskId ? { taskId } : {}),
+      })
+      return reply.status(202).send({ message: 'Structured ingestion accepted', task_id: task.id })
+    },
+  )
+}

@@ -1,0 +1,173 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import type { Engram } from '@engram/core'
+import { jsonObjectWire } from '../schemas/common.js'
+import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
+import { defineRoute } from './define-route.js'
+
+const polarity = z.enum(['positive', 'negative', 'neutral'])
+const brainId = { brain_id: z.string().max(200).optional() }
+const label = z.string().min(1).max(128)
+const isoDate = z.string().min(1).max(64)
+
+/** `/model/*` (CONTRACT.md section 2): synchronous graph writes, each with its changelog entry. */
+export function modelRoutes(app: FastifyInstance, engram: Engram) {
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/model/entity',
+      operationId: 'model_create_entity',
+      tag: 'model',
+      summary: 'Create an entity',
+      description:
+        'Creates an entity, or updates the entity that `identification_params` match (its uuid never changes). Returns a one-element array. The entity is embedded and indexed at once.',
+      auth: 'brain',
+      body: z.object({
+        name: z.string().min(1).max(512),
+        labels: z.array(label).max(50).default([]),
+        description: z.string().max(20_000).nullable().optional(),
+        properties: jsonObjectWire.default({}),
+        metadata: jsonObjectWire.nullable().optional(),
+        happened_at: isoDate.nullable().optional(),
+        polarity: polarity.default('neutral'),
+        identification_params: jsonObjectWire.optional(),
+        ...brainId,
+      }),
+      success: { 201: z.array(entityWire) },
+    },
+    async (request, reply) => {
+      const b = request.body
+      const { entity } = await engram.graph.createEntity(request.brainId, {
+        name: b.name,
+        labels: b.labels,
+        description: b.description ?? null,
+        properties: b.properties,
+        metadata: b.metadata ?? null,
+        happenedAt: b.happened_at ?? null,
+        polarity: b.polarity,
+        ...(b.identification_params !== undefined
+          ? { identificationParams: b.identification_params }
+          : {}),
+      })
+      return reply.status(201).send([toEntity(entity)])
+    },
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'PUT',
+      url: '/model/entity',
+      operationId: 'model_update_entity',
+      tag: 'model',
+      summary: 'Update an entity',
+      description:
+        '`new_labels` replaces the labels, `new_properties` merges, `properties_to_remove` deletes keys. Unknown uuid: 404.',
+      auth: 'brain',
+      body: z.object({
+        uuid: z.string().min(1).max(200),
+        new_name: z.string().min(1).max(512).optional(),
+        new_description: z.string().max(20_000).nullable().optional(),
+        new_labels: z.array(label).max(50).optional(),
+        new_properties: jsonObjectWire.optional(),
+        properties_to_remove: z.array(z.string().max(256)).max(500).default([]),
+        new_polarity: polarity.optional(),
+        new_happened_at: isoDate.nullable().optional(),
+        ...brainId,
+      }),
+      success: { 200: entityWire },
+    },
+    async (request) => {
+      const b = request.body
+      const entity = await engram.graph.updateEntity(request.brainId, {
+        uuid: b.uuid,
+        ...(b.new_name !== undefined ? { newName: b.new_name } : {}),
+        ...(b.new_description !== undefined ? { newDescription: b.new_description } : {}),
+        ...(b.new_labels !== undefined ? { newLabels: b.new_labels } : {}),
+        ...(b.new_properties !== undefined ? { newProperties: b.new_properties } : {}),
+        propertiesToRemove: b.properties_to_remove,
+        ...(b.new_polarity !== undefined ? { newPolarity: b.new_polarity } : {}),
+        ...(b.new_happened_at !== undefined ? { newHappenedAt: b.new_happened_at } : {}),
+      })
+      const observations = (
+        await (
+          await engram.store(request.brainId)
+        ).listObservations({ resourceId: entity.uuid, limit: 100, skip: 0 })
+      ).items
+      return toEntity(entity, observations)
+    },
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/model/relationship',
+      operationId: 'model_create_relationship',
+      tag: 'model',
+      summary: 'Create a relationship',
+      description:
+        'Links two existing entities (by uuid). Returns the new relationship uuid as a JSON string. A missing subject or object: 404.',
+      auth: 'brain',
+      body: z.object({
+        subject_uuid: z.string().min(1).max(200),
+        object_uuid: z.string().min(1).max(200),
+        predicate_name: z.string().min(1).max(256),
+        predicate_description: z.string().max(20_000),
+        amount: z.number().finite().nullable().optional(),
+        properties: jsonObjectWire.default({}),
+        direction: z.enum(['in', 'out', 'neutral']).default('neutral'),
+        happened_at: isoDate.nullable().optional(),
+        ...brainId,
+      }),
+      success: { 201: z.string() },
+    },
+    async (request, reply) => {
+      const b = request.body
+      const relationship = await engram.graph.createRelationship(request.brainId, {
+        subjectUuid: b.subject_uuid,
+        objectUuid: b.object_uuid,
+        predicateName: b.predicate_name,
+        predicateDescription: b.predicate_description,
+        amount: b.amount ?? null,
+        properties: b.properties,
+        direction: b.direction,
+        happenedAt: b.happened_at ?? null,
+      })
+      return reply.status(201).type('application/json').send(JSON.stringify(relationship.uuid))
+    },
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'PUT',
+      url: '/model/relationship',
+      operationId: 'model_update_relationship',
+      tag: 'model',
+      summary: 'Update a relationship',
+      description:
+        '`new_properties` merges (`deprecated: true` deprecates the relationship), `properties_to_remove` deletes keys.',
+      auth: 'brain',
+      body: z.object({
+        uuid: z.string().min(1).max(200),
+        new_properties: jsonObjectWire.default({}),
+        properties_to_remove: z.array(z.string().max(256)).max(500).default([]),
+        new_description: z.string().max(20_000).nullable().optional(),
+        ...brainId,
+      }),
+      success: { 200: relationshipWire },
+    },
+    async (request) => {
+      const b = request.body
+      const relationship = await engram.graph.updateRelationship(request.brainId, {
+        uuid: b.uuid,
+        newProperties: b.new_properties,
+        propertiesToRemove: b.properties_to_remove,
+        ...(b.new_description !== undefined ? { newDescription: b.new_description } : {}),
+      })
+      return toRelationship(relationship)
+    },
+  )
+}

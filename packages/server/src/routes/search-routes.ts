@@ -1,0 +1,158 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import type { SearchRequest, SearchResponse, SearchService } from '@engram/core'
+import { brainIdQuery } from '../schemas/common.js'
+import { searchResponseWire } from '../schemas/search-wire.js'
+import type { DemoRateLimiter } from '../plugins/demo-rate-limit.js'
+import { defineRoute } from './define-route.js'
+import { searchOptions } from './pending-routes.js'
+
+export function toSearchWire(response: SearchResponse): z.infer<typeof searchResponseWire> {
+  return {
+    hits: response.hits.map((h) => ({
+      id: h.id,
+      node_id: h.nodeId,
+      channel: h.channel,
+      labels: h.labels,
+      score: h.score,
+      scores: h.scores,
+      snippet: h.snippet,
+      extras: h.extras,
+    })),
+    node_ids: response.nodeIds,
+    channel_lists: response.channelLists,
+    facets: response.facets,
+    stage_timings: response.stageTimings,
+  }
+}
+
+interface WireSearch {
+  query: string
+  k: number
+  channels?: string[] | undefined
+  node_labels?: string[] | undefined
+  community_labels?: string[] | undefined
+  expand: 'none' | 'neighbors'
+  fusion: string
+  fusion_alpha?: number | undefined
+  rerank: string
+  target?: string | undefined
+  profile_stages: boolean
+  extras?: Record<string, string | number | boolean | null> | undefined
+}
+
+function toRequest(wire: WireSearch): SearchRequest {
+  return {
+    query: wire.query,
+    k: wire.k,
+    channels: wire.channels ?? ['passages'],
+    expand: wire.expand,
+    fusion: wire.fusion,
+    rerank: wire.rerank,
+    profileStages: wire.profile_stages,
+    ...(wire.node_labels ? { nodeLabels: wire.node_labels } : {}),
+    ...(wire.community_labels ? { communityLabels: wire.community_labels } : {}),
+    ...(wire.fusion_alpha !== undefined ? { fusionAlpha: wire.fusion_alpha } : {}),
+    ...(wire.target ? { target: wire.target } : {}),
+    ...(wire.extras ? { extras: wire.extras } : {}),
+  }
+}
+
+const DESCRIPTION =
+  'Channels (passages, entities, events, communities, plugin:<name>) fused by rrf (default, k=60), cc (min-max convex combination, fusion_alpha), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones.'
+
+/** `/retrieve/search` GET and POST (CONTRACT.md section 7). */
+export function searchRoutes(app: FastifyInstance, search: SearchService) {
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/retrieve/search',
+      operationId: 'retrieve_search_get',
+      tag: 'retrieve',
+      summary: 'Multi-channel search',
+      description: DESCRIPTION,
+      auth: 'brain',
+      querystring: z.object({ ...searchOptions, ...brainIdQuery }),
+      success: { 200: searchResponseWire },
+      errors: [400, 501],
+    },
+    async (request) => toSearchWire(await search.search(request.brainId, toRequest(request.query))),
+  )
+  defineRoute(
+    app,
+    {
+      method: 'POST',
+      url: '/retrieve/search',
+      operationId: 'retrieve_search_post',
+      tag: 'retrieve',
+      summary: 'Multi-channel search (with extras filters)',
+      description: `${DESCRIPTION} POST adds \`extras\`: metadata equality filters (case-insensitive) applied before the cut to k.`,
+      auth: 'brain',
+      body: z.object({
+        query: z.string().min(1).max(2000),
+        k: z.number().int().min(1).max(200).default(10),
+        channels: z.array(z.string().max(200)).max(20).optional(),
+        node_labels: z.array(z.string().max(128)).max(50).optional(),
+        community_labels: z.array(z.string().max(128)).max(50).optional(),
+        expand: z.enum(['none', 'neighbors']).default('none'),
+        fusion: z.string().max(200).default('rrf'),
+        fusion_alpha: z.number().min(0).max(1).optional(),
+        rerank: z.string().max(200).default('none'),
+        target: z.string().max(512).optional(),
+        profile_stages: z.boolean().default(false),
+        extras: z
+          .record(
+            z.string().max(200),
+            z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
+          )
+          .optional(),
+        brain_id: z.string().max(200).optional(),
+      }),
+      success: { 200: searchResponseWire },
+      errors: [400, 501],
+    },
+    async (request) => toSearchWire(await search.search(request.brainId, toRequest(request.body))),
+  )
+}
+
+/** `/demo/search`: BM25 passages over the read-only documentation brain; no brain, no credentials. */
+export function demoSearchRoute(
+  app: FastifyInstance,
+  docs: { search: SearchService; brainId: string },
+  limiter: DemoRateLimiter,
+) {
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/demo/search',
+      operationId: 'public_demo_search',
+      tag: 'public',
+      summary: 'Demo search over the documentation',
+      description:
+        'BM25 passage search over the read-only public documentation brain built from docs/ at start. Never accepts a brain; 30 requests per minute per client, then 429 for 60 s. Credentials sent to it are ignored and never logged.',
+      auth: 'public',
+      querystring: z.object({
+        query: z.string().min(1).max(500),
+        k: z.coerce.number().int().min(1).max(10).default(10),
+      }),
+      success: { 200: searchResponseWire },
+      errors: [429],
+    },
+    async (request) => {
+      limiter.check(request.ip)
+      const response = await docs.search.search(docs.brainId, {
+        query: request.query.query,
+        k: request.query.k,
+        channels: ['passages'],
+        expand: 'none',
+        fusion: 'none',
+        rerank: 'none',
+        profileStages: false,
+        lexicalOnly: true,
+      })
+      return toSearchWire(response)
+    },
+  )
+}

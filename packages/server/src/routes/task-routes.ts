@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { notFound, type Engram } from '@engram/core'
+import { brainIdQuery, pagination } from '../schemas/common.js'
+import { taskWire, toTask } from '../schemas/wire-records.js'
+import { defineRoute } from './define-route.js'
+
+/** `/tasks/*` (CONTRACT.md section 4). */
+export function taskRoutes(app: FastifyInstance, engram: Engram) {
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/tasks/',
+      operationId: 'tasks_list',
+      tag: 'tasks',
+      summary: 'List tasks',
+      description: 'This brain’s tasks, newest first. Terminal tasks are kept 7 days.',
+      auth: 'brain',
+      querystring: z.object({ ...pagination, ...brainIdQuery }),
+      success: { 200: z.object({ tasks: z.array(taskWire) }) },
+    },
+    async (request) => ({
+      tasks: (
+        await engram.tasks.list(request.brainId, {
+          limit: request.query.limit,
+          skip: request.query.skip,
+        })
+      ).map(toTask),
+    }),
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/tasks/:task_id',
+      operationId: 'tasks_get',
+      tag: 'tasks',
+      summary: 'Get a task',
+      description:
+        'One task of this brain; poll until `status` is terminal (`completed`, `partial_failed`, `failed`).',
+      auth: 'brain',
+      params: z.object({ task_id: z.string().min(1).max(200) }),
+      querystring: z.object(brainIdQuery),
+      success: { 200: taskWire },
+    },
+    async (request) => {
+      const task = await engram.tasks.get(request.brainId, request.params.task_id)
+      if (task === null) throw notFound('Task', request.params.task_id)
+      return toTask(task)
+    },
+  )
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod'
+import { ERROR_CODES } from '@engram/core'
+
+/** A list parameter given as csv (`a,b`) and/or as repeated keys (`?x=a&x=b`). */
+export const csvList = z
+  .union([z.string().max(10_000), z.array(z.string().max(10_000)).max(200)])
+  .optional()
+  .transform((value) =>
+    value === undefined
+      ? undefined
+      : (Array.isArray(value) ? value : [value])
+          .flatMap((v) => v.split(','))
+          .map((v) => v.trim())
+          .filter((v) => v.length > 0),
+  )
+  .describe('Comma-separated values; repeating the key is also accepted.')
+
+/** Query booleans: `true`/`false`/`1`/`0`. */
+export const queryBoolean = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1')
+
+export const pagination = {
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Page size, 1..1000.'),
+  skip: z.coerce.number().int().min(0).max(1_000_000_000).default(0).describe('Records to skip.'),
+}
+
+export const brainIdQuery = {
+  brain_id: z.string().max(200).optional().describe('Brain fallback when X-Brain-ID is not sent.'),
+}
+
+export const jsonObjectWire = z.record(z.string(), z.unknown())
+
+/** The error envelope every failure uses (CONTRACT.md section 1). */
+export const errorEnvelope = z
+  .object({
+    detail: z
+      .unknown()
+      .describe('Legacy detail: a message, or for 422 a list of {loc, msg, type}.'),
+    error: z.object({
+      code: z.enum(ERROR_CODES as [string, ...string[]]),
+      message: z.string(),
+      resolution: z.string(),
+      request_id: z.string().describe('Equals the X-Request-ID response header.'),
+    }),
+  })
+  .meta({
+    id: 'ErrorEnvelope',
+    description: 'The error envelope: {detail, error: {code, message, resolution, request_id}}',
+  })
+
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Semantically invalid request, or no brain selected',
+  401: 'Missing, unknown or conflicting token',
+  403: 'Valid token without access to this brain or route',
+  404: 'Brain, resource or route not found',
+  405: 'Method not allowed on this path',
+  409: 'Conflict (the brain exists)',
+  413: 'Body or file over the configured limit',
+  415: 'Unsupported file type',
+  422: 'Schema validation failed',
+  429: 'Rate limited',
+  500: 'Internal error',
+  501: 'Not implemented by this version',
+  503: 'Queue saturated, shutting down or a backend is down',
+}
+
+/** Error responses for a route's schema. */
+export function errorResponses(...statuses: number[]) {
+  const out: Record<
+    number,
+    { description: string; content: { 'application/json': { schema: z.ZodType } } }
+  > = {}
+  for (const status of [...new Set([...statuses, 422, 500])]) {
+    out[status] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      content: { 'application/json': { schema: errorEnvelope } },
+    }
+  }
+  return out
+}
+
+/** Statuses every authenticated, brain-scoped route can answer. */
+export const BRAIN_ROUTE_ERRORS = [400, 401, 403, 404, 405, 422, 500] as const

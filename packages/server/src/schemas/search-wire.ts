@@ -1,0 +1,29 @@
+import { z } from 'zod'
+
+export const searchHitWire = z.object({
+  id: z.string(),
+  node_id: z.string(),
+  channel: z.string(),
+  labels: z.array(z.string()),
+  score: z.number(),
+  scores: z.object({
+    bm25: z.number().optional(),
+    cc: z.number().optional(),
+    dense: z.number().optional(),
+    graph: z.number().optional(),
+    personalize: z.number().optional(),
+    rerank: z.number().optional(),
+    rrf: z.number().optional(),
+    plugin: z.record(z.string(), z.number()).optional(),
+  }),
+  snippet: z.string().max(240),
+  extras: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+})
+
+export const searchResponseWire = z.object({
+  hits: z.array(searchHitWire),
+  node_ids: z.array(z.string()),
+  channel_lists: z.record(z.string(), z.array(z.string())),
+  facets: z.record(z.string(), z.record(z.string(), z.number().int())),
+  stage_timings: z.record(z.string(), z.unknown()).nullable(),
+})

@@ -1,0 +1,163 @@
+import { z } from 'zod'
+import type {
+  ChangelogEntry,
+  Entity,
+  Observation,
+  Passage,
+  Relationship,
+  StructuredRecord,
+  Task,
+} from '@engram/core'
+import { jsonObjectWire } from './common.js'
+
+/** Wire shapes (snake_case, spec section 2) and the mappers from core records. */
+export const observationWire = z.object({
+  id: z.string(),
+  resource_id: z.string(),
+  text: z.string(),
+  metadata: jsonObjectWire,
+  inserted_at: z.string(),
+})
+
+export const entityWire = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  labels: z.array(z.string()),
+  properties: jsonObjectWire,
+  metadata: jsonObjectWire.nullable(),
+  happened_at: z.string().nullable(),
+  last_updated: z.string(),
+  polarity: z.enum(['positive', 'negative', 'neutral']),
+  observations: z.array(observationWire),
+})
+
+export const relationshipWire = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  amount: z.number().nullable(),
+  deprecated: z.boolean(),
+  direction: z.enum(['in', 'out', 'neutral']),
+  flow_key: z.string().nullable(),
+  level: z.string().nullable(),
+  properties: jsonObjectWire,
+  last_updated: z.string(),
+  observations: z.array(observationWire),
+})
+
+export const tripleWire = z.object({
+  subject: entityWire,
+  predicate: relationshipWire,
+  object: entityWire,
+})
+
+export const passageWire = z.object({
+  id: z.string(),
+  text: z.string(),
+  metadata: jsonObjectWire,
+  inserted_at: z.string(),
+  brain_version: z.string(),
+})
+
+export const structuredWire = z.object({
+  id: z.string(),
+  data: jsonObjectWire,
+  types: z.array(z.string()),
+  metadata: jsonObjectWire,
+  inserted_at: z.string(),
+  brain_version: z.string(),
+})
+
+export const changelogWire = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  type: z.string(),
+  change: jsonObjectWire,
+})
+
+export const taskWire = z.object({
+  id: z.string(),
+  task_id: z.string(),
+  status: z.enum(['queued', 'started', 'completed', 'partial_failed', 'failed']),
+  stage: z.string(),
+  result: jsonObjectWire.nullable(),
+  error: z.string().nullable(),
+  counts: z.record(z.string(), z.number()),
+  created_at: z.string(),
+  updated_at: z.string(),
+})
+
+export const toObservation = (o: Observation): z.infer<typeof observationWire> => ({
+  id: o.id,
+  resource_id: o.resourceId,
+  text: o.text,
+  metadata: o.metadata,
+  inserted_at: o.insertedAt,
+})
+
+export const toEntity = (
+  e: Entity,
+  observations: Observation[] = [],
+): z.infer<typeof entityWire> => ({
+  uuid: e.uuid,
+  name: e.name,
+  description: e.description,
+  labels: e.labels,
+  properties: e.properties,
+  metadata: e.metadata,
+  happened_at: e.happenedAt,
+  last_updated: e.lastUpdated,
+  polarity: e.polarity,
+  observations: observations.map(toObservation),
+})
+
+export const toRelationship = (r: Relationship): z.infer<typeof relationshipWire> => ({
+  uuid: r.uuid,
+  name: r.name,
+  description: r.description,
+  amount: r.amount,
+  deprecated: r.deprecated,
+  direction: r.direction,
+  flow_key: r.flowKey,
+  level: r.level,
+  properties: r.properties,
+  last_updated: r.lastUpdated,
+  observations: [],
+})
+
+export const toPassage = (p: Passage): z.infer<typeof passageWire> => ({
+  id: p.id,
+  text: p.text,
+  metadata: p.metadata,
+  inserted_at: p.insertedAt,
+  brain_version: p.brainVersion,
+})
+
+export const toStructured = (s: StructuredRecord): z.infer<typeof structuredWire> => ({
+  id: s.id,
+  data: s.data,
+  types: s.types,
+  metadata: s.metadata,
+  inserted_at: s.insertedAt,
+  brain_version: s.brainVersion,
+})
+
+export const toChangelog = (c: ChangelogEntry): z.infer<typeof changelogWire> => ({
+  id: c.id,
+  timestamp: c.timestamp,
+  type: c.type,
+  change: c.change,
+})
+
+export const toTask = (t: Task): z.infer<typeof taskWire> => ({
+  id: t.id,
+  task_id: t.id,
+  status: t.status,
+  stage: t.stage,
+  result: t.result,
+  error: t.error,
+  counts: t.counts,
+  created_at: t.createdAt,
+  updated_at: t.updatedAt,
+})

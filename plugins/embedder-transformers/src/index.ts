@@ -1,0 +1,1 @@
+export { transformersEmbedder, type TransformersEmbedderOptions } from './transformers-embedder.js'

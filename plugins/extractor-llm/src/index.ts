@@ -1,0 +1,2 @@
+export { llmExtractor, type LlmExtractorOptions } from './llm-extractor.js'
+export { ENTITY_LABELS, extractionJsonSchema } from './extraction-output.js'

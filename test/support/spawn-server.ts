@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url))
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      )
+    })
+  })
+}
+
+export interface ServerProcess {
+  child: ChildProcess
+  url: string
+  output: () => string
+}
+
+/** Starts `engram serve` (as `npm start` does) in a child process and waits until /health answers. */
+export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort()
+  let output = ''
+  const child = spawn(TSX, ['--conditions=source', 'packages/server/src/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      EMBEDDER: 'none',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`server exited early (${child.exitCode}):\n${output}`)
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { child, url, output: () => output }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error(`server did not start within 30 s:\n${output}`)
+}
+
+export async function killHard(server: ServerProcess): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve))
+  server.child.kill('SIGKILL')
+  await exited
+}
