@@ -7,20 +7,40 @@ import { chunkText } from '@engram/core'
 import { killHard, spawnServer } from '../support/spawn-server.js'
 
 const TOKEN = 'spat_reliability-system-token-000'
+const TERMINAL = new Set(['completed', 'failed', 'partial_failed'])
 const dirs: string[] = []
-/** Sentences in each of the two long notes: a few seconds of extraction. */
-const LONG = 1500
+/** Sentences in each of the long notes: several seconds of extraction even on a fast machine. */
+const LONG = 4000
+/** Short notes that complete before the crash: the re-run must not duplicate them. */
+const DONE_FIRST = 5
+/** Long notes submitted next; with WORKERS=2 they occupy both task workers. */
+const LONG_NOTES = 2
 
-/** A note of `sentences` sentences; the first two are long enough to keep both workers busy. */
+/** A note of `sentences` sentences. */
 const note = (n: number, sentences = 4) =>
   Array.from(
     { length: sentences },
     (_, s) =>
       `In note ${n}, Dana met Omar in Lisbon on March ${(s % 28) + 1}, 2024 to discuss project ${n}-${s}.`,
   ).join(' ')
+const sentencesOf = (n: number) => (n >= DONE_FIRST && n < DONE_FIRST + LONG_NOTES ? LONG : 4)
+
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
+
+/** Task statuses and passage count as the data directory holds them (the server must not be running). */
+async function durableState(dataDir: string) {
+  const storage = sqliteAdapter({ dataDir })
+  await storage.open()
+  try {
+    const store = await storage.brain('default')
+    const tasks = await store.listTasks({ limit: 1000, skip: 0 })
+    return { statuses: tasks.map((t) => t.status), stats: await store.stats() }
+  } finally {
+    await storage.close()
+  }
+}
 
 describe('ingestion under a crash', () => {
   it('200 accepted ingestions survive SIGKILL mid-way: all terminal after restart, no passage lost or duplicated', async () => {
@@ -28,73 +48,66 @@ describe('ingestion under a crash', () => {
     dirs.push(dataDir)
     const env = { ENGRAM_DATA_DIR: dataDir, SERVICEPAT_TOKEN: TOKEN, WORKERS: '2' }
     const first = await spawnServer(env)
-    const accepted: string[] = []
-    // Two long notes first occupy both workers for seconds, so the crash deterministically lands
-    // while most of the burst that follows is still queued, whatever the machine's speed.
-    for (const n of [0, 1]) {
-      const res = await fetch(`${first.url}/ingest/`, {
+    const post = (n: number) =>
+      fetch(`${first.url}/ingest/`, {
         method: 'POST',
         headers: { ServicePAT: TOKEN, 'content-type': 'application/json' },
-        body: JSON.stringify({ text: note(n, LONG) }),
+        body: JSON.stringify({ text: note(n, sentencesOf(n)) }),
       })
-      expect(res.status).toBe(202)
-      accepted.push(((await res.json()) as { task_id: string }).task_id)
-    }
-    // Then one burst: all are accepted (stored durably) long before the workers can finish them.
-    const responses = await Promise.all(
-      Array.from({ length: 198 }, (_, i) => i + 2).map((n) =>
-        fetch(`${first.url}/ingest/`, {
-          method: 'POST',
-          headers: { ServicePAT: TOKEN, 'content-type': 'application/json' },
-          body: JSON.stringify({ text: note(n) }),
-        }),
-      ),
+    const listTasks = async () =>
+      (
+        (await (
+          await fetch(`${first.url}/tasks/?limit=1000`, { headers: { ServicePAT: TOKEN } })
+        ).json()) as { tasks: { status: string }[] }
+      ).tasks
+    // A few tasks complete before the crash...
+    const responses = await Promise.all(Array.from({ length: DONE_FIRST }, (_, n) => post(n)))
+    while ((await listTasks()).some((t) => !TERMINAL.has(t.status)))
+      await new Promise((r) => setTimeout(r, 50))
+    // ...then the long notes keep both workers busy, so most of the burst that follows is still
+    // queued when the process dies, whatever the machine's speed.
+    for (let n = DONE_FIRST; n < DONE_FIRST + LONG_NOTES; n++) responses.push(await post(n))
+    const rest = 200 - responses.length
+    responses.push(
+      ...(await Promise.all(
+        Array.from({ length: rest }, (_, i) => post(DONE_FIRST + LONG_NOTES + i)),
+      )),
     )
-    for (const res of responses) {
-      expect(res.status).toBe(202)
-      accepted.push(((await res.json()) as { task_id: string }).task_id)
-    }
-    const before = (
-      (await (
-        await fetch(`${first.url}/tasks/?limit=1000`, { headers: { ServicePAT: TOKEN } })
-      ).json()) as { tasks: { status: string }[] }
-    ).tasks
-    // The crash must land mid-way: some accepted tasks are still queued or running.
-    expect(
-      before.filter((t) => t.status === 'queued' || t.status === 'started').length,
-    ).toBeGreaterThan(0)
+    for (const res of responses) expect(res.status).toBe(202)
+    // Killed as soon as the last 202 is in: every task was accepted, so every one must survive.
     await killHard(first)
 
+    // The crash landed mid-way: the data directory holds all 200 tasks, some completed, some not.
+    const atCrash = await durableState(dataDir)
+    expect(atCrash.statuses).toHaveLength(200)
+    expect(atCrash.statuses.filter((s) => s === 'completed').length).toBeGreaterThanOrEqual(
+      DONE_FIRST,
+    )
+    expect(atCrash.statuses.filter((s) => !TERMINAL.has(s)).length).toBeGreaterThan(0)
+
     const second = await spawnServer(env)
-    const deadline = Date.now() + 120_000
+    const deadline = Date.now() + 150_000
     let statuses: string[] = []
     while (Date.now() < deadline) {
       const tasks = (
         (await (
           await fetch(`${second.url}/tasks/?limit=1000`, { headers: { ServicePAT: TOKEN } })
-        ).json()) as { tasks: { task_id: string; status: string }[] }
+        ).json()) as { tasks: { status: string }[] }
       ).tasks
       statuses = tasks.map((t) => t.status)
-      if (
-        tasks.length === accepted.length &&
-        statuses.every((s) => s === 'completed' || s === 'failed' || s === 'partial_failed')
-      )
-        break
+      if (tasks.length === 200 && statuses.every((s) => TERMINAL.has(s))) break
       await new Promise((r) => setTimeout(r, 250))
     }
     expect(statuses).toHaveLength(200)
     expect(statuses.every((s) => s === 'completed')).toBe(true)
     await killHard(second)
 
-    const storage = sqliteAdapter({ dataDir })
-    await storage.open()
-    const stats = await (await storage.brain('default')).stats()
+    const after = await durableState(dataDir)
     const expected = Array.from(
       { length: 200 },
-      (_, n) => chunkText(note(n, n < 2 ? LONG : 4)).length,
+      (_, n) => chunkText(note(n, sentencesOf(n))).length,
     ).reduce((a, b) => a + b, 0)
-    expect(stats.passages).toBe(expected)
-    expect(stats.tasks).toBe(200)
-    await storage.close()
-  }, 180_000)
+    expect(after.stats.passages).toBe(expected)
+    expect(after.stats.tasks).toBe(200)
+  }, 240_000)
 })
