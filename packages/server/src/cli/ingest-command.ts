@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { callApi, type ClientOptions } from './rest-client.js'
+
+const TERMINAL = new Set(['completed', 'partial_failed', 'failed'])
+
+interface TaskView {
+  task_id: string
+  status: string
+  stage: string
+  error: string | null
+  result: Record<string, unknown> | null
+}
+
+export interface IngestCommandOptions {
+  client: ClientOptions
+  files: string[]
+  /** `meta_keys` sent with every file. */
+  metaKeys?: Record<string, unknown>
+  /** Wait for every task to end, with a progress bar. Default true. */
+  wait?: boolean
+  /** Milliseconds between task polls. */
+  pollMs?: number
+  /** Progress and results go here (stderr for the bar, stdout for the summary, in the CLI). */
+  progress: (line: string, final: boolean) => void
+  out: (line: string) => void
+}
+
+/** A fixed-width bar, e.g. `[########------------] 4/10`. */
+export function progressBar(done: number, total: number, width = 20): string {
+  const filled = total === 0 ? width : Math.round((done / total) * width)
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`
+}
+
+/**
+ * `engram ingest <files...>`: one `POST /ingest/file` per file (one task each), then polls
+ * `/tasks/{id}` until every task ends. Returns the exit code: 0 when every task completed, 1 when a
+ * file was refused or a task did not complete.
+ */
+export async function ingestCommand(options: IngestCommandOptions): Promise<number> {
+  const submitted: { file: string; taskId: string }[] = []
+  let refused = 0
+  for (const file of options.files) {
+    const form = new FormData()
+    try {
+      form.append('file', new Blob([await readFile(file)]), basename(file))
+    } catch (error) {
+      options.out(`${file}: cannot read (${error instanceof Error ? error.message : error})`)
+      refused++
+      continue
+    }
+    if (options.metaKeys) form.append('meta_keys', JSON.stringify(options.metaKeys))
+    try {
+      const accepted = await callApi<{ task_id: string }>(
+        options.client,
+        'POST',
+        '/ingest/file',
+        form,
+      )
+      submitted.push({ file, taskId: accepted.task_id })
+    } catch (error) {
+      options.out(`${file}: refused (${error instanceof Error ? error.message : error})`)
+      refused++
+    }
+  }
+  if (options.wait === false) {
+    for (const s of submitted) options.out(`${s.file}: task ${s.taskId} accepted`)
+    return refused > 0 ? 1 : 0
+  }
+  const ended = new Map<string, TaskView>()
+  options.progress(`${progressBar(0, submitted.length)} tasks`, submitted.length === 0)
+  while (ended.size < submitted.length) {
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500))
+    for (const s of submitted) {
+      if (ended.has(s.taskId)) continue
+      const task = await callApi<TaskView>(options.client, 'GET', `/tasks/${s.taskId}`)
+      if (TERMINAL.has(task.status)) ended.set(s.taskId, task)
+    }
+    options.progress(
+      `${progressBar(ended.size, submitted.length)} tasks`,
+      ended.size === submitted.length,
+    )
+  }
+  let incomplete = 0
+  for (const s of submitted) {
+    const task = ended.get(s.taskId)!
+    if (task.status !== 'completed') incomplete++
+    const counts = task.result
+      ? Object.entries(task.result)
+          .filter(([, v]) => typeof v === 'number')
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', ')
+      : ''
+    options.out(
+      `${s.file}: ${task.status}${counts ? ` (${counts})` : ''}${task.error ? `: ${task.error}` : ''}`,
+    )
+  }
+  return refused + incomplete > 0 ? 1 : 0
+}
