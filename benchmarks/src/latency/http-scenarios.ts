@@ -65,11 +65,17 @@ export interface HttpResult {
   readonly errors: number
   /** 1-minute load average when the scenario started. */
   readonly load1: number
+  /**
+   * CPU time the server process used per response during the run (ms, all its threads), when it runs in
+   * a process of its own; null otherwise. Unlike req/s, it hardly depends on what else the machine runs.
+   */
+  readonly serverCpuMsPerRequest: number | null
 }
 
 /**
  * Runs one scenario for `seconds` with `connections`, authenticating with the `ServicePAT` header
  * (CONTRACT.md section 1). On loopback the load generator and the server share the machine's cores.
+ * `serverCpuMs` reads the server process's CPU time so far (ms), to report it per response.
  */
 export async function runHttpScenario(
   baseUrl: string,
@@ -77,8 +83,10 @@ export async function runHttpScenario(
   scenario: HttpScenario,
   seconds = 10,
   connections = 32,
+  serverCpuMs: () => number | null = () => null,
 ): Promise<HttpResult> {
   const load1 = loadavg()[0]!
+  const cpuBefore = serverCpuMs()
   const r = await autocannon({
     url: baseUrl,
     duration: seconds,
@@ -94,6 +102,8 @@ export async function runHttpScenario(
       },
     ],
   })
+  const cpuAfter = serverCpuMs()
+  const responses = r.requests.total
   const statuses: Record<string, number> = {}
   for (const [code, { count }] of Object.entries(r.statusCodeStats ?? {}))
     statuses[code] = Number(count)
@@ -110,5 +120,9 @@ export async function runHttpScenario(
     statuses,
     errors: r.errors,
     load1,
+    serverCpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || responses === 0
+        ? null
+        : (cpuAfter - cpuBefore) / responses,
   }
 }

@@ -16,6 +16,7 @@ const http = (name: string, statuses: Record<string, number>, rps: number): Http
   statuses,
   errors: 0,
   load1: 1,
+  serverCpuMsPerRequest: name.startsWith('search') ? 0.5 : null,
 })
 
 describe('latencyReport', () => {
@@ -46,6 +47,10 @@ describe('latencyReport', () => {
     )
     expect(text).toContain('| context-pack | pack | pending: no context pack | - | - | - | - | - |')
     expect(text).toContain('about 1,250 searches/s')
+    expect(text).toContain(
+      '0.500 ms of CPU per search response, which bounds one core at about 2,000',
+    )
+    expect(text).toContain('| 0 | 0.500 | 1.0 |')
     expect(text).toContain('measured 900 requests/s with the server in its own process: NOT met')
     expect(text).toContain('100 requests got 503')
     expect(text).toContain('500 tasks accepted')

@@ -8,6 +8,7 @@ import {
   type HttpResult,
 } from './http-scenarios.js'
 import type { LatencyFixture } from './latency-fixture.js'
+import { processCpuMs } from './process-cpu.js'
 import { BENCH_TOKEN, startSeededServer, type SeededCorpus } from './seeded-server.js'
 
 export const HTTP_SECONDS = 10
@@ -34,29 +35,46 @@ export async function runHttpScenarios(
 ): Promise<HttpRun[]> {
   const turns = fixture.locomo().groups.flatMap((g) => g.docs.map((d) => d.text))
   const runs: HttpRun[] = []
-  const run = async (url: string, scenarios: ReturnType<typeof searchScenario>[]) => {
+  const run = async (
+    url: string,
+    scenarios: ReturnType<typeof searchScenario>[],
+    serverCpuMs?: () => number | null,
+  ) => {
     const results: HttpResult[] = []
     for (const scenario of scenarios) {
       // A short untimed run first: JIT, connection setup and caches are not part of the figure.
       await runHttpScenario(url, BENCH_TOKEN, scenario, 2, HTTP_CONNECTIONS)
-      const r = await runHttpScenario(url, BENCH_TOKEN, scenario, HTTP_SECONDS, HTTP_CONNECTIONS)
+      const r = await runHttpScenario(
+        url,
+        BENCH_TOKEN,
+        scenario,
+        HTTP_SECONDS,
+        HTTP_CONNECTIONS,
+        serverCpuMs,
+      )
+      const cpu = r.serverCpuMsPerRequest
       log(
-        `http ${r.name}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, statuses ${JSON.stringify(r.statuses)}, errors ${r.errors}`,
+        `http ${r.name}: ${r.requestsPerSec.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, statuses ${JSON.stringify(r.statuses)}, errors ${r.errors}` +
+          (cpu === null ? '' : `, server CPU ${cpu.toFixed(3)} ms/request`) +
+          `, load ${r.load1.toFixed(2)}`,
       )
       results.push(r)
     }
     return results
   }
 
-  const child = await startChild<{ url: string; corpus: SeededCorpus }>(SERVER_MAIN, [dataDir])
+  const child = await startChild<{ url: string; corpus: SeededCorpus; pid: number }>(SERVER_MAIN, [
+    dataDir,
+  ])
   try {
-    const { url, corpus } = child.result
+    const { url, corpus, pid } = child.result
     log(`http: server in a child process at ${url}, ${JSON.stringify(corpus)}`)
-    const results = await run(url, [
-      searchScenario(fixture.scifact.queries),
-      entityListScenario(),
-      ingestScenario(turns),
-    ])
+    const results = await run(
+      url,
+      [searchScenario(fixture.scifact.queries), entityListScenario(), ingestScenario(turns)],
+      // The serving process itself (tsx runs the entry in a process of its own under the one spawned).
+      () => processCpuMs(pid),
+    )
     runs.push({ mode: 'child process', corpus, results })
   } finally {
     await child.stop()

@@ -15,7 +15,7 @@ import { tokenize } from '../analysis/analyze.js'
 import { extrasOf, facetsOf, matchesExtras, type Extras } from './extras.js'
 import { blendPreferences, personalizationWeight } from './personalization-gate.js'
 import { candidateDepth, type SearchRequest } from './search-request.js'
-import { makeSnippet } from './snippet.js'
+import { snippetMaker } from './snippet.js'
 import type { StageTimer } from './stage-timer.js'
 
 export interface SearchDeps {
@@ -118,13 +118,25 @@ export async function runSearch(request: SearchRequest, deps: SearchDeps): Promi
     fused = [...fused, ...neighbors.items]
   }
 
-  const records = await timer.time('search.hydrate', () =>
-    loadRecords(
-      store,
-      fused.slice(0, Math.max(depth, request.k * 5)).map((c) => c.id),
-    ),
-  )
-  let ranked = fused.filter((c) => records.has(c.id))
+  // Hits come from the first max(depth, 5k) fused candidates that have a record (and pass the extras
+  // filter). Rerank and personalization read all of them, and a filter may reject most, so those load
+  // the whole window at once; a plain search loads records in rank order, k at a time, until it has k
+  // hits: it parses about k rows instead of five times as many (hydration was the largest cost of a
+  // BM25 search over HTTP).
+  const window = fused.slice(0, Math.max(depth, request.k * 5))
+  const personalizing = request.target !== undefined && deps.preferences !== undefined
+  const filtering = request.extras !== undefined && Object.keys(request.extras).length > 0
+  const eager = rerank !== null || personalizing || filtering
+  const records = new Map<string, HitRecord>()
+  let hydrated = 0
+  const hydrateThrough = async (end: number) => {
+    if (end <= hydrated) return
+    const ids = window.slice(hydrated, end).map((c) => c.id)
+    hydrated = Math.min(end, window.length)
+    await timer.time('search.hydrate', () => loadRecords(store, ids, records))
+  }
+  if (eager) await hydrateThrough(window.length)
+  let ranked = eager ? window.filter((c) => records.has(c.id)) : window
 
   const rerankScores = new Map<string, number>()
   if (rerank !== null && ranked.length > 0) {
@@ -144,7 +156,7 @@ export async function runSearch(request: SearchRequest, deps: SearchDeps): Promi
   }
 
   const personalize = new Map<string, number>()
-  if (request.target !== undefined && deps.preferences !== undefined) {
+  if (personalizing) {
     const lambda = personalizationWeight(request.query)
     const entityIds = ranked.filter((c) => records.get(c.id)!.kind === 'entity').map((c) => c.id)
     const prefs = await timer.time('search.personalize', () =>
@@ -161,18 +173,21 @@ export async function runSearch(request: SearchRequest, deps: SearchDeps): Promi
     ranked = blended.map(({ hit }) => ranked.find((c) => c.id === hit.id)!)
   }
 
-  const terms = tokenize(request.query)
+  const snippet = snippetMaker(tokenize(request.query))
   const fusedName = fusion.name === 'rrf' || fusion.name === 'cc' ? fusion.name : null
   const hits: SearchHit[] = []
-  for (const candidate of ranked) {
-    if (hits.length >= request.k) break
-    const record = records.get(candidate.id)!
+  for (let i = 0; i < ranked.length && hits.length < request.k; i++) {
+    const candidate = ranked[i]!
+    // The next records in rank order, enough to fill the remaining hits if all of them qualify.
+    if (i >= hydrated) await hydrateThrough(i + request.k - hits.length)
+    const record = records.get(candidate.id)
+    if (record === undefined) continue
     const extras = record.extras
     if (!matchesExtras(extras, request.extras)) continue
     const scores: HitScores = {}
-    let channel = neighbors?.items.some((i) => i.id === candidate.id) ? 'neighbors' : ''
+    let channel = neighbors?.items.some((item) => item.id === candidate.id) ? 'neighbors' : ''
     for (const list of lists) {
-      const item = list.items.find((i) => i.id === candidate.id)
+      const item = list.items.find((listed) => listed.id === candidate.id)
       if (item === undefined) continue
       if (list.signal === 'plugin')
         (scores.plugin ??= {})[list.name.replace(/^plugin:/, '')] = item.score
@@ -192,7 +207,7 @@ export async function runSearch(request: SearchRequest, deps: SearchDeps): Promi
       labels: record.labels,
       score: scores.personalize ?? scores.rerank ?? candidate.score,
       scores,
-      snippet: makeSnippet(record.text, terms),
+      snippet: snippet(record.text),
       extras,
     })
   }
@@ -257,8 +272,12 @@ function recordText(record: HitRecord): { text: string; entity: Entity | null } 
   return { text: record.text, entity: record.entity }
 }
 
-async function loadRecords(store: BrainStore, ids: string[]): Promise<Map<string, HitRecord>> {
-  const out = new Map<string, HitRecord>()
+/** Loads the records of `ids` (passages first, then entities) into `out`; unknown ids stay absent. */
+async function loadRecords(
+  store: BrainStore,
+  ids: string[],
+  out: Map<string, HitRecord>,
+): Promise<void> {
   const passages: Passage[] = await store.getPassages(ids)
   for (const p of passages) {
     const nodeId =
@@ -291,7 +310,6 @@ async function loadRecords(store: BrainStore, ids: string[]): Promise<Map<string
       entity: e,
     })
   }
-  return out
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makeSnippet, MAX_SNIPPET } from './snippet.js'
+import { makeSnippet, MAX_SNIPPET, snippetMaker } from './snippet.js'
 import { extrasOf, facetsOf, matchesExtras } from './extras.js'
 import { blendPreferences, personalizationWeight } from './personalization-gate.js'
 
@@ -12,6 +12,17 @@ describe('snippets', () => {
     expect(snippet).toContain('needle')
     expect(snippet.startsWith('…')).toBe(true)
     expect(makeSnippet('x'.repeat(1000)).length).toBeLessThanOrEqual(MAX_SNIPPET)
+  })
+
+  it('collapses every kind of whitespace run to one space and centres on the earliest term', () => {
+    expect(makeSnippet(' a\t\tb \n c\u00a0 d  e\r\nf ')).toBe('a b c d e f')
+    const long = `${'filler words here '.repeat(20)}second\n\n first ${'tail text '.repeat(40)}`
+    // 'first' is listed first but occurs after 'second': the window starts at the earliest one.
+    const snippet = makeSnippet(long, ['first', 'second', 'absent'])
+    expect(snippet.length).toBeLessThanOrEqual(MAX_SNIPPET)
+    expect(snippet).toContain('second first tail')
+    expect(snippet.startsWith('…')).toBe(true)
+    expect(snippetMaker(['First'])(long)).toBe(makeSnippet(long, ['first']))
   })
 })
 

@@ -190,6 +190,31 @@ describe('search service', () => {
     expect(hit.scores.plugin).toEqual({ echo: 42 })
   })
 
+  it('skips candidates without a stored record and still fills k hits, in rank order', async () => {
+    const { engram } = await setup()
+    // Records are loaded k at a time in rank order: ids nothing stores must not cost a hit.
+    const ghosts: ChannelPlugin = {
+      kind: 'channel',
+      name: 'ghosts',
+      yields: 'passages',
+      async search() {
+        const ids = ['gone-1', 'gone-2', 'p2', 'gone-3', 'gone-4', 'p3', 'gone-5', 'p1']
+        return [
+          { name: 'ghosts', signal: 'plugin', items: ids.map((id, i) => ({ id, score: 10 - i })) },
+        ]
+      },
+    }
+    const search = createSearchService(engram, { plugins: [ghosts] })
+    for (const k of [1, 2, 3, 10]) {
+      const res = await search.search(
+        'default',
+        request({ query: 'anything', k, channels: ['plugin:ghosts'], fusion: 'none' }),
+      )
+      expect(res.hits.map((h) => h.id)).toEqual(['p2', 'p3', 'p1'].slice(0, k))
+      expect(res.channelLists['plugin:ghosts']).toHaveLength(8)
+    }
+  })
+
   it('answers 400 naming the loaded plugins for unknown channels, fusions and reranks', async () => {
     const { search } = await setup()
     for (const bad of [

@@ -35,6 +35,7 @@ export interface SearchServiceOptions {
 
 export interface SearchService {
   readonly registry: PluginRegistry
+  /** Runs one search; `signal` defaults to a 30 s deadline from the call. */
   search(brainId: string, request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>
   /** The brain's indexes, built on first use from storage. */
   indexes(brainId: string): Promise<BrainIndexes>
@@ -113,10 +114,21 @@ export function createSearchService(
         ? null
         : queryEmbedder(embedder, () => engram.store(brainId), untimed, AbortSignal.timeout(30_000))
     },
-    async search(brainId, request, signal = AbortSignal.timeout(30_000)) {
+    async search(brainId, request, given) {
       const timer = createStageTimer()
+      // Without a caller's signal, the search gets a 30 s deadline, created on first read: a lexical
+      // search never reads it, and a timeout signal per request is a timer armed and cleared for nothing.
+      const started = performance.now()
+      let deadline = given
+      const signal = () =>
+        (deadline ??= AbortSignal.timeout(
+          Math.max(0, Math.round(30_000 - (performance.now() - started))),
+        ))
       const brainIndexes = await timer.time('search.indexes', () => indexes(brainId))
-      const store = await engram.store(brainId)
+      // `indexes` just checked that the brain exists; `engram.store` would look it up in the catalog
+      // a second time. If the brain was deleted in between, `engram.store` gives the proper
+      // BRAIN_NOT_FOUND.
+      const store = await engram.storage.brain(brainId).catch(() => engram.store(brainId))
       // Dense retrieval needs the query embedder and stored vectors; a lexical-only search (the demo)
       // skips it, and a brain without vectors does not pay for embedding the query.
       const dense =
@@ -133,9 +145,11 @@ export function createSearchService(
         },
         vectors: dense ? vectorReader(brainId, brainIndexes) : null,
         graph,
-        embed: dense ? queryEmbedder(embedder, async () => store, timer, signal) : null,
+        embed: dense ? queryEmbedder(embedder, async () => store, timer, signal()) : null,
         timer,
-        signal,
+        get signal() {
+          return signal()
+        },
       }
       return runSearch(request, {
         registry,

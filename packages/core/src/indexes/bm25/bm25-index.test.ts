@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { Bm25Index } from './bm25-index.js'
+import { kthLargest } from './top-k.js'
 
 const plain = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean)
 
@@ -77,5 +78,46 @@ describe('Bm25Index', () => {
       const all = index.search(query, 100000)
       expect(top).toEqual(all.slice(0, 10))
     }
+  })
+
+  it('stays exact when documents change between queries', () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon']
+    const text = (i: number) =>
+      Array.from({ length: 3 + (i % 7) }, (_, j) => words[(i * 3 + j * j) % words.length]).join(' ')
+    const index = new Bm25Index({ analyze: plain })
+    const live = new Map<string, string>()
+    for (let step = 0; step < 300; step++) {
+      // Adds, replacements and deletes interleaved with queries: length norms and score buffers are
+      // kept between queries and must follow every change.
+      const id = `d${step % 120}`
+      if (step % 5 === 4) {
+        index.remove(id)
+        live.delete(id)
+      } else {
+        index.add(id, text(step))
+        live.set(id, text(step))
+      }
+      if (step % 10 === 0) {
+        const fresh = new Bm25Index({ analyze: plain })
+        for (const [doc, t] of live) fresh.add(doc, t)
+        for (const query of ['alpha beta', 'gamma', 'delta epsilon alpha']) {
+          const a = index.search(query, 7)
+          const b = fresh.search(query, 7)
+          expect(a.map((h) => h.id)).toEqual(b.map((h) => h.id))
+          a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 9))
+        }
+      }
+    }
+  })
+})
+
+describe('kthLargest', () => {
+  it('is the k-th largest score of the listed documents, -Infinity when there are fewer', () => {
+    const scores = Float64Array.from([5, 1, 9, 3, 9, 0])
+    expect(kthLargest(scores, [0, 1, 2, 3, 4, 5], 1)).toBe(9)
+    expect(kthLargest(scores, [0, 1, 2, 3, 4, 5], 2)).toBe(9)
+    expect(kthLargest(scores, [0, 1, 2, 3, 4, 5], 3)).toBe(5)
+    expect(kthLargest(scores, [1, 3, 5], 3)).toBe(0)
+    expect(kthLargest(scores, [1, 3], 3)).toBe(-Infinity)
   })
 })

@@ -1,5 +1,5 @@
 import { analyze as defaultAnalyze } from '../../analysis/analyze.js'
-import { TopK } from './top-k.js'
+import { kthLargest, TopK } from './top-k.js'
 
 export interface Bm25Options {
   /** Term-frequency saturation (default 0.9, Pyserini's BEIR setting). */
@@ -66,6 +66,10 @@ export class Bm25Index {
   private live = 0
   private totalLength = 0
   private dead = 0
+  /** Per-document length normalisation, dropped whenever a document is added or removed. */
+  private norms: Float64Array | null = null
+  /** Zeroed score buffers between queries (see `takeScratch`). */
+  private scratch: { scores: Float64Array; seen: Uint8Array } | null = null
 
   constructor(options: Bm25Options = {}) {
     this.k1 = options.k1 ?? 0.9
@@ -108,6 +112,7 @@ export class Bm25Index {
     }
     this.live++
     this.totalLength += tokens.length
+    this.norms = null
   }
 
   remove(id: string): boolean {
@@ -120,6 +125,7 @@ export class Bm25Index {
     this.live--
     this.totalLength -= this.lengths[doc]!
     this.dead++
+    this.norms = null
     if (this.dead > 1000 && this.dead > this.ids.length / 4) this.compact()
     return true
   }
@@ -146,6 +152,7 @@ export class Bm25Index {
       for (const [term, tf] of counts) this.postings[term]!.push(doc, tf)
     }
     this.dead = 0
+    this.norms = null
   }
 
   private idf(term: number): number {
@@ -170,9 +177,9 @@ export class Bm25Index {
     if (k <= 0 || this.live === 0) return []
     const terms = this.queryTerms(query)
     if (terms.length === 0) return []
-    const avgdl = this.totalLength / this.live || 1
-    const scores = new Float64Array(this.ids.length)
-    const seen = new Uint8Array(this.ids.length)
+    const norms = this.lengthNorms()
+    const alive = this.alive
+    const { scores, seen } = this.takeScratch()
     const touched: number[] = []
     // Upper bound of a term's contribution: tf/(tf + norm) < 1, so at most qtf * idf.
     const remaining = terms.map((t) => t.qtf * t.idf)
@@ -182,32 +189,66 @@ export class Bm25Index {
       const { term, qtf, idf } = terms[i]!
       rest -= remaining[i]!
       const list = this.postings[term]!
+      const { docs, tfs, length } = list
       const weight = qtf * idf
-      for (let p = 0; p < list.length; p++) {
-        const doc = list.docs[p]!
-        if (!this.alive[doc]) continue
+      for (let p = 0; p < length; p++) {
+        const doc = docs[p]!
+        if (!alive[doc]) continue
         if (seen[doc] === 0) {
           if (!acceptNew) continue
           seen[doc] = 1
           touched.push(doc)
         }
-        const tf = list.tfs[p]!
-        scores[doc]! +=
-          (weight * tf) / (tf + this.k1 * (1 - this.b + (this.b * this.lengths[doc]!) / avgdl))
+        const tf = tfs[p]!
+        scores[doc]! += (weight * tf) / (tf + norms[doc]!)
       }
-      if (acceptNew && i < terms.length - 1 && touched.length >= k) {
-        // A document not seen yet can score at most `rest`; if the current k-th best beats it, stop admitting.
-        const kth = new TopK(k)
-        for (const doc of touched) kth.push(doc, scores[doc]!, this.ids[doc]!)
-        if (kth.threshold() > rest) acceptNew = false
-      }
+      // A document not seen yet can score at most `rest`; if the current k-th best beats it, stop admitting.
+      if (acceptNew && i < terms.length - 1 && kthLargest(scores, touched, k) > rest)
+        acceptNew = false
     }
+    const candidates =
+      filter === undefined ? touched : touched.filter((doc) => filter(this.ids[doc]!))
+    // Only documents scoring at least the k-th best can rank; ties at that score are all kept, so the
+    // heap still orders them by id.
+    const threshold = kthLargest(scores, candidates, k)
     const top = new TopK(k)
-    for (const doc of touched) {
-      if (filter !== undefined && !filter(this.ids[doc]!)) continue
-      top.push(doc, scores[doc]!, this.ids[doc]!)
+    for (const doc of candidates) {
+      if (scores[doc]! >= threshold) top.push(doc, scores[doc]!, this.ids[doc]!)
     }
+    for (const doc of touched) {
+      scores[doc] = 0
+      seen[doc] = 0
+    }
+    this.scratch = { scores, seen }
     return top.sorted().map(({ doc, score }) => ({ id: this.ids[doc]!, score }))
+  }
+
+  /**
+   * Score accumulators sized to the documents, reused across queries: allocating (and zeroing) them
+   * per query costs in proportion to the collection, while a query touches only its postings, which
+   * it clears again at the end. A query that runs while another holds them (a `filter` that searches)
+   * gets fresh ones.
+   */
+  private takeScratch(): { scores: Float64Array; seen: Uint8Array } {
+    const scratch = this.scratch
+    this.scratch = null
+    if (scratch !== null && scratch.scores.length >= this.ids.length) return scratch
+    const size = Math.max(16, Math.ceil(this.ids.length * 1.25))
+    return { scores: new Float64Array(size), seen: new Uint8Array(size) }
+  }
+
+  /**
+   * k1 * (1 - b + b * dl / avgdl) per document: it depends on the collection only through avgdl, so it
+   * is computed once per change of the collection rather than once per posting of every query.
+   */
+  private lengthNorms(): Float64Array {
+    if (this.norms !== null) return this.norms
+    const avgdl = this.totalLength / this.live || 1
+    const norms = new Float64Array(this.ids.length)
+    for (let doc = 0; doc < norms.length; doc++)
+      norms[doc] = this.k1 * (1 - this.b + (this.b * this.lengths[doc]!) / avgdl)
+    this.norms = norms
+    return norms
   }
 
   /** Why `id` scores what it does for `query` (STYLE item 5). */

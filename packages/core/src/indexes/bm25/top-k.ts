@@ -12,10 +12,9 @@ export class TopK {
   }
 
   push(doc: number, score: number, id: string): void {
-    const item = { doc, score, id }
     const h = this.heap
     if (h.length < this.k) {
-      h.push(item)
+      h.push({ doc, score, id })
       let i = h.length - 1
       while (i > 0) {
         const parent = (i - 1) >> 1
@@ -25,8 +24,9 @@ export class TopK {
       }
       return
     }
-    if (!TopK.worse(h[0]!, item)) return
-    h[0] = item
+    // Most pushes lose to the current k-th best: reject them before allocating anything.
+    if (!TopK.worse(h[0]!, { score, id })) return
+    h[0] = { doc, score, id }
     let i = 0
     for (;;) {
       const l = 2 * i + 1
@@ -49,5 +49,41 @@ export class TopK {
     return [...this.heap].sort(
       (a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
     )
+  }
+}
+
+/**
+ * The k-th largest of `scores[doc]` over `docs` (-Infinity when there are fewer than k): a min-heap of
+ * k plain numbers, for thresholds that need the score only, not the ids ranked with it.
+ */
+export function kthLargest(scores: Float64Array, docs: readonly number[], k: number): number {
+  if (k <= 0 || docs.length < k) return -Infinity
+  const heap = new Float64Array(k)
+  for (let i = 0; i < k; i++) heap[i] = scores[docs[i]!]!
+  for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, i)
+  for (let i = k; i < docs.length; i++) {
+    const score = scores[docs[i]!]!
+    if (score > heap[0]!) {
+      heap[0] = score
+      siftDown(heap, 0)
+    }
+  }
+  return heap[0]!
+}
+
+function siftDown(heap: Float64Array, from: number): void {
+  const n = heap.length
+  let i = from
+  for (;;) {
+    const l = 2 * i + 1
+    const r = l + 1
+    let m = i
+    if (l < n && heap[l]! < heap[m]!) m = l
+    if (r < n && heap[r]! < heap[m]!) m = r
+    if (m === i) return
+    const t = heap[i]!
+    heap[i] = heap[m]!
+    heap[m] = t
+    i = m
   }
 }
