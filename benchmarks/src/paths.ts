@@ -7,6 +7,8 @@ export const benchmarksDir = resolve(repoRoot, 'benchmarks')
 export const configsDir = resolve(benchmarksDir, 'configs')
 export const resultsDir = resolve(benchmarksDir, 'results')
 export const defaultRunsDir = resolve(benchmarksDir, 'runs')
+/** Caches that only save time (embedded vectors); gitignored, safe to delete. */
+export const cacheDir = resolve(benchmarksDir, '.cache')
 /** Datasets live beside the repository (`../shared/datasets`) and are read in place, never copied. */
 export const defaultDataDir = resolve(repoRoot, '..', 'shared', 'datasets')
 

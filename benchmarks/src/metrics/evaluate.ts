@@ -5,22 +5,26 @@ import { ndcgAtK, type GainMode } from './ndcg.js'
 import { rankHits, type Hit, type Run } from './ranking.js'
 import { recallAtK } from './recall.js'
 
-/** A metric by its config name: `nDCG@10`, `R@100`, `MRR`, `MRR@10`, `Hit@10`. */
+/**
+ * A metric by its config name: `nDCG@10`, `R@100`, `MRR`, `MRR@10`, `Hit@10`. `@all` scores the whole
+ * returned list (`R@all`: the share of the relevant documents the system returned at all, for systems such
+ * as the context pack whose output is a bounded set rather than a top k).
+ */
 export interface MetricSpec {
   readonly name: string
   readonly kind: 'ndcg' | 'recall' | 'mrr' | 'hit'
   readonly k: number
 }
 
-const PATTERN = /^(nDCG|R|MRR|Hit)(?:@(\d+))?$/
+const PATTERN = /^(nDCG|R|MRR|Hit)(?:@(\d+|all))?$/
 
 export function parseMetric(name: string): MetricSpec {
   const m = PATTERN.exec(name)
   if (!m || (m[1] !== 'MRR' && !m[2])) {
-    throw new Error(`unknown metric '${name}' (use nDCG@k, R@k, MRR, MRR@k, Hit@k)`)
+    throw new Error(`unknown metric '${name}' (use nDCG@k, R@k, MRR, MRR@k, Hit@k; k may be 'all')`)
   }
   const kind = ({ nDCG: 'ndcg', R: 'recall', MRR: 'mrr', Hit: 'hit' } as const)[m[1] as 'nDCG']
-  return { name, kind, k: m[2] ? Number(m[2]) : Number.POSITIVE_INFINITY }
+  return { name, kind, k: m[2] && m[2] !== 'all' ? Number(m[2]) : Number.POSITIVE_INFINITY }
 }
 
 function score(

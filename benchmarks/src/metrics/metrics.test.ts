@@ -71,6 +71,20 @@ describe('ranking metrics against the hand computation', () => {
     expect(() => parseMetric('P@10')).toThrow(/unknown metric/)
     expect(() => parseMetric('nDCG')).toThrow(/unknown metric/)
     expect(parseMetric('MRR@10')).toEqual({ name: 'MRR@10', kind: 'mrr', k: 10 })
+    expect(parseMetric('R@all')).toEqual({ name: 'R@all', kind: 'recall', k: Infinity })
+    expect(() => parseMetric('R@any')).toThrow(/unknown metric/)
+  })
+
+  it('scores the whole returned list at @all', () => {
+    const long: Hit[] = Array.from({ length: 300 }, (_, i) => ({ id: `d${i}`, score: 300 - i }))
+    const judged = new Map([
+      ['d3', 1],
+      ['d250', 1],
+      ['missing', 1],
+    ])
+    const scores = evaluateRun(new Map([['q', long]]), new Map([['q', judged]]), ['R@10', 'R@all'])
+    expect(scores['R@10']).toBeCloseTo(1 / 3, 10)
+    expect(scores['R@all']).toBeCloseTo(2 / 3, 10)
   })
 })
 

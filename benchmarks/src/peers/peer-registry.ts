@@ -1,24 +1,24 @@
 import type { SystemResolution } from '../systems/system-under-test.js'
+import { createExactKnnPeer } from './exact-knn-peer.js'
 import { createFlexSearchPeer } from './flexsearch-peer.js'
+import { createHnswlibPeer } from './hnswlib-peer.js'
 import { createMiniSearchPeer } from './minisearch-peer.js'
+import { createOramaHybridPeer } from './orama-hybrid-peer.js'
 import { createOramaPeer } from './orama-peer.js'
 import { createSqliteFts5Peer } from './sqlite-fts5-peer.js'
 
 /**
- * Peers by config name. Vector peers (Orama hybrid, raw hnswlib-node and exact search as the vector limit) need
- * document and query embeddings, which the harness does not produce yet: they are named here as pending.
+ * Peers by config name. Vector peers (`usesVectors`) are fed the run's document and query vectors, the same
+ * ones Engram's dense conditions commit and search with (benchmarks/src/vectors).
  */
-const NEEDS_EMBEDDER =
-  'document and query vectors: the harness does not embed corpora yet (useLiteEmbedder exists in packages/core)'
-
 export const PEERS: Record<string, () => SystemResolution> = {
   minisearch: () => ({ ready: true, create: createMiniSearchPeer }),
   flexsearch: () => ({ ready: true, create: createFlexSearchPeer }),
   orama: () => ({ ready: true, create: createOramaPeer }),
   'sqlite-fts5': () => ({ ready: true, create: createSqliteFts5Peer }),
-  'orama-hybrid': () => ({ ready: false, missing: NEEDS_EMBEDDER }),
-  'hnswlib-raw': () => ({ ready: false, missing: NEEDS_EMBEDDER }),
-  'exact-knn': () => ({ ready: false, missing: NEEDS_EMBEDDER }),
+  'orama-hybrid': () => ({ ready: true, usesVectors: true, create: createOramaHybridPeer }),
+  'hnswlib-raw': () => ({ ready: true, usesVectors: true, create: createHnswlibPeer }),
+  'exact-knn': () => ({ ready: true, usesVectors: true, create: createExactKnnPeer }),
 }
 
 export function resolvePeer(name: string): SystemResolution {

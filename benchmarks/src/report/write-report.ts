@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { listConfigNames, loadBenchConfig, type BenchConfig } from '../config/bench-config.js'
 import { worstVerdict } from '../config/verdict.js'
+import { parseMetric } from '../metrics/evaluate.js'
 import type { ConfigResult, SystemResult } from '../run/run-types.js'
 import { banner, fmt4, fmtMs, headlineMetric, mdTable, ratio, systemLatency } from './format.js'
 import { plotQualityVsLatency, type PlotPoint } from './plot-svg.js'
@@ -132,6 +133,17 @@ function overview(
   ].join('\n')
 }
 
+/**
+ * Every metric any condition of a dataset reports (a condition may add one, e.g. R@all): kinds in order of
+ * first appearance, each kind by k (`R@5, R@8, R@10, R@25, R@all`).
+ */
+export function datasetMetrics(lists: readonly (readonly string[])[]): string[] {
+  const all = [...new Set(lists.flat())]
+  const kinds = [...new Set(all.map((m) => parseMetric(m).kind))]
+  const rank = (m: string) => kinds.indexOf(parseMetric(m).kind)
+  return all.sort((a, b) => rank(a) - rank(b) || parseMetric(a).k - parseMetric(b).k)
+}
+
 function datasetReport(dataset: string, entries: readonly Entry[]): string {
   const lines = [banner(REPORT_COMMAND, true), '', `# ${dataset}`, '']
   const measured = entries.find((e) => e.result)?.result
@@ -147,7 +159,7 @@ function datasetReport(dataset: string, entries: readonly Entry[]): string {
     )
   }
   lines.push('## Engram conditions', '')
-  const metrics = entries[0]?.config.metrics ?? []
+  const metrics = datasetMetrics(entries.map((e) => e.config.metrics))
   lines.push(
     mdTable(
       ['condition', 'status', ...metrics, 'p50 / p95 / p99 ms', 'verdict'],
@@ -161,6 +173,7 @@ function datasetReport(dataset: string, entries: readonly Entry[]): string {
     ),
     '',
   )
+  lines.push(...vectorsSection(entries))
   for (const e of entries.filter((x) => x.result?.systems.some((s) => s.role === 'peer'))) {
     const head = headlineMetric(e.config.metrics)
     const ours = e.engram
@@ -207,4 +220,34 @@ function datasetReport(dataset: string, entries: readonly Entry[]): string {
     }
   }
   return lines.join('\n')
+}
+
+/** Where the vectors of the dense conditions and vector peers came from, per config run. */
+function vectorsSection(entries: readonly Entry[]): string[] {
+  const runs = entries.filter((e) => e.result?.embedding)
+  if (runs.length === 0) return []
+  return [
+    '## Vectors',
+    '',
+    'Dense conditions and vector peers of a run share one set of vectors: every document and query is embedded by the ' +
+      'real model before any system runs (or read from `benchmarks/.cache/vectors`, keyed by embedder name and the ' +
+      'SHA-256 of the text, filled by an earlier run). Index and query timings of those systems therefore exclude the model: ' +
+      'query latencies are retrieval only (the use-lite query embedding itself is measured in [latency.md](latency.md)).',
+    '',
+    mdTable(
+      ['config', 'embedder', 'texts', 'from cache', 'embedded', 'embedding s'],
+      runs.map((e) => {
+        const v = e.result!.embedding!
+        return [
+          e.config.name,
+          `${v.embedder} (${v.dimension}-d)`,
+          String(v.texts),
+          String(v.cached),
+          String(v.embedded),
+          (v.ms / 1000).toFixed(1),
+        ]
+      }),
+    ),
+    '',
+  ]
 }

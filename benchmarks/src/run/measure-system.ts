@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import type { RetrievalDataset } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
-import type { SystemFactory } from '../systems/system-under-test.js'
+import type { SystemDeps, SystemFactory } from '../systems/system-under-test.js'
 import type { Phase } from './run-types.js'
 
 export interface Measurement {
@@ -27,6 +27,7 @@ export async function measureSystem(
   dataset: RetrievalDataset,
   depth: number,
   phases: readonly Phase[],
+  deps: SystemDeps,
 ): Promise<Measurement> {
   const run = new Map<string, Hit[]>()
   const latenciesMs: number[] = []
@@ -36,7 +37,7 @@ export async function measureSystem(
   let label = ''
   let scored = true
   for (const group of dataset.groups) {
-    const system = await create()
+    const system = await create(deps)
     label = system.label
     scored = system.scored
     const t0 = performance.now()

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { acceptExpected } from '../config/accept-expected.js'
 import { parseBenchConfig } from '../config/bench-config.js'
+import { benchVectors } from '../vectors/bench-vectors.js'
+import { testEmbedder } from '../vectors/test-embedder.js'
 import { ALL_PHASES } from './run-types.js'
 import { runConfig } from './run-config.js'
 
@@ -37,7 +39,7 @@ peers: [minisearch, sqlite-fts5, orama-hybrid]
 `
 
 describe('runConfig on a fixture', () => {
-  it('measures peers, reports Engram as pending, writes TREC files, and accepts numbers', async () => {
+  it('measures peers (vector peers on the run vectors), reports Engram as pending, writes TREC files, and accepts numbers', async () => {
     const dataDir = fixture()
     const outDir = join(dataDir, '..', `${Date.now()}-out`)
     const lines: string[] = []
@@ -48,13 +50,19 @@ describe('runConfig on a fixture', () => {
       phases: ALL_PHASES,
       command: 'test',
       log: (l) => lines.push(l),
+      vectors: benchVectors({
+        cacheDir: join(dataDir, 'cache'),
+        create: () => testEmbedder('bow', 16),
+      }),
     })
     expect(result.indexStatsVerdict).toBe('OK')
     expect(result.verdict).toBe('PENDING')
     const byName = Object.fromEntries(result.systems.map((s) => [s.name, s]))
     expect(byName.engram?.status).toBe('pending')
     expect(byName.engram?.missing).toBe('core BM25 index')
-    expect(byName['orama-hybrid']?.status).toBe('pending')
+    expect(byName['orama-hybrid']?.status).toBe('measured')
+    // Three documents and two queries embedded once, before any system ran.
+    expect(result.embedding).toMatchObject({ embedder: 'bow', texts: 5, cached: 0, embedded: 5 })
     for (const peer of ['minisearch', 'sqlite-fts5']) {
       expect(byName[peer]?.metrics).toEqual({ 'nDCG@10': 1, MRR: 1 })
       expect(byName[peer]?.verdicts).toEqual({ 'nDCG@10': 'NEW', MRR: 'NEW' })

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { BenchConfig } from '../config/bench-config.js'
 import { judge, worstVerdict, type Verdict } from '../config/verdict.js'
-import { documentCount, queryCount, type Qrels } from '../loaders/dataset-types.js'
+import { documentCount, indexText, queryCount, type Qrels } from '../loaders/dataset-types.js'
 import { loadRetrievalDataset } from '../loaders/load-dataset.js'
 import { evaluateRun } from '../metrics/evaluate.js'
 import { summarizeLatency } from '../metrics/percentiles.js'
@@ -10,6 +10,8 @@ import { formatTrecRun } from '../metrics/trec-run.js'
 import { resolvePeer } from '../peers/peer-registry.js'
 import { resolveEngramSystem } from '../systems/engram-system.js'
 import type { SystemResolution } from '../systems/system-under-test.js'
+import { benchVectors, vectorCacheDir, type BenchVectors } from '../vectors/bench-vectors.js'
+import { cacheDir } from '../paths.js'
 import { captureEnvironment } from './environment.js'
 import { measureSystem } from './measure-system.js'
 import type { ConfigResult, Phase, SystemResult } from './run-types.js'
@@ -23,6 +25,11 @@ export interface RunOptions {
   readonly log: (line: string) => void
   /** Restrict to these system names (`engram`, peer names); all when empty. */
   readonly only?: readonly string[]
+  /**
+   * Document and query vectors for the systems that use them; default use-lite behind the cache in
+   * `benchmarks/.cache/vectors`, opened only when a system needs it and closed after this config.
+   */
+  readonly vectors?: BenchVectors
 }
 
 /** Runs one config: load, then each system (Engram first, then peers) through the phases, then verdicts. */
@@ -52,52 +59,72 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
   ]
   const systems: SystemResult[] = []
   mkdirSync(opts.outDir, { recursive: true })
-  for (const [name, role, resolution] of candidates) {
-    if (opts.only?.length && !opts.only.includes(name)) continue
-    if (!resolution.ready) {
-      log(`${name}: PENDING (missing: ${resolution.missing})`)
-      systems.push({ name, label: name, role, status: 'pending', missing: resolution.missing })
-      continue
-    }
-    const m = await measureSystem(resolution.create, dataset, config.depth, opts.phases)
-    const statsVerdict: Verdict = !opts.phases.includes('verify')
-      ? 'NEW'
-      : m.statsMismatches.length === 0 &&
-          (expectedDocs === undefined || m.documents === expectedDocs)
-        ? 'OK'
-        : 'FAIL'
-    log(`${name}: indexed ${m.documents} docs in ${m.indexMs.toFixed(0)} ms, stats ${statsVerdict}`)
-    for (const mismatch of m.statsMismatches) log(`  ${mismatch}`)
-    let result: SystemResult = {
-      name,
-      label: m.label,
-      role,
-      status: 'measured',
-      scored: m.scored,
-      documents: m.documents,
-      indexMs: m.indexMs,
-      statsVerdict,
-    }
-    if (opts.phases.includes('search')) {
-      const metrics = evaluateRun(m.run, qrels, config.metrics, config.gains)
-      const expected = config.expected[name] ?? {}
-      const verdicts = Object.fromEntries(
-        config.metrics.map((k) => [k, judge(metrics[k]!, expected[k])]),
+  const selected = candidates.filter(([name]) => !opts.only?.length || opts.only.includes(name))
+  const vectors = opts.vectors ?? benchVectors({ cacheDir: vectorCacheDir(cacheDir) })
+  // Every text is embedded (or found in the cache) before any system runs: the systems then read the same
+  // vectors from the cache, and their index and query timings do not include the model.
+  const embedding = selected.some(([, , r]) => r.ready && r.usesVectors)
+    ? await vectors.prepare(
+        dataset.groups.flatMap((g) => [
+          ...g.docs.map(indexText),
+          ...(opts.phases.includes('search') ? g.queries.map((q) => q.text) : []),
+        ]),
+        log,
       )
-      const runFile = join(opts.outDir, `${config.name}.${name}.trec`)
-      writeFileSync(runFile, formatTrecRun(m.run, `${config.name}.${name}`))
-      const latency = summarizeLatency(m.latenciesMs)
-      for (const k of config.metrics) {
-        const exp = expected[k] === undefined ? '' : ` (expected ${expected[k]!.toFixed(4)})`
-        log(`  ${k.padEnd(8)} ${metrics[k]!.toFixed(4)}${exp} ${verdicts[k]}`)
+    : undefined
+  try {
+    for (const [name, role, resolution] of selected) {
+      if (!resolution.ready) {
+        log(`${name}: PENDING (missing: ${resolution.missing})`)
+        systems.push({ name, label: name, role, status: 'pending', missing: resolution.missing })
+        continue
       }
+      const m = await measureSystem(resolution.create, dataset, config.depth, opts.phases, {
+        vectors,
+      })
+      const statsVerdict: Verdict = !opts.phases.includes('verify')
+        ? 'NEW'
+        : m.statsMismatches.length === 0 &&
+            (expectedDocs === undefined || m.documents === expectedDocs)
+          ? 'OK'
+          : 'FAIL'
       log(
-        `  latency ms p50 ${latency.p50.toFixed(3)} p95 ${latency.p95.toFixed(3)} p99 ${latency.p99.toFixed(3)}`,
+        `${name}: indexed ${m.documents} docs in ${m.indexMs.toFixed(0)} ms, stats ${statsVerdict}`,
       )
-      log(`  run file ${runFile}`)
-      result = { ...result, metrics, verdicts, latency, runFile: basename(runFile) }
+      for (const mismatch of m.statsMismatches) log(`  ${mismatch}`)
+      let result: SystemResult = {
+        name,
+        label: m.label,
+        role,
+        status: 'measured',
+        scored: m.scored,
+        documents: m.documents,
+        indexMs: m.indexMs,
+        statsVerdict,
+      }
+      if (opts.phases.includes('search')) {
+        const metrics = evaluateRun(m.run, qrels, config.metrics, config.gains)
+        const expected = config.expected[name] ?? {}
+        const verdicts = Object.fromEntries(
+          config.metrics.map((k) => [k, judge(metrics[k]!, expected[k])]),
+        )
+        const runFile = join(opts.outDir, `${config.name}.${name}.trec`)
+        writeFileSync(runFile, formatTrecRun(m.run, `${config.name}.${name}`))
+        const latency = summarizeLatency(m.latenciesMs)
+        for (const k of config.metrics) {
+          const exp = expected[k] === undefined ? '' : ` (expected ${expected[k]!.toFixed(4)})`
+          log(`  ${k.padEnd(8)} ${metrics[k]!.toFixed(4)}${exp} ${verdicts[k]}`)
+        }
+        log(
+          `  latency ms p50 ${latency.p50.toFixed(3)} p95 ${latency.p95.toFixed(3)} p99 ${latency.p99.toFixed(3)}`,
+        )
+        log(`  run file ${runFile}`)
+        result = { ...result, metrics, verdicts, latency, runFile: basename(runFile) }
+      }
+      systems.push(result)
     }
-    systems.push(result)
+  } finally {
+    if (opts.vectors === undefined) await vectors.close()
   }
   const all: Verdict[] = [indexStatsVerdict]
   for (const s of systems) {
@@ -116,6 +143,7 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
     environment: captureEnvironment(),
     corpus,
     notes: dataset.notes,
+    ...(embedding ? { embedding } : {}),
     indexStatsVerdict,
     verdict,
     metrics: config.metrics,

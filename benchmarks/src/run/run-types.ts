@@ -1,5 +1,6 @@
 import type { Verdict } from '../config/verdict.js'
 import type { LatencySummary } from '../metrics/percentiles.js'
+import type { EmbeddingSummary } from '../vectors/bench-vectors.js'
 import type { Environment } from './environment.js'
 
 export type Phase = 'ingest' | 'verify' | 'search'
@@ -33,6 +34,8 @@ export interface ConfigResult {
   readonly environment: Environment
   readonly corpus: { readonly documents: number; readonly queries: number; readonly groups: number }
   readonly notes: readonly string[]
+  /** The embedding step, when a system used vectors: texts found in the cache and embedded, and its time. */
+  readonly embedding?: EmbeddingSummary
   readonly indexStatsVerdict: Verdict
   readonly verdict: Verdict
   readonly metrics: readonly string[]

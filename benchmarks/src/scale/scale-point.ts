@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { summarizeLatency, type LatencySummary } from '../metrics/percentiles.js'
+import { unavailableVectors } from '../vectors/bench-vectors.js'
 import { resolveScaleSystem } from './scale-systems.js'
 import { syntheticPassages, syntheticQueries } from './synthetic-corpus.js'
 
@@ -44,7 +45,9 @@ export async function measureScalePoint(systemName: string, size: number): Promi
   const queries = syntheticQueries(SCALE_QUERIES)
   forceGc()
   const before = process.memoryUsage()
-  const system = await resolution.create()
+  const system = await resolution.create({
+    vectors: unavailableVectors('the scale curve indexes synthetic text'),
+  })
   const t0 = performance.now()
   await system.index(docs)
   const buildMs = performance.now() - t0

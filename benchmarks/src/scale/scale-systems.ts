@@ -70,6 +70,16 @@ export function resolveScaleSystem(name: string): SystemResolution {
         throw new Error(
           `unknown scale system '${name}' (known: ${[...ENGRAM_SCALE_SYSTEMS, ...Object.keys(PEERS)].join(', ')})`,
         )
-      return resolvePeer(name)
+      return scalePeer(name)
   }
+}
+
+/** Vector peers need real embeddings, which synthetic scale text has none of: they are not scale systems. */
+function scalePeer(name: string): SystemResolution {
+  const peer = resolvePeer(name)
+  if (peer.ready && peer.usesVectors)
+    throw new Error(
+      `--scale: '${name}' needs real document vectors; the scale curve uses synthetic text`,
+    )
+  return peer
 }

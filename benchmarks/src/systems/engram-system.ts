@@ -1,6 +1,8 @@
 import type { BenchConfig } from '../config/bench-config.js'
 import { createEngramSearchSystem } from './engram-search-system.js'
+import { GRAPH_ADAPTERS } from './engram-graph-adapters.js'
 import type { SystemResolution } from './system-under-test.js'
+import { HARNESS_EMBEDDERS } from '../vectors/bench-vectors.js'
 
 /**
  * Resolves the Engram side of a config to a system under test. Each adapter below drives a real piece of
@@ -24,8 +26,33 @@ const engineSearch: EngramAdapter = async (config) => ({
   create: () => createEngramSearchSystem(config),
 })
 
+/**
+ * Conditions with dense retrieval (`engine.embedder` set): the same engine search with the run's embedder
+ * (use-lite behind the on-disk vector cache), every passage committed with its vector. `dense` alone runs
+ * through the dense-only plugin channel (see request-channels.ts and dense-channel.ts).
+ */
+const engineVectorSearch: EngramAdapter = async (config) => {
+  const embedder = config.engine.embedder
+  if (!embedder || !HARNESS_EMBEDDERS.includes(embedder))
+    return {
+      ready: false,
+      missing: `embedder '${embedder}': the harness embeds with use-lite (engine.embedder: default)`,
+    }
+  return {
+    ready: true,
+    usesVectors: true,
+    create: ({ vectors }) => createEngramSearchSystem(config, vectors),
+  }
+}
+
 const ADAPTERS: Record<string, EngramAdapter> = {
   passages: engineSearch,
+  dense: engineVectorSearch,
+  'dense+passages/rrf': engineVectorSearch,
+  'dense+passages/cc': engineVectorSearch,
+  'dense+passages/rrf/rerank:plugin:dense': engineVectorSearch,
+  // Graph conditions: the corpus goes through the ingestion pipeline (engram-graph-adapters.ts).
+  ...GRAPH_ADAPTERS,
 }
 
 /** Registers an adapter (used by adapter modules once the core capability they drive exists). */
@@ -37,7 +64,13 @@ export async function resolveEngramSystem(config: BenchConfig): Promise<SystemRe
   if (config.pending) return { ready: false, missing: config.pending }
   const key = engramConditionKey(config)
   // A condition that loads search plugins (engine.plugins) runs through the search pipeline as written.
-  const adapter = ADAPTERS[key] ?? (config.engine.plugins?.length ? engineSearch : undefined)
+  const adapter =
+    ADAPTERS[key] ??
+    (config.engine.plugins?.length
+      ? config.engine.embedder
+        ? engineVectorSearch
+        : engineSearch
+      : undefined)
   if (!adapter) {
     return { ready: false, missing: `no Engram adapter for '${key}' in benchmarks/src/systems` }
   }

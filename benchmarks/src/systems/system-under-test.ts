@@ -1,5 +1,6 @@
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
+import type { BenchVectors } from '../vectors/bench-vectors.js'
 
 /**
  * The one interface the harness drives, for Engram conditions and peers alike. A system indexes one group's
@@ -26,8 +27,17 @@ export interface SystemStats {
   readonly documents: number
 }
 
+/** What the harness hands every factory. */
+export interface SystemDeps {
+  /**
+   * The run's vectors (one embedder behind the on-disk cache), shared by every system that sets
+   * `usesVectors`, so Engram and the vector peers embed documents and queries identically.
+   */
+  readonly vectors: BenchVectors
+}
+
 /** Creates a fresh, empty system; called once per retrieval group. */
-export type SystemFactory = () => Promise<SystemUnderTest>
+export type SystemFactory = (deps: SystemDeps) => Promise<SystemUnderTest>
 
 /**
  * A system the harness knows by name but cannot build yet. `missing` names the capability that does not exist
@@ -39,5 +49,13 @@ export interface PendingSystem {
 }
 
 export type SystemResolution =
-  | { readonly ready: true; readonly create: SystemFactory }
+  | {
+      readonly ready: true
+      readonly create: SystemFactory
+      /**
+       * The system embeds documents and queries through `deps.vectors`: the harness embeds the whole
+       * corpus and query set before any system runs, so index and query timings exclude the model.
+       */
+      readonly usesVectors?: boolean
+    }
   | { readonly ready: false; readonly missing: string }

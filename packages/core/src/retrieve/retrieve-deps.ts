@@ -30,18 +30,18 @@ export interface DenseReaders {
 }
 
 /**
- * HOOK for the vectors work: a search service that can serve dense search exposes
- * `denseReaders(brainId)`, and every graph retrieval operation picks the readers up from here. Until
- * it does, `vectors` and `embed` are null and the operations use graph and BM25 signals only.
+ * Optional hook: a search service may expose `denseReaders(brainId)` to choose the readers itself.
+ * Without it, the readers are the service's own `vectors(brainId)` and `embed(brainId)`, the ones
+ * `/retrieve/search` uses.
  */
 interface DenseCapable {
   denseReaders?: (brainId: string) => Promise<DenseReaders> | DenseReaders
 }
 
 export interface RetrieveDepsOptions {
-  /** Overrides the vector reader (otherwise taken from the search service when it exposes one). */
+  /** Overrides the vector reader (otherwise the search service's). */
   vectors?: VectorReader | null
-  /** Overrides the embedder (otherwise taken from the search service when it exposes one). */
+  /** Overrides the embedder (otherwise the search service's). */
   embed?: ((text: string) => Promise<Float32Array>) | null
   now?: () => Date
 }
@@ -49,7 +49,7 @@ export interface RetrieveDepsOptions {
 /**
  * Builds the dependencies of one request from the engine and the search service. Vectors and the
  * embedder come from `options`, else from the search service's `denseReaders(brainId)` when it has one
- * (see {@link DenseCapable}), else null.
+ * (see {@link DenseCapable}), else from its `vectors` and `embed` (null without an embedder).
  */
 export async function createRetrieveDeps(
   engram: Engram,
@@ -62,7 +62,7 @@ export async function createRetrieveDeps(
   const readers: DenseReaders =
     typeof dense.denseReaders === 'function'
       ? await dense.denseReaders(brainId)
-      : { vectors: null, embed: null }
+      : await serviceReaders(search, brainId, indexes)
   const deps: RetrieveDeps = {
     brainId,
     store,
@@ -72,4 +72,18 @@ export async function createRetrieveDeps(
   }
   if (options.now !== undefined) deps.now = options.now
   return deps
+}
+
+/**
+ * The search service's dense readers, as `/retrieve/search` gets them: none without an embedder, and
+ * none for a brain without vectors (which then does not pay for embedding the text).
+ */
+async function serviceReaders(
+  search: SearchService,
+  brainId: string,
+  indexes: BrainIndexes,
+): Promise<DenseReaders> {
+  const embed = search.embed(brainId)
+  if (embed === null || indexes.vectors.size === 0) return { vectors: null, embed: null }
+  return { vectors: await search.vectors(brainId), embed }
 }

@@ -392,4 +392,29 @@ describe('createRetrieveDeps', () => {
     })
     await engram.stop()
   })
+
+  it("takes the search service's own dense readers once the brain has vectors", async () => {
+    const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+    await engram.start()
+    const embedder = {
+      kind: 'embedder' as const,
+      name: 'fake',
+      dimension: 2,
+      embed: async (texts: string[]) => texts.map(() => Float32Array.from([1, 0])),
+    }
+    const search = createSearchService(engram, { embedder })
+    // No vectors yet: nothing to search, so the text is not embedded.
+    expect(await createRetrieveDeps(engram, search, 'default')).toMatchObject({
+      vectors: null,
+      embed: null,
+    })
+    await engram.commit('default', {
+      vectors: [{ space: 'passages', id: 'p1', vector: Float32Array.from([1, 0]) }],
+    })
+    const deps = await createRetrieveDeps(engram, search, 'default')
+    expect(deps.embed).not.toBeNull()
+    expect([...(await deps.embed!('x'))]).toEqual([1, 0])
+    expect((await deps.vectors!.search('passages', Float32Array.from([1, 0]), 5))[0]?.id).toBe('p1')
+    await engram.stop()
+  })
 })

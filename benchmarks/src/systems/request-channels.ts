@@ -1,0 +1,12 @@
+/**
+ * The search request's channels for a config's `engine.channels`. Configs name dense retrieval over passages
+ * `dense`; the engine has no channel of that name. Beside `passages` it is already there: the passages
+ * channel returns a `bm25` and a `dense` list when the search has an embedder and the brain vectors, so
+ * `[passages, dense]` is requested as `[passages]` (asking for the dense list a second time would count it
+ * twice in fusion). Alone it is the dense-only plugin channel, `plugin:dense` (see `dense-channel.ts`).
+ * Every other name is passed through as the engine takes it.
+ */
+export function requestChannels(channels: readonly string[]): string[] {
+  const withPassages = channels.includes('passages')
+  return channels.flatMap((c) => (c !== 'dense' ? [c] : withPassages ? [] : ['plugin:dense']))
+}
