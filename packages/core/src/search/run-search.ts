@@ -115,7 +115,7 @@ export async function runSearch(request: SearchRequest, deps: SearchDeps): Promi
         ctx,
       ),
     )
-    fused = [...fused, ...neighbors.items]
+    fused = mergeByScore(fused, neighbors.items)
   }
 
   // Hits come from the first max(depth, 5k) fused candidates that have a record (and pass the extras
@@ -310,6 +310,24 @@ async function loadRecords(
       entity: e,
     })
   }
+}
+
+/**
+ * Interleaves expansion candidates into the fused ranking by score (a neighbour scores at most its
+ * seed's score / log2(3), so it lands below its seed). Appending them after every fused candidate, as
+ * this once did, kept them out of any top k the fused list could fill. Stable: on equal scores a fused
+ * candidate stays ahead of a neighbour, and neighbours keep their own order.
+ */
+export function mergeByScore(fused: Candidate[], expansion: readonly Candidate[]): Candidate[] {
+  const merged: Candidate[] = []
+  let i = 0
+  let j = 0
+  while (i < fused.length || j < expansion.length) {
+    if (j >= expansion.length || (i < fused.length && fused[i]!.score >= expansion[j]!.score))
+      merged.push(fused[i++]!)
+    else merged.push(expansion[j++]!)
+  }
+  return merged
 }
 
 /**

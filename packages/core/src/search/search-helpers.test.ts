@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { makeSnippet, MAX_SNIPPET, snippetMaker } from './snippet.js'
 import { extrasOf, facetsOf, matchesExtras } from './extras.js'
 import { blendPreferences, personalizationWeight } from './personalization-gate.js'
+import { mergeByScore } from './run-search.js'
 
 describe('snippets', () => {
   it('keeps short text and cuts long text to at most 240 characters around the first query term', () => {
@@ -63,5 +64,22 @@ describe('personalization', () => {
     expect(blendPreferences(hits, [0, 0, 0], 0.85).map((x) => x.hit.id)).toEqual(['a', 'b', 'c'])
     // r = [1, .5, 0], p = [0, 0, 1]; λ = .85 -> a .15, b .075, c .85
     expect(blendPreferences(hits, [0, 0, 5], 0.85).map((x) => x.hit.id)).toEqual(['c', 'a', 'b'])
+  })
+})
+
+describe('neighbour expansion merge', () => {
+  it('interleaves neighbours by score, fused first on ties, so they can reach the top k', () => {
+    const fused = [
+      { id: 'a', score: 0.5 },
+      { id: 'b', score: 0.3 },
+      { id: 'c', score: 0.1 },
+    ]
+    const neighbours = [
+      { id: 'n1', score: 0.3 },
+      { id: 'n2', score: 0.2 },
+    ]
+    expect(mergeByScore(fused, neighbours).map((c) => c.id)).toEqual(['a', 'b', 'n1', 'n2', 'c'])
+    expect(mergeByScore(fused, []).map((c) => c.id)).toEqual(['a', 'b', 'c'])
+    expect(mergeByScore([], neighbours).map((c) => c.id)).toEqual(['n1', 'n2'])
   })
 })
