@@ -138,6 +138,20 @@ describe('contextPack', () => {
     expect([...before.paths[0]!.hubs].sort()).toEqual(['e1', 'e2'])
   })
 
+  it("ranks source passages by the text's own hits; passages only facts cite stay with their triples", async () => {
+    const deps = await brain({
+      ...BATCH,
+      passages: [...BATCH.passages!, passage('p3', 'The move was in spring.', 'session_2')],
+      relationships: BATCH.relationships!.map((r) =>
+        r.uuid === 'f2.a' ? { ...r, sourcePassageIds: ['p2', 'p3'] } : r,
+      ),
+    })
+    const pack = await contextPack(deps, 'Where does Alice live now?')
+    expect(pack.triples[0]!.sourceChunkIds).toEqual(['p2', 'p3'])
+    expect(pack.sourcePassageIds).toContain('p2')
+    expect(pack.sourcePassageIds).not.toContain('p3')
+  })
+
   it('runs without PageRank and with zero budgets', async () => {
     const deps = await brain(BATCH)
     const pack = await contextPack(deps, 'Alice', {
