@@ -39,6 +39,9 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: the tsx CLI runs the server in a child process of its own, which a
+    // SIGKILL to the CLI alone would leave running (orphaned, still writing to the data dir).
+    detached: true,
   })
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -54,12 +57,17 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     }
     await new Promise((r) => setTimeout(r, 100))
   }
-  child.kill('SIGKILL')
+  killGroup(child)
   throw new Error(`server did not start within 30 s:\n${output}`)
+}
+
+/** SIGKILL to the tsx CLI and the server process it started (the whole process group). */
+function killGroup(child: ChildProcess): void {
+  process.kill(-child.pid!, 'SIGKILL')
 }
 
 export async function killHard(server: ServerProcess): Promise<void> {
   const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  server.child.kill('SIGKILL')
+  killGroup(server.child)
   await exited
 }

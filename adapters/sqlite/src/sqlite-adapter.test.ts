@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -38,5 +38,27 @@ describe('sqlite adapter files', () => {
     await second.catalog.delete('alpha')
     expect(readdirSync(join(dataDir, 'brains')).filter((f) => f.startsWith('alpha'))).toEqual([])
     await second.close()
+  })
+})
+
+describe('sqlite adapter: a large write', () => {
+  it('checkpoints the WAL of a large batch on a worker thread; the data survives a reopen', async () => {
+    const dataDir = tempDir()
+    const adapter = sqliteAdapter({ dataDir })
+    await adapter.open()
+    await adapter.catalog.create(fixtures.brain('alpha'))
+    const passages = Array.from({ length: 6000 }, (_, i) => fixtures.passage({ id: `p${i}` }))
+    await (await adapter.brain('alpha')).apply({ passages })
+    // The database file itself fills once the worker has copied the WAL into it (the adapter is still open).
+    const file = join(dataDir, 'brains', 'alpha.sqlite')
+    const deadline = Date.now() + 30_000
+    while (statSync(file).size <= 4096 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(statSync(file).size).toBeGreaterThan(4096)
+    await adapter.close()
+    const again = sqliteAdapter({ dataDir })
+    await again.open()
+    expect((await (await again.brain('alpha')).stats()).passages).toBe(6000)
+    await again.close()
   })
 })

@@ -3,7 +3,12 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
 import { createSqliteBrainStore } from './sqlite-brain-store.js'
-import type { SqliteDatabaseFactory, SqliteDatabaseLike } from './sqlite-database-like.js'
+import { checkpointOnWorker } from './sqlite-checkpoint-worker.js'
+import type {
+  SqliteDatabaseFactory,
+  SqliteDatabaseLike,
+  SqliteStatementLike,
+} from './sqlite-database-like.js'
 import { prepareDatabase } from './sqlite-schema.js'
 
 export interface SqliteAdapterConfig {
@@ -42,10 +47,36 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
   let catalogDb: SqliteDatabaseLike | null = null
   const databases = new Map<string, SqliteDatabaseLike>()
   const stores = new Map<string, BrainStore>()
+  /** Checkpoints running on worker threads, per brain (awaited before a brain's files go away). */
+  const checkpoints = new Map<string, Promise<void>>()
 
-  const db = () => {
+  /** Only with the default driver: the worker opens the file with better-sqlite3 itself. */
+  const checkpointElsewhere = (brainId: string) =>
+    config.database !== undefined
+      ? {}
+      : {
+          checkpointElsewhere: () => {
+            const previous = checkpoints.get(brainId) ?? Promise.resolve()
+            const next = previous.then(() => checkpointOnWorker(brainPath(brainId)))
+            const settled = next.then(
+              () => {},
+              () => {},
+            )
+            checkpoints.set(brainId, settled)
+            void settled.then(() => {
+              if (checkpoints.get(brainId) === settled) checkpoints.delete(brainId)
+            })
+            return next
+          },
+        }
+
+  /** Prepared once per open: the engine looks a brain up in the catalog on every store access. */
+  let statements = new Map<string, SqliteStatementLike>()
+  const stmt = (sql: string) => {
     if (catalogDb === null) throw new Error('sqlite adapter: open() was not called')
-    return catalogDb
+    let s = statements.get(sql)
+    if (s === undefined) statements.set(sql, (s = catalogDb.prepare(sql)))
+    return s
   }
   const brainPath = (brainId: string) => join(brainsDir, `${brainId}.sqlite`)
 
@@ -63,47 +94,47 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
     const database = open(brainPath(brainId))
     prepareDatabase(database, 'brain')
     databases.set(brainId, database)
-    store = createSqliteBrainStore(brainId, database)
+    store = createSqliteBrainStore(brainId, database, checkpointElsewhere(brainId))
     stores.set(brainId, store)
     return store
   }
 
   const catalog: BrainCatalog = {
     async create(record) {
-      const result = db()
-        .prepare(
-          'INSERT OR IGNORE INTO brains (id, name_key, token_hash, token_last4, created_at) VALUES (?, ?, ?, ?, ?)',
-        )
-        .run(record.id, record.nameKey, record.tokenHash, record.tokenLast4, record.createdAt)
+      const result = stmt(
+        'INSERT OR IGNORE INTO brains (id, name_key, token_hash, token_last4, created_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(record.id, record.nameKey, record.tokenHash, record.tokenLast4, record.createdAt)
       return result.changes === 1
     },
     async get(brainId) {
-      const row = db().prepare('SELECT * FROM brains WHERE id = ?').get(brainId) as
-        CatalogRow | undefined
+      const row = stmt('SELECT * FROM brains WHERE id = ?').get(brainId) as CatalogRow | undefined
       return row === undefined ? null : toRecord(row)
     },
     async list() {
-      return (
-        db().prepare('SELECT * FROM brains ORDER BY created_at, id').all() as CatalogRow[]
-      ).map(toRecord)
+      return (stmt('SELECT * FROM brains ORDER BY created_at, id').all() as CatalogRow[]).map(
+        toRecord,
+      )
     },
     async findByTokenHash(tokenHash) {
-      const row = db().prepare('SELECT * FROM brains WHERE token_hash = ?').get(tokenHash) as
+      const row = stmt('SELECT * FROM brains WHERE token_hash = ?').get(tokenHash) as
         CatalogRow | undefined
       return row === undefined ? null : toRecord(row)
     },
     async updateToken(brainId, tokenHash, tokenLast4) {
       return (
-        db()
-          .prepare('UPDATE brains SET token_hash = ?, token_last4 = ? WHERE id = ?')
-          .run(tokenHash, tokenLast4, brainId).changes === 1
+        stmt('UPDATE brains SET token_hash = ?, token_last4 = ? WHERE id = ?').run(
+          tokenHash,
+          tokenLast4,
+          brainId,
+        ).changes === 1
       )
     },
     async delete(brainId) {
       if ((await catalog.get(brainId)) === null) return null
       const stats = await (await brain(brainId)).stats()
+      await checkpoints.get(brainId)
       closeBrain(brainId)
-      db().prepare('DELETE FROM brains WHERE id = ?').run(brainId)
+      stmt('DELETE FROM brains WHERE id = ?').run(brainId)
       for (const suffix of ['', '-wal', '-shm'])
         rmSync(brainPath(brainId) + suffix, { force: true })
       return stats
@@ -120,9 +151,11 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
       prepareDatabase(catalogDb, 'catalog')
     },
     async close() {
+      await Promise.all(checkpoints.values())
       for (const brainId of [...databases.keys()]) closeBrain(brainId)
       catalogDb?.close()
       catalogDb = null
+      statements = new Map()
     },
     brain,
   }

@@ -38,8 +38,44 @@ function fromBlob(blob: Buffer): Float32Array {
 /** Case-insensitive substring test usable in SQL (`instr(lower(col), lower(?)) > 0`). */
 const LIKE = (column: string) => `instr(lower(${column}), lower(?)) > 0`
 
+export interface SqliteBrainStoreOptions {
+  /** Records of a batch above which `apply` runs in slices (default 5,000; a text of a few megabytes is 100,000+). */
+  slicedAbove?: number
+  /** Work between two event-loop turns of a sliced `apply` (default 10 ms). */
+  sliceMs?: number
+  /**
+   * Runs a WAL checkpoint of this database on another thread. When given, the COMMIT of a sliced
+   * `apply` leaves the checkpoint to it instead of running it on this thread.
+   */
+  checkpointElsewhere?: () => Promise<void>
+}
+
+function recordCount(batch: WriteBatch): number {
+  let n = 0
+  for (const list of [
+    batch.passages,
+    batch.entities,
+    batch.relationships,
+    batch.observations,
+    batch.structured,
+    batch.changelog,
+    batch.vectors,
+    batch.deleteEntities,
+    batch.deleteRelationships,
+    batch.deleteVectors,
+  ])
+    n += list?.length ?? 0
+  return n
+}
+
 /** One brain's store over its own SQLite file. Statements are prepared once and reused. */
-export function createSqliteBrainStore(brainId: string, db: SqliteDatabaseLike): BrainStore {
+export function createSqliteBrainStore(
+  brainId: string,
+  db: SqliteDatabaseLike,
+  options: SqliteBrainStoreOptions = {},
+): BrainStore {
+  const slicedAbove = options.slicedAbove ?? 5000
+  const sliceMs = options.sliceMs ?? 10
   const cache = new Map<string, SqliteStatementLike>()
   const stmt = (sql: string) => {
     let s = cache.get(sql)
@@ -63,27 +99,35 @@ export function createSqliteBrainStore(brainId: string, db: SqliteDatabaseLike):
       stmt('INSERT OR IGNORE INTO entity_labels (uuid, label) VALUES (?, ?)').run(e.uuid, label)
   }
 
-  const applyTx = db.transaction((batch: WriteBatch) => {
+  /** The batch's writes, one record per step, so that a large batch can be applied in slices. */
+  function* writes(batch: WriteBatch): Generator<void, void, undefined> {
     for (const p of batch.passages ?? []) {
       stmt(
         'INSERT INTO passages (id, source, inserted_at, data) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET source = excluded.source, inserted_at = excluded.inserted_at, data = excluded.data',
       ).run(p.id, p.source, p.insertedAt, JSON.stringify(p))
+      yield
     }
-    for (const e of batch.entities ?? []) putEntity(e)
+    for (const e of batch.entities ?? []) {
+      putEntity(e)
+      yield
+    }
     for (const r of batch.relationships ?? []) {
       stmt(
         'INSERT INTO relationships (uuid, subject_uuid, object_uuid, name, last_updated, data) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET subject_uuid = excluded.subject_uuid, object_uuid = excluded.object_uuid, name = excluded.name, last_updated = excluded.last_updated, data = excluded.data',
       ).run(r.uuid, r.subjectUuid, r.objectUuid, r.name, r.lastUpdated, JSON.stringify(r))
+      yield
     }
     for (const o of batch.observations ?? []) {
       stmt(
         'INSERT INTO observations (id, resource_id, inserted_at, data) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET resource_id = excluded.resource_id, inserted_at = excluded.inserted_at, data = excluded.data',
       ).run(o.id, o.resourceId, o.insertedAt, JSON.stringify(o))
+      yield
     }
     for (const s of batch.structured ?? []) {
       stmt(
         'INSERT INTO structured (id, inserted_at, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET inserted_at = excluded.inserted_at, data = excluded.data',
       ).run(s.id, s.insertedAt, JSON.stringify(s))
+      yield
     }
     for (const c of batch.changelog ?? []) {
       stmt('INSERT OR IGNORE INTO changelog (id, type, data) VALUES (?, ?, ?)').run(
@@ -91,23 +135,110 @@ export function createSqliteBrainStore(brainId: string, db: SqliteDatabaseLike):
         c.type,
         JSON.stringify(c),
       )
+      yield
     }
     for (const v of batch.vectors ?? []) {
       stmt(
         'INSERT INTO vectors (space, id, vector) VALUES (?, ?, ?) ON CONFLICT(space, id) DO UPDATE SET vector = excluded.vector',
       ).run(v.space, v.id, toBlob(v.vector))
+      yield
     }
     for (const uuid of batch.deleteEntities ?? []) {
       stmt('DELETE FROM entities WHERE uuid = ?').run(uuid)
       stmt('DELETE FROM entity_names WHERE uuid = ?').run(uuid)
       stmt('DELETE FROM entity_labels WHERE uuid = ?').run(uuid)
+      yield
     }
-    for (const uuid of batch.deleteRelationships ?? [])
+    for (const uuid of batch.deleteRelationships ?? []) {
       stmt('DELETE FROM relationships WHERE uuid = ?').run(uuid)
-    for (const v of batch.deleteVectors ?? [])
+      yield
+    }
+    for (const v of batch.deleteVectors ?? []) {
       stmt('DELETE FROM vectors WHERE space = ? AND id = ?').run(v.space, v.id)
+      yield
+    }
     if (batch.task !== undefined) putTask(batch.task)
+  }
+
+  const applyTx = db.transaction((batch: WriteBatch) => {
+    const steps = writes(batch)
+    while (!steps.next().done);
   })
+
+  /**
+   * A large batch in one transaction too (BEGIN IMMEDIATE ... COMMIT), but with an event-loop turn
+   * every ~10 ms: the few seconds a multi-megabyte text takes to write would otherwise stop the whole
+   * server. Atomicity is SQLite's: a crash before COMMIT leaves none of it.
+   */
+  async function applySliced(batch: WriteBatch): Promise<void> {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      const steps = writes(batch)
+      let last = performance.now()
+      while (!steps.next().done) {
+        if (performance.now() - last < sliceMs) continue
+        await new Promise((resolve) => setImmediate(resolve))
+        last = performance.now()
+      }
+      commitLarge()
+    } catch (error) {
+      try {
+        db.exec('ROLLBACK')
+      } catch {
+        // SQLite already rolled back (some errors end the transaction themselves).
+      }
+      throw error
+    }
+  }
+
+  /** Checkpoints handed to another thread and not finished yet; the WAL auto-checkpoint is off meanwhile. */
+  let checkpointing = 0
+  let autoCheckpoint = 1000
+
+  /**
+   * COMMIT of a sliced transaction. The COMMIT that pushes the WAL past the auto-checkpoint size also
+   * copies the whole WAL into the database file and syncs it, synchronously: after a multi-megabyte
+   * text (and its vectors) that is hundreds of megabytes and one to two seconds of a stopped server.
+   * With `checkpointElsewhere`, auto-checkpoints are off from this COMMIT until the other thread has
+   * checkpointed (a checkpoint by another connection is ordinary SQLite WAL operation: it copies
+   * committed frames only and never blocks this connection's readers or writer).
+   */
+  function commitLarge() {
+    const elsewhere = options.checkpointElsewhere
+    if (elsewhere === undefined) {
+      db.exec('COMMIT')
+      return
+    }
+    if (checkpointing === 0)
+      autoCheckpoint = Number(db.pragma('wal_autocheckpoint', { simple: true }))
+    checkpointing++
+    db.pragma('wal_autocheckpoint = 0')
+    try {
+      db.exec('COMMIT')
+    } finally {
+      void elsewhere()
+        .catch(() => {
+          // Nothing lost: the next auto-checkpoint on this thread copies what this one did not.
+        })
+        .finally(() => {
+          if (--checkpointing === 0) {
+            try {
+              db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`)
+            } catch {
+              // The database was closed meanwhile (brain deleted or adapter closed).
+            }
+          }
+        })
+    }
+  }
+
+  /**
+   * Settles (never rejects) when the sliced transaction in progress ends; null when none is. Every
+   * other call on this connection waits for it: a write would join the open transaction (a task
+   * record acknowledged with 202 would then depend on its COMMIT), a read would see its uncommitted
+   * rows. Calls on other brains, which have their own connections, do not wait.
+   */
+  let sliced: Promise<void> | null = null
 
   function putTask(t: Task) {
     stmt(
@@ -159,10 +290,16 @@ export function createSqliteBrainStore(brainId: string, db: SqliteDatabaseLike):
       .all()
       .map((r) => String((r as Row).v))
 
-  return {
+  const store: BrainStore = {
     brainId,
     async apply(batch) {
-      applyTx(batch)
+      if (recordCount(batch) <= slicedAbove) return applyTx(batch)
+      const done = applySliced(batch)
+      const release = () => {
+        sliced = null
+      }
+      sliced = done.then(release, release)
+      return done
     },
     async getPassages(ids) {
       return byIds<Passage>('passages', 'id', ids)
@@ -486,4 +623,17 @@ export function createSqliteBrainStore(brainId: string, db: SqliteDatabaseLike):
       }
     },
   }
+
+  // Every method waits while a sliced transaction is open (see `sliced`); otherwise it runs at once.
+  for (const [name, method] of Object.entries(store)) {
+    if (typeof method !== 'function') continue
+    const call = method as (...args: unknown[]) => Promise<unknown>
+    ;(store as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+      sliced === null ? call(...args) : waitThen(call, args)
+  }
+  async function waitThen(call: (...args: unknown[]) => Promise<unknown>, args: unknown[]) {
+    while (sliced !== null) await sliced
+    return call(...args)
+  }
+  return store
 }

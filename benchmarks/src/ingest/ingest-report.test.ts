@@ -18,6 +18,8 @@ const result = (over: Partial<IngestRunResult> = {}): IngestRunResult => ({
   observations: 700,
   embedded: 0,
   load1: 1.5,
+  cpuMs: 6000,
+  mainCpuMs: 1500,
   ...over,
 })
 
@@ -26,24 +28,39 @@ describe('ingestReport', () => {
     command: 'npm run bench -- --ingest',
     environment: captureEnvironment(new Date(0)),
     corpus: { conversations: 1, sessions: 10, turns: 2000 },
-    poolExported: false,
+    extractorWarmUpMs: [700, 720],
+    warmUpTasks: 300,
   }
 
-  it('reports rates, records per 1,000 turns and a pending embedder by name', () => {
+  it('reports rates, CPU per passage, records per 1,000 turns and a pending embedder by name', () => {
     const text = ingestReport({
       ...base,
-      runs: [{ label: 'one task per turn', result: result() }],
+      runs: [
+        { label: 'one task per turn', result: result() },
+        {
+          label: 'one 5 MiB text',
+          result: result({ tasks: 1, turns: 0, passages: 3000, wallMs: 30_000, maxStallMs: 612 }),
+        },
+      ],
       embedding: null,
       embeddingMissing: 'no embedder',
     })
     expect(text).toContain('GENERATED FILE')
-    // 2,000 passages in 4 s; 40,000 tokens in 4 s; 3,000 entities per 2,000 turns.
+    // 2,000 passages in 4 s; 40,000 tokens in 4 s; 6,000 ms of CPU (1,500 on the main thread) for 2,000 passages.
     expect(text).toContain(
-      '| one task per turn | 10 | 2,000 | 4.00 | 500.0 | 500.0 | 10000.0 | 0.10 | 0 |',
+      '| one task per turn | 10 | 2,000 | 4.00 | 500.0 | 500.0 | 10000.0 | 3.00 | 0.75 | 0.10 | 0 | 1.5 |',
     )
+    // The headline is the first run; a document run has no turns and stays out of the per-turn table.
     expect(text).toContain('| one task per turn | 1500 | 250 | 500 | 350 | 1000 |')
+    const perTurn = text.slice(text.indexOf('## Records'), text.indexOf('## With the use-lite'))
+    expect(perTurn).toContain('| one task per turn |')
+    expect(perTurn).not.toContain('one 5 MiB text')
+    expect(text).toContain('longest event-loop stall 612 ms')
     expect(text).toContain('Pending: no embedder.')
-    expect(text).toContain('best full-pipeline run 500.0 passages/s here: met')
+    expect(text).toContain(
+      'one task per turn (server defaults) 500.0 passages/s at load 1.5: met; 3.00 ms of CPU per passage',
+    )
+    expect(text).toContain('A 5 MB text file ingests: completed in 30.0 s (one 5 MiB text)')
   })
 
   it("compares the pipeline's embedded texts per second with the embedder alone", () => {

@@ -14,6 +14,8 @@ import {
   type Extractor,
 } from '@engram/core'
 import { countTokens, type IngestTaskSpec } from './locomo-tasks.js'
+import { loopStallProbe } from './loop-stall-probe.js'
+import { mainThreadCpuMs, processCpuMs } from './thread-cpu.js'
 
 /** What one ingestion run produced and how long it took. */
 export interface IngestRunResult {
@@ -25,6 +27,12 @@ export interface IngestRunResult {
   readonly wallMs: number
   /** Time spent in `tasks.submit` (each stores the task durably before it is queued). */
   readonly submitMs: number
+  /** CPU time of every thread of the process (main, worker threads, GC and compiler helpers) over `wallMs`. */
+  readonly cpuMs?: number
+  /** CPU time of the main thread (the event loop) over `wallMs`; null where it cannot be read. */
+  readonly mainCpuMs?: number | null
+  /** Longest stretch without an event-loop turn during the run, when probed. */
+  readonly maxStallMs?: number | null
   readonly completed: number
   readonly failed: number
   readonly passages: number
@@ -39,20 +47,28 @@ export interface IngestRunResult {
   readonly load1: number
 }
 
+export interface IngestRunOptions {
+  readonly embedder?: Embedder | null
+  /**
+   * Default: the built-in local extractor in this thread (what `defaultIngestionComponents` picks).
+   * The server's default (`EXTRACTOR_WORKERS=2`) is `localExtractorPool({ workers: 2 })`.
+   */
+  readonly extractor?: Extractor
+  /** Tasks run at once (the engine's and the server's `WORKERS`, default 2). */
+  readonly workers?: number
+  /** Record the longest event-loop stall (a 5 ms timer; costs a little CPU). */
+  readonly probeLoop?: boolean
+}
+
 /**
  * Runs ingestion tasks through the real pipeline in this process: `createEngram` on the SQLite adapter in a
- * fresh temp dir, `registerIngestion` with `defaultIngestionComponents` (local extractor, 256/32 chunks and,
+ * fresh temp dir, `registerIngestion` with `defaultIngestionComponents` (256/32 chunks, the given extractor and,
  * when given, an embedder), every task submitted through `engram.tasks.submit`, then `tasks.idle()`. Record
  * counts come from the stores afterwards. The temp dir is removed at the end.
  */
 export async function runIngestTasks(
   specs: readonly IngestTaskSpec[],
-  options: {
-    readonly embedder?: Embedder | null
-    /** Default: the built-in local extractor, in this thread (what `defaultIngestionComponents` picks). */
-    readonly extractor?: Extractor
-    readonly workers?: number
-  } = {},
+  options: IngestRunOptions = {},
 ): Promise<IngestRunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'))
   let engram: Engram | null = null
@@ -76,12 +92,18 @@ export async function runIngestTasks(
     for (const brainId of brains) await engram.brains.create(brainId)
 
     const load1 = loadavg()[0]!
+    const probe = options.probeLoop ? loopStallProbe() : null
+    const cpu0 = process.cpuUsage()
+    const main0 = mainThreadCpuMs()
     const t0 = performance.now()
     for (const spec of specs)
       await engram.tasks.submit({ brainId: spec.brainId, kind: INGEST_TEXT, payload: spec.payload })
     const submitMs = performance.now() - t0
     await engram.tasks.idle()
     const wallMs = performance.now() - t0
+    const cpuMs = processCpuMs(cpu0)
+    const main1 = mainThreadCpuMs()
+    const maxStallMs = probe === null ? null : await probe.stop()
 
     const totals = {
       completed: 0,
@@ -118,6 +140,9 @@ export async function runIngestTasks(
       tokens: specs.reduce((n, s) => n + countTokens(s.payload.text ?? ''), 0),
       wallMs,
       submitMs,
+      cpuMs,
+      mainCpuMs: main0 === null || main1 === null ? null : main1 - main0,
+      maxStallMs,
       load1,
       ...totals,
     }

@@ -30,10 +30,11 @@ export function createEngram(options: EngramOptions): Engram {
     return storage.brain(brainId)
   }
 
-  async function commit(brainId: string, batch: WriteBatch): Promise<void> {
+  async function commit(brainId: string, batch: WriteBatch, applied?: () => void): Promise<void> {
     const target = await store(brainId)
     for (const hook of beforeHooks) await hook(brainId, batch)
     await target.apply(batch)
+    applied?.()
     for (const listener of listeners) {
       try {
         await listener(brainId, batch)
@@ -60,6 +61,9 @@ export function createEngram(options: EngramOptions): Engram {
     maxPending: options.maxPendingTasks ?? 1000,
     retentionDays: options.taskRetentionDays ?? 7,
     maxAttempts: options.maxTaskAttempts ?? 3,
+    ...(options.taskProgressWriteMs === undefined
+      ? {}
+      : { progressWriteMs: options.taskProgressWriteMs }),
   })
 
   return {

@@ -31,6 +31,12 @@ export interface EngramOptions {
   taskRetentionDays?: number
   /** Attempts before a task that keeps crashing the process is marked failed (default 3). */
   maxTaskAttempts?: number
+  /**
+   * Least time between two writes of a running task's stage to storage (default 1000 ms). `tasks.get`
+   * and `tasks.list` show every stage at once; storage gets the start, the finish, and the stage of a
+   * task running longer than this.
+   */
+  taskProgressWriteMs?: number
   logger?: Logger
 }
 
@@ -118,7 +124,10 @@ export interface TaskContext {
   readonly store: BrainStore
   readonly signal: AbortSignal
   readonly logger: Logger
-  /** Records the stage (and counts) on the task record. */
+  /**
+   * Records the stage (and counts) on the task: `tasks.get` shows it at once; storage gets it with the
+   * finished record, or sooner on a task running longer than `taskProgressWriteMs`.
+   */
   progress(stage: TaskStage, counts?: Record<string, number>): Promise<void>
 }
 

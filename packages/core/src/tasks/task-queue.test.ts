@@ -56,6 +56,78 @@ describe('task queue', () => {
     expect(done.endedAt).not.toBeNull()
   })
 
+  it('shows every stage through the queue while the store gets only the start and the finish', async () => {
+    const storage = memoryAdapter()
+    const gate = deferred()
+    const seen: string[] = []
+    const engram = await engine(
+      async (ctx) => {
+        await ctx.progress('extracting', { passages: 3 })
+        await gate.promise
+        return { status: 'completed', result: { passages: 3 } }
+      },
+      {},
+      storage,
+    )
+    // The finished record travels in the batch of the persisting commit; 'indexing' is visible meanwhile.
+    engram.onCommit(async (brainId, batch) => {
+      seen.push(`${batch.task?.status}/${batch.task?.stage}`)
+      seen.push((await engram.tasks.get(brainId, batch.task!.id))!.stage)
+    })
+    const { task } = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: 1 })
+    while ((await engram.tasks.get('default', task.id))?.stage !== 'extracting')
+      await new Promise((resolve) => setImmediate(resolve))
+    const store = await engram.store('default')
+    expect(await engram.tasks.get('default', task.id)).toMatchObject({
+      status: 'started',
+      stage: 'extracting',
+      counts: { passages: 3 },
+    })
+    expect((await engram.tasks.list('default', { limit: 10, skip: 0 }))[0]?.stage).toBe(
+      'extracting',
+    )
+    // Durable: started, attempt counted (a crash now re-runs it); the stage in between is not written.
+    expect(await store.getTask(task.id)).toMatchObject({
+      status: 'started',
+      stage: 'source',
+      attempts: 1,
+    })
+    gate.resolve()
+    await engram.tasks.idle()
+    expect(seen).toEqual(['completed/completed', 'indexing'])
+    expect(await store.getTask(task.id)).toMatchObject({
+      status: 'completed',
+      stage: 'completed',
+      counts: { passages: 3 },
+      result: { passages: 3 },
+    })
+  })
+
+  it('writes the stage to the store once progressWriteMs have passed since the last write', async () => {
+    const gate = deferred()
+    const engram = createEngram({
+      storage: memoryAdapter(),
+      version: 'test',
+      taskProgressWriteMs: 0,
+    })
+    engram.tasks.registerHandler('echo', async (ctx) => {
+      await ctx.progress('resolving', { entities: 2 })
+      await gate.promise
+      return { status: 'completed', result: {} }
+    })
+    await engram.start()
+    const { task } = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: 1 })
+    const store = await engram.store('default')
+    while ((await engram.tasks.get('default', task.id))?.stage !== 'resolving')
+      await new Promise((resolve) => setImmediate(resolve))
+    expect(await store.getTask(task.id)).toMatchObject({
+      stage: 'resolving',
+      counts: { entities: 2 },
+    })
+    gate.resolve()
+    await engram.tasks.idle()
+  })
+
   it('returns the same task for the same client task id', async () => {
     const engram = await engine(async () => ({ status: 'completed', result: {} }))
     const a = await engram.tasks.submit({

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { afterAll, describe, expect, it } from 'vitest'
 import { localExtractor } from './local-extractor.js'
 import { localExtractorPool } from './local-extractor-pool.js'
@@ -40,6 +41,28 @@ describe('local extractor on worker threads', () => {
       const merged = await split.extract(whole, { signal: signal() })
       expect(merged).toEqual(await localExtractor().extract(whole, { signal: signal() }))
       expect(merged.entities.find((e) => e.name === 'Dana')?.passageIds).toHaveLength(9)
+    } finally {
+      await split.close()
+    }
+  }, 30_000)
+
+  it('starts every worker on warmUp, and listens for an abort once per call however many slices', async () => {
+    const split = localExtractorPool({ workers: 2, passagesPerRequest: 1 })
+    try {
+      const started = await split.warmUp()
+      expect(started).toHaveLength(2)
+      const controller = new AbortController()
+      const passages = Array.from({ length: 24 }, (_, i) => ({
+        id: `p${i}`,
+        text: `Ada met Alan ${i}.`,
+      }))
+      const running = split.extract(
+        { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] },
+        { signal: controller.signal },
+      )
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+      expect((await running).entities.find((e) => e.name === 'Ada')?.passageIds).toHaveLength(24)
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
     } finally {
       await split.close()
     }

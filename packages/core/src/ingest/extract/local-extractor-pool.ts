@@ -31,37 +31,80 @@ export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
 }
 
 /**
- * Joins the graphs of consecutive slices of one input, in slice order: entity keys are stable across
- * slices (`LABEL:normalised name`), so an entity seen in several slices becomes one, citing every passage.
+ * Folds the graphs of consecutive slices of one input in slice order, each as soon as it and the
+ * slices before it have arrived, so a long text is merged while the workers still extract instead
+ * of in one stretch at the end. Entity keys are stable across slices (`LABEL:normalised name`), so
+ * an entity seen in several slices becomes one, citing every passage.
  */
-export function mergeExtractedGraphs(graphs: ExtractedGraph[]): ExtractedGraph {
-  if (graphs.length === 1) return graphs[0]!
+function sliceMerger(count: number) {
+  const waiting = new Map<number, ExtractedGraph>()
+  let next = 0
+  let only: ExtractedGraph | null = null
   const entities = new Map<string, ExtractedGraph['entities'][number]>()
-  for (const graph of graphs) {
+  // A set per entity: a name found in every slice of a long text would make `includes` quadratic.
+  const cited = new Map<string, Set<string>>()
+  const relationships: ExtractedGraph['relationships'] = []
+  const observations: ExtractedGraph['observations'] = []
+
+  function fold(graph: ExtractedGraph) {
     for (const entity of graph.entities) {
       const seen = entities.get(entity.key)
-      if (seen === undefined)
+      if (seen === undefined) {
         entities.set(entity.key, { ...entity, passageIds: [...entity.passageIds] })
-      else
-        for (const id of entity.passageIds)
-          if (!seen.passageIds.includes(id)) seen.passageIds.push(id)
+        cited.set(entity.key, new Set(entity.passageIds))
+        continue
+      }
+      const ids = cited.get(entity.key)!
+      for (const id of entity.passageIds)
+        if (!ids.has(id)) {
+          ids.add(id)
+          seen.passageIds.push(id)
+        }
     }
+    for (const r of graph.relationships) relationships.push(r)
+    for (const o of graph.observations) observations.push(o)
   }
+
   return {
-    entities: [...entities.values()],
-    relationships: graphs.flatMap((g) => g.relationships),
-    observations: graphs.flatMap((g) => g.observations),
+    add(index: number, graph: ExtractedGraph) {
+      if (count === 1) only = graph
+      waiting.set(index, graph)
+      for (let g = waiting.get(next); g !== undefined; g = waiting.get(next)) {
+        waiting.delete(next++)
+        if (count > 1) fold(g)
+      }
+    },
+    result(): ExtractedGraph {
+      if (next < count) throw new Error(`merged ${next} of ${count} slices`)
+      return only ?? { entities: [...entities.values()], relationships, observations }
+    },
   }
 }
 
 /**
- * The local extractor on worker threads: compromise's tagging is synchronous and costs about 3 ms per
+ * Joins the graphs of consecutive slices of one input, in slice order: entity keys are stable across
+ * slices (`LABEL:normalised name`), so an entity seen in several slices becomes one, citing every passage.
+ */
+export function mergeExtractedGraphs(graphs: ExtractedGraph[]): ExtractedGraph {
+  const merger = sliceMerger(graphs.length)
+  graphs.forEach((graph, index) => merger.add(index, graph))
+  return merger.result()
+}
+
+/**
+ * The local extractor on worker threads: compromise's tagging is synchronous and costs about 1 ms per
  * short passage, so on the main thread it would compete with request handling and use one core only.
  * Each request goes to the worker with the fewest requests in flight; results are identical to
  * `localExtractor()` (the same code runs in the worker). A worker that dies fails its requests (the task
  * is retried by the queue) and is replaced on the next request.
  */
 export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Extractor & {
+  /**
+   * Starts every worker and waits until each has loaded its NLP models and extracted one sentence;
+   * resolves to the milliseconds each took. Optional: workers otherwise start on first use, and the
+   * first requests wait for them (about 0.7 s of CPU each when run from TypeScript sources).
+   */
+  warmUp(): Promise<number[]>
   close(): Promise<void>
 } {
   const size = Math.max(1, options.workers ?? 2)
@@ -83,10 +126,12 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     }
     worker.on('message', (reply: ExtractionReply) => {
       const pending = slot.pending.get(reply.id)
-      if (pending === undefined) return
       slot.pending.delete(reply.id)
-      if (reply.graph !== undefined) pending.resolve(reply.graph)
-      else pending.reject(new EngramError('INTERNAL_ERROR', `Extraction failed: ${reply.error}`))
+      // The reply of an aborted request has no one waiting, but may still be the worker's last.
+      if (pending !== undefined) {
+        if (reply.graph !== undefined) pending.resolve(reply.graph)
+        else pending.reject(new EngramError('INTERNAL_ERROR', `Extraction failed: ${reply.error}`))
+      }
       if (slot.pending.size === 0) worker.unref()
     })
     worker.on('error', failAll)
@@ -106,24 +151,16 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     return (slots[best] ??= start(best))
   }
 
-  function request(input: ExtractionInput, signal: AbortSignal): Promise<ExtractedGraph> {
-    if (closed) return Promise.reject(new EngramError('SERVICE_UNAVAILABLE', 'Extractor closed.'))
-    signal.throwIfAborted()
-    const slot = pick()
+  /** Sends one request to a worker; `sent` collects it so an abort can drop its reply. */
+  function send(
+    slot: Slot,
+    input: ExtractionInput,
+    sent: { slot: Slot; id: number }[] = [],
+  ): Promise<ExtractedGraph> {
     const id = nextId++
+    sent.push({ slot, id })
     return new Promise<ExtractedGraph>((resolve, reject) => {
-      const onAbort = () => {
-        slot.pending.delete(id)
-        reject(signal.reason)
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      const settle =
-        <T>(fn: (value: T) => void) =>
-        (value: T) => {
-          signal.removeEventListener('abort', onAbort)
-          fn(value)
-        }
-      slot.pending.set(id, { resolve: settle(resolve), reject: settle(reject) })
+      slot.pending.set(id, { resolve, reject })
       slot.worker.ref()
       slot.worker.postMessage({ id, input } satisfies ExtractionRequest)
     })
@@ -133,11 +170,48 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     kind: 'extractor',
     name: 'local',
     async extract(input, ctx) {
+      if (closed) throw new EngramError('SERVICE_UNAVAILABLE', 'Extractor closed.')
+      const { signal } = ctx
+      signal.throwIfAborted()
       const slices: ExtractionInput[] = []
       for (let i = 0; i < input.passages.length; i += perRequest)
         slices.push({ ...input, passages: input.passages.slice(i, i + perRequest) })
       if (slices.length === 0) slices.push(input)
-      return mergeExtractedGraphs(await Promise.all(slices.map((s) => request(s, ctx.signal))))
+      // One abort listener per call, not per slice: a text of a few megabytes is hundreds of slices.
+      const sent: { slot: Slot; id: number }[] = []
+      let onAbort = () => {}
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => {
+          for (const { slot, id } of sent) slot.pending.delete(id)
+          reject(signal.reason)
+        }
+        signal.addEventListener('abort', onAbort, { once: true })
+      })
+      const merger = sliceMerger(slices.length)
+      const replies = slices.map((slice, index) =>
+        send(pick(), slice, sent).then((graph) => merger.add(index, graph)),
+      )
+      try {
+        await Promise.race([Promise.all(replies), aborted])
+        return merger.result()
+      } finally {
+        signal.removeEventListener('abort', onAbort)
+      }
+    },
+    async warmUp() {
+      if (closed) throw new EngramError('SERVICE_UNAVAILABLE', 'Extractor closed.')
+      const probe: ExtractionInput = {
+        passages: [{ id: 'warm-up', text: 'Dana met Omar in Lisbon yesterday.' }],
+        sourceTimestamp: new Date(0).toISOString(),
+        observateFor: [],
+      }
+      return Promise.all(
+        slots.map(async (_, index) => {
+          const t0 = performance.now()
+          await send((slots[index] ??= start(index)), probe)
+          return performance.now() - t0
+        }),
+      )
     },
     async close() {
       closed = true

@@ -1,3 +1,4 @@
+import nlp from 'compromise'
 import { describe, expect, it } from 'vitest'
 import { localExtractor } from './local-extractor.js'
 
@@ -44,6 +45,25 @@ describe('local extractor', () => {
       aboutKey: bob.key,
       polarity: 'positive',
     })
+  })
+
+  it('cites each passage once per entity and leaves compromise as it found it', async () => {
+    const hooks = [...(nlp.world() as unknown as { hooks: string[] }).hooks]
+    const graph = await localExtractor().extract(
+      {
+        passages: ['Dana met Omar. Dana thanked Omar.', 'Omar called Dana.'].map((text, i) => ({
+          id: `p${i}`,
+          text,
+        })),
+        sourceTimestamp: '2024-04-10T09:00:00.000Z',
+        observateFor: [],
+      },
+      { signal: new AbortController().signal },
+    )
+    expect(graph.entities.find((e) => e.name === 'Dana')?.passageIds).toEqual(['p0', 'p1'])
+    // The parse skips compromise's chunker for its own call only.
+    expect((nlp.world() as unknown as { hooks: string[] }).hooks).toEqual(hooks)
+    expect(hooks).toContain('chunks')
   })
 
   it('is deterministic and steers observations with observate_for', async () => {

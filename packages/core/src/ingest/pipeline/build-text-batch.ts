@@ -13,6 +13,7 @@ import {
 } from '../../graph-writes/changelog.js'
 import { resolveEntities, type EntityCandidate } from '../resolve/entity-resolver.js'
 import type { IngestionComponents } from './ingestion-components.js'
+import { loopYielder } from './loop-yielder.js'
 
 export interface TextBatchInput {
   text: string
@@ -42,6 +43,8 @@ export async function buildTextBatch(
   const taskId = ctx.task.id
   const brainId = ctx.task.brainId
   const now = new Date().toISOString()
+  // A text of a few megabytes gives 100,000+ entities and edges: the loops below give the event loop turns.
+  const pause = loopYielder()
 
   await ctx.progress('chunking')
   const passages: Passage[] = components.chunk(input.text).map((chunk) => ({
@@ -101,6 +104,7 @@ export async function buildTextBatch(
     const distinct = new Map([...resolutions.values()].map((r) => [r.uuid, r]))
     entities = [...distinct.values()].map((r) => r.entity)
     for (const r of distinct.values()) {
+      await pause()
       changelog.push(
         r.outcome === 'new'
           ? nodeCreated(r.entity, `${taskId}:${r.uuid}`)
@@ -114,6 +118,7 @@ export async function buildTextBatch(
     const byUuid = new Map(entities.map((e) => [e.uuid, e]))
     const seen = new Set<string>()
     for (const rel of extracted.relationships) {
+      await pause()
       const subject = resolutions.get(rel.subjectKey)
       const object = resolutions.get(rel.objectKey)
       if (subject === undefined || object === undefined || subject.uuid === object.uuid) continue

@@ -3,6 +3,7 @@ import { stableId } from '../../ids.js'
 import type { JsonObject, Polarity } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+import { loopYielder } from '../pipeline/loop-yielder.js'
 
 /** An entity as extraction or structured input describes it, before it has an identity in the brain. */
 export interface EntityCandidate {
@@ -102,6 +103,11 @@ export function mergeInto(existing: Entity, candidate: EntityCandidate, now: str
  * label -> embedding similarity above a threshold with an ambiguity band. Events are never merged by
  * name. Candidates of one task that resolve to the same entity are folded together.
  * Thresholds follow the original (cosine 0.9, band 0.02; original-notes section B.5).
+ *
+ * Linear in the number of candidates: the entities this task already resolved are indexed by
+ * normalised name and alias (a text of a few megabytes yields 100,000+ candidates; a scan of the
+ * task's entities per candidate was quadratic), and every key sees its entity's final merged record
+ * through one pass at the end instead of a rewrite of all earlier keys per candidate.
  */
 export async function resolveEntities(
   store: BrainStore,
@@ -110,8 +116,27 @@ export async function resolveEntities(
 ): Promise<Map<string, Resolution>> {
   const threshold = options.threshold ?? 0.9
   const band = options.ambiguityBand ?? 0.02
-  const resolutions = new Map<string, Resolution>()
+  /** Each key's resolution as settled; its `entity` is replaced by the final record at the end. */
+  const settled = new Map<string, Resolution>()
+  /** The latest resolution per entity, in order of first resolution (the order the in-task match prefers). */
   const byUuid = new Map<string, Resolution>()
+  const firstSeen = new Map<string, number>()
+  /** Normalised name or alias -> uuids of this task's entities carrying it (only ever grows). */
+  const byName = new Map<string, Set<string>>()
+  const pause = loopYielder()
+
+  /** How many of an entity's names (name, then aliases) are indexed: aliases only ever get appended. */
+  const indexed = new Map<string, number>()
+  const indexNames = (entity: Entity) => {
+    const names = [entity.name, ...entity.aliases]
+    for (let i = indexed.get(entity.uuid) ?? 0; i < names.length; i++) {
+      const norm = normalizeEntityName(names[i]!)
+      let uuids = byName.get(norm)
+      if (uuids === undefined) byName.set(norm, (uuids = new Set()))
+      uuids.add(entity.uuid)
+    }
+    indexed.set(entity.uuid, names.length)
+  }
 
   const settle = (candidate: EntityCandidate, base: Resolution) => {
     const previous = byUuid.get(base.uuid)
@@ -123,20 +148,31 @@ export async function resolveEntities(
             key: candidate.key,
             entity: mergeInto(previous.entity, candidate, options.now),
           }
+    if (!firstSeen.has(resolution.uuid)) firstSeen.set(resolution.uuid, firstSeen.size)
     byUuid.set(resolution.uuid, resolution)
-    resolutions.set(candidate.key, resolution)
-    // Earlier keys that point at the same entity see the final merged record.
-    for (const [key, r] of resolutions)
-      if (r.uuid === resolution.uuid) resolutions.set(key, { ...r, entity: resolution.entity })
+    settled.set(candidate.key, resolution)
+    indexNames(resolution.entity)
+  }
+
+  /** The earliest-resolved entity of this task with this name or alias and compatible labels. */
+  const inTask = (normalized: string, labels: string[]): Resolution | undefined => {
+    let best: Resolution | undefined
+    for (const uuid of byName.get(normalized) ?? []) {
+      const r = byUuid.get(uuid)!
+      if (r.entity.labels.includes(EVENT_LABEL) || !labelsCompatible(r.entity.labels, labels))
+        continue
+      if (best === undefined || firstSeen.get(uuid)! < firstSeen.get(best.uuid)!) best = r
+    }
+    return best
   }
 
   for (const candidate of candidates) {
+    await pause()
     const now = options.now
-    const pending = byUuid
 
     if (candidate.uuid !== undefined) {
       const [existing] = await store.getEntities([candidate.uuid])
-      const entity = pending.get(candidate.uuid)?.entity ?? existing
+      const entity = byUuid.get(candidate.uuid)?.entity ?? existing
       settle(candidate, {
         key: candidate.key,
         uuid: candidate.uuid,
@@ -170,23 +206,18 @@ export async function resolveEntities(
     }
 
     const normalized = normalizeEntityName(candidate.name)
-    const inTask = [...pending.values()].find(
-      (r) =>
-        !r.entity.labels.includes(EVENT_LABEL) &&
-        [r.entity.name, ...r.entity.aliases].some((n) => normalizeEntityName(n) === normalized) &&
-        labelsCompatible(r.entity.labels, candidate.labels),
-    )
-    if (inTask !== undefined) {
-      settle(candidate, { ...inTask, key: candidate.key })
+    const sameTask = inTask(normalized, candidate.labels)
+    if (sameTask !== undefined) {
+      settle(candidate, { ...sameTask, key: candidate.key })
       continue
     }
 
-    const byName = (await store.findEntitiesByName(normalized)).filter((e) =>
+    const named = (await store.findEntitiesByName(normalized)).filter((e) =>
       labelsCompatible(e.labels, candidate.labels),
     )
-    if (byName.length > 0) {
+    if (named.length > 0) {
       const overlap = (e: Entity) => e.labels.filter((l) => candidate.labels.includes(l)).length
-      const best = [...byName].sort(
+      const best = [...named].sort(
         (a, b) => overlap(b) - overlap(a) || a.uuid.localeCompare(b.uuid),
       )[0]!
       settle(candidate, {
@@ -256,5 +287,8 @@ export async function resolveEntities(
       mergeCandidates,
     })
   }
+  // Every key of an entity sees its final merged record (earlier keys were settled before later merges).
+  const resolutions = new Map<string, Resolution>()
+  for (const [key, r] of settled) resolutions.set(key, { ...r, entity: byUuid.get(r.uuid)!.entity })
   return resolutions
 }

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { fixtures } from '@engram/core/testing'
+import type { Entity } from '@engram/core'
+import { createSqliteBrainStore, type SqliteBrainStoreOptions } from './sqlite-brain-store.js'
+import type { SqliteDatabaseLike } from './sqlite-database-like.js'
+import { prepareDatabase } from './sqlite-schema.js'
+
+const cleanups: (() => void)[] = []
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup()
+})
+
+/** A store over a fresh file; with `sliceMs: 0` a sliced apply gives the event loop a turn after every record. */
+function openStore(options: SqliteBrainStoreOptions = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-sqlite-store-'))
+  const db = new Database(join(dir, 'brain.sqlite')) as unknown as SqliteDatabaseLike
+  prepareDatabase(db, 'brain')
+  cleanups.push(() => {
+    db.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return { store: createSqliteBrainStore('alpha', db, options), db }
+}
+
+const passages = (n: number) =>
+  Array.from({ length: n }, (_, i) => fixtures.passage({ id: `p${i}`, source: 'big' }))
+
+describe('sqlite brain store: large batches', () => {
+  it('applies a batch above the threshold in slices, giving the event loop turns, all of it at once', async () => {
+    const { store } = openStore({ slicedAbove: 10, sliceMs: 0 })
+    let turns = 0
+    const ticking = setInterval(() => turns++, 0)
+    const seen: number[] = []
+    // Calls made while the batch is being written wait for it: they see none of it or all of it.
+    const applying = store.apply({ passages: passages(200), task: fixtures.task({ id: 'big' }) })
+    const during = (async () => {
+      while (seen.length === 0 || seen.at(-1)! < 200) {
+        seen.push((await store.stats()).passages)
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })()
+    await applying
+    await during
+    clearInterval(ticking)
+    expect(turns).toBeGreaterThan(0)
+    expect(seen.every((n) => n === 0 || n === 200)).toBe(true)
+    expect(await store.stats()).toMatchObject({ passages: 200, tasks: 1 })
+  })
+
+  it('rolls a failing sliced batch back entirely; a task created meanwhile is kept', async () => {
+    const { store } = openStore({ slicedAbove: 10, sliceMs: 0 })
+    // entities.name is NOT NULL: the last entity fails after 50 passages were written in the open transaction.
+    const broken = { ...fixtures.entity({ uuid: 'bad' }), name: null } as unknown as Entity
+    const applying = store.apply({ passages: passages(50), entities: [broken] })
+    const created = store.createTask(fixtures.task({ id: 'meanwhile' }))
+    await expect(applying).rejects.toThrow()
+    expect((await created).created).toBe(true)
+    expect(await store.stats()).toMatchObject({ passages: 0, entities: 0, tasks: 1 })
+  })
+
+  it('applies a batch under the threshold in one synchronous transaction', async () => {
+    const { store } = openStore({ slicedAbove: 1000 })
+    let turned = false
+    setImmediate(() => (turned = true))
+    await store.apply({ passages: passages(200) })
+    expect(turned).toBe(false)
+    expect((await store.stats()).passages).toBe(200)
+  })
+
+  it('leaves the checkpoint after a sliced COMMIT to another thread, auto-checkpoints off meanwhile', async () => {
+    let finish = () => {}
+    const asked: number[] = []
+    const { store, db } = openStore({
+      slicedAbove: 10,
+      checkpointElsewhere: () => {
+        asked.push(Number(db.pragma('wal_autocheckpoint', { simple: true })))
+        return new Promise<void>((resolve) => (finish = resolve))
+      },
+    })
+    await store.apply({ passages: passages(50) })
+    expect(asked).toEqual([0])
+    // Small commits meanwhile do not checkpoint on this thread.
+    await store.apply({ passages: [fixtures.passage({ id: 'small' })] })
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+    finish()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
+    expect((await store.stats()).passages).toBe(51)
+  })
+})
