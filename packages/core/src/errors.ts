@@ -49,7 +49,7 @@ export const ERROR_CATALOGUE = {
   UNSUPPORTED_MEDIA_TYPE: {
     statuses: [415],
     message: 'The content type is not supported.',
-    resolution: 'Send one of the supported types: txt, md, json, jsonl, csv, html.',
+    resolution: 'Send one of the supported types: txt, md, json, jsonl, csv, html, pdf.',
   },
   RATE_LIMITED: {
     statuses: [429],

@@ -89,9 +89,12 @@ export type * from './contracts/embedder.js'
 export { chunkText, type ChunkOptions } from './ingest/chunk/chunk-text.js'
 export {
   parseFile,
+  checkFile,
   detectFileType,
   jsonToText,
   SUPPORTED_TYPES,
+  type FileType,
+  type Upload,
 } from './ingest/parse/parse-file.js'
 export {
   createRetrieveDeps,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { minimalPdf } from '@engram/core/testing'
 import { buildTestApp, envelope, type TestApp } from '../test-support/test-app.js'
 
 let t: TestApp
@@ -202,6 +203,50 @@ describe('/ingest/file', () => {
       })
     ).json().hits
     expect(hits[0].extras).toMatchObject({ title: 'Notes', filename: 'notes.md' })
+  })
+
+  it('ingests a PDF through its text layer; an unreadable PDF gets 422 before any task', async () => {
+    const pdf = multipart([
+      {
+        name: 'file',
+        filename: 'minutes.pdf',
+        type: 'application/pdf',
+        content: minimalPdf([
+          'Emily organized the AI Ethics Meetup in London.',
+          'Omar chaired it.',
+        ]),
+      },
+    ])
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/ingest/file',
+      headers: { ...t.system, ...pdf.headers },
+      payload: pdf.payload,
+    })
+    expect(res.statusCode).toBe(202)
+    const task = await finished(res.json().task_id)
+    expect(task).toMatchObject({ status: 'completed', result: { passages: 1 } })
+    const hits = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/retrieve/search?query=chaired',
+        headers: t.system,
+      })
+    ).json().hits
+    expect(hits[0].snippet).toBe('Emily organized the AI Ethics Meetup in London. Omar chaired it.')
+    expect(hits[0].extras).toMatchObject({ filename: 'minutes.pdf' })
+
+    const broken = multipart([
+      { name: 'file', filename: 'broken.pdf', content: minimalPdf(['x']).subarray(0, 40) },
+    ])
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/ingest/file',
+      headers: { ...t.system, ...broken.headers },
+      payload: broken.payload,
+    })
+    expect(refused.statusCode).toBe(422)
+    expect(envelope(refused.body).error.code).toBe('VALIDATION_ERROR')
   })
 
   it('415 for executables and other types, 422 for broken JSON, 413 over the file limit', async () => {

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
-  detectFileType,
+  checkFile,
   EngramError,
   INGEST_FILE,
   INGEST_STRUCTURED,
   INGEST_TEXT,
   normalizeMetaKeys,
-  parseFile,
   structuredItemProblems,
   type Engram,
   type StructuredIngestPayload,
@@ -129,7 +128,7 @@ export function ingestRoutes(
       tag: 'ingest',
       summary: 'Ingest a file',
       description:
-        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV: 422.',
+        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
       auth: 'brain',
       consumes: ['multipart/form-data'],
       multipartBrain: true,
@@ -176,8 +175,7 @@ export function ingestRoutes(
         if (metaKeys === null || typeof metaKeys !== 'object' || Array.isArray(metaKeys))
           throw invalid(['body', 'meta_keys'], 'must be a JSON object')
       }
-      detectFileType(file.filename, file.mimeType, file.bytes)
-      parseFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })
+      await checkFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId,

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { EngramError } from '../../errors.js'
-import { parseFile } from './parse-file.js'
+import { minimalPdf } from '../../../testing/minimal-pdf.js'
+import { checkFile, parseFile, type Upload } from './parse-file.js'
 
 const bytes = (s: string) => new TextEncoder().encode(s)
-const code = (fn: () => unknown) => {
+const text = async (upload: Upload) => (await parseFile(upload)).text
+const code = async (fn: () => Promise<unknown>) => {
   try {
-    fn()
+    await fn()
   } catch (e) {
     return [(e as EngramError).code, (e as EngramError).status]
   }
@@ -13,43 +15,50 @@ const code = (fn: () => unknown) => {
 }
 
 describe('parseFile', () => {
-  it('reads text, markdown, html, json, jsonl and csv', () => {
-    expect(parseFile({ filename: 'a.txt', mimeType: null, bytes: bytes('hello') }).text).toBe(
-      'hello',
-    )
+  it('reads text, markdown, html, json, jsonl and csv', async () => {
+    expect(await text({ filename: 'a.txt', mimeType: null, bytes: bytes('hello') })).toBe('hello')
     expect(
-      parseFile({
+      await text({
         filename: 'a.html',
         mimeType: null,
         bytes: bytes('<p>Hi &amp; bye</p><script>x()</script><p>Two</p>'),
-      }).text,
+      }),
     ).toBe('Hi & bye\nTwo')
     expect(
-      parseFile({
+      await text({
         filename: 'a.json',
         mimeType: null,
         bytes: bytes('{"name":"Emily","tags":["a","b"]}'),
-      }).text,
+      }),
     ).toBe('name: Emily\ntags[0]: a\ntags[1]: b')
     expect(
-      parseFile({ filename: 'a.jsonl', mimeType: null, bytes: bytes('{"a":1}\n\n{"a":2}\n') }).text,
+      await text({ filename: 'a.jsonl', mimeType: null, bytes: bytes('{"a":1}\n\n{"a":2}\n') }),
     ).toBe('a: 1\n\na: 2')
     expect(
-      parseFile({ filename: 'a.csv', mimeType: null, bytes: bytes('name,city\nEmily,London\n') })
-        .text,
+      await text({ filename: 'a.csv', mimeType: null, bytes: bytes('name,city\nEmily,London\n') }),
     ).toBe('name: Emily\ncity: London')
     expect(
-      parseFile({ filename: 'upload', mimeType: 'text/markdown', bytes: bytes('# T') }).metadata
-        .file_type,
+      (await parseFile({ filename: 'upload', mimeType: 'text/markdown', bytes: bytes('# T') }))
+        .metadata.file_type,
     ).toBe('md')
   })
 
-  it('refuses other types and binaries with 415, broken JSON with 422', () => {
+  it('reads the text layer of a PDF, by extension or MIME type', async () => {
+    const pdf = minimalPdf(['Emily organized the AI Ethics Meetup (London).', 'On March 8, 2024.'])
+    const parsed = await parseFile({ filename: 'talk.pdf', mimeType: null, bytes: pdf })
+    expect(parsed.text).toBe('Emily organized the AI Ethics Meetup (London).\nOn March 8, 2024.')
+    expect(parsed.metadata).toEqual({ file_type: 'pdf', pages: 1 })
+    expect(await checkFile({ filename: 'upload', mimeType: 'application/pdf', bytes: pdf })).toBe(
+      'pdf',
+    )
+  })
+
+  it('refuses other types and binaries with 415, broken JSON and unreadable PDFs with 422', async () => {
     expect(
-      code(() => parseFile({ filename: 'a.exe', mimeType: null, bytes: bytes('MZ') })),
+      await code(() => parseFile({ filename: 'a.exe', mimeType: null, bytes: bytes('MZ') })),
     ).toEqual(['UNSUPPORTED_MEDIA_TYPE', 415])
     expect(
-      code(() =>
+      await code(() =>
         parseFile({
           filename: 'a.txt',
           mimeType: null,
@@ -58,10 +67,23 @@ describe('parseFile', () => {
       ),
     ).toEqual(['UNSUPPORTED_MEDIA_TYPE', 415])
     expect(
-      code(() => parseFile({ filename: 'a.json', mimeType: null, bytes: bytes('{"a":') })),
+      await code(() => parseFile({ filename: 'a.json', mimeType: null, bytes: bytes('{"a":') })),
     ).toEqual(['VALIDATION_ERROR', 422])
     expect(
-      code(() => parseFile({ filename: 'a.jsonl', mimeType: null, bytes: bytes('{"a":1}\nnope') })),
+      await code(() =>
+        checkFile({ filename: 'a.jsonl', mimeType: null, bytes: bytes('{"a":1}\nnope') }),
+      ),
+    ).toEqual(['VALIDATION_ERROR', 422])
+    // A PDF is recognised by its header: a renamed text file is not one.
+    expect(
+      await code(() => checkFile({ filename: 'a.pdf', mimeType: null, bytes: bytes('hello') })),
+    ).toEqual(['UNSUPPORTED_MEDIA_TYPE', 415])
+    const truncated = minimalPdf(['Some text']).subarray(0, 40)
+    expect(
+      await code(() => checkFile({ filename: 'a.pdf', mimeType: null, bytes: truncated })),
+    ).toEqual(['VALIDATION_ERROR', 422])
+    expect(
+      await code(() => parseFile({ filename: 'empty.pdf', mimeType: null, bytes: minimalPdf([]) })),
     ).toEqual(['VALIDATION_ERROR', 422])
   })
 })

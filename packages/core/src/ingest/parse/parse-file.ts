@@ -2,8 +2,9 @@ import { parse as parseCsv } from 'csv-parse/sync'
 import { Parser } from 'htmlparser2'
 import { EngramError } from '../../errors.js'
 import type { JsonObject } from '../../model/common.js'
+import { checkPdf, looksLikePdf, parsePdf } from './parse-pdf.js'
 
-export const SUPPORTED_TYPES = ['txt', 'md', 'json', 'jsonl', 'csv', 'html'] as const
+export const SUPPORTED_TYPES = ['txt', 'md', 'json', 'jsonl', 'csv', 'html', 'pdf'] as const
 export type FileType = (typeof SUPPORTED_TYPES)[number]
 
 const BY_EXTENSION: Record<string, FileType> = {
@@ -18,6 +19,7 @@ const BY_EXTENSION: Record<string, FileType> = {
   csv: 'csv',
   html: 'html',
   htm: 'html',
+  pdf: 'pdf',
 }
 const BY_MIME: Record<string, FileType> = {
   'text/plain': 'txt',
@@ -27,6 +29,7 @@ const BY_MIME: Record<string, FileType> = {
   'application/jsonl': 'jsonl',
   'text/csv': 'csv',
   'text/html': 'html',
+  'application/pdf': 'pdf',
 }
 
 function unsupported(what: string): EngramError {
@@ -49,7 +52,10 @@ function looksLikeText(bytes: Uint8Array): boolean {
   }
 }
 
-/** The type of an upload from its name, then its MIME type; binary content is refused whatever it claims. */
+/**
+ * The type of an upload from its name, then its MIME type. Content must match: a PDF starts with its
+ * header, every other type is text, so executables, images and archives are refused whatever they claim.
+ */
 export function detectFileType(
   filename: string,
   mimeType: string | null,
@@ -60,7 +66,9 @@ export function detectFileType(
     (extension ? BY_EXTENSION[extension] : undefined) ??
     (mimeType ? BY_MIME[mimeType.split(';')[0]!.trim().toLowerCase()] : undefined)
   if (type === undefined) throw unsupported(extension ? `.${extension}` : (mimeType ?? 'unknown'))
-  if (!looksLikeText(bytes)) throw unsupported('binary content')
+  if (type === 'pdf') {
+    if (!looksLikePdf(bytes)) throw unsupported('content that is not a PDF')
+  } else if (!looksLikeText(bytes)) throw unsupported('binary content')
   return type
 }
 
@@ -113,14 +121,38 @@ function htmlToText(html: string): string {
     .trim()
 }
 
-/** Parses an upload into text (CONTRACT.md section 3): txt, md, json, jsonl, csv, html. */
-export function parseFile(input: {
+export interface Upload {
   filename: string
   mimeType: string | null
   bytes: Uint8Array
-}): { text: string; metadata: JsonObject } {
+}
+
+/**
+ * Checks an upload before its task is accepted, so a bad file gets its 415 or 422 at once: text formats
+ * are parsed (cheap), a PDF is opened (its pages are read only by the task).
+ */
+export async function checkFile(input: Upload): Promise<FileType> {
   const type = detectFileType(input.filename, input.mimeType, input.bytes)
-  const raw = new TextDecoder('utf-8').decode(input.bytes).replace(/^\uFEFF/, '')
+  if (type === 'pdf') await checkPdf(input.bytes)
+  else parseText(type, input.bytes)
+  return type
+}
+
+/** Parses an upload into text (CONTRACT.md section 3): txt, md, json, jsonl, csv, html, pdf. */
+export async function parseFile(input: Upload): Promise<{ text: string; metadata: JsonObject }> {
+  const type = detectFileType(input.filename, input.mimeType, input.bytes)
+  if (type === 'pdf') {
+    const { text, pages } = await parsePdf(input.bytes)
+    return { text, metadata: { file_type: type, pages } }
+  }
+  return parseText(type, input.bytes)
+}
+
+function parseText(
+  type: Exclude<FileType, 'pdf'>,
+  bytes: Uint8Array,
+): { text: string; metadata: JsonObject } {
+  const raw = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '')
   switch (type) {
     case 'txt':
     case 'md':
