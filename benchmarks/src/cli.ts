@@ -84,7 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // Only complete runs of every system update the committed results.
     if (args.phases.length === 3 && args.only.length === 0) saveResult(resultsDir, result)
     if (args.accept) {
-      const changes = acceptExpected(
+      const changes = await acceptExpected(
         join(configsDir, `${name}.yaml`),
         logPath(benchmarksDir),
         result,

@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { format, resolveConfig } from 'prettier'
 import { parseDocument } from 'yaml'
 import type { ConfigResult } from '../run/run-types.js'
 import { round4 } from './verdict.js'
@@ -7,13 +8,14 @@ import { round4 } from './verdict.js'
 /**
  * Pins a run's measured numbers as the config's expected values (4 decimals) and, for every number that changes,
  * appends a dated line to LOG.md (the Anserini reproduction-log habit, STYLE.md item 12). Comments and key order in
- * the YAML are preserved. Returns the changes made.
+ * the YAML are preserved, and the file is written as the repository's Prettier settings format it, so an
+ * accepted config passes `npm run lint` unchanged. Returns the changes made.
  */
-export function acceptExpected(
+export async function acceptExpected(
   configFile: string,
   logFile: string,
   result: ConfigResult,
-): string[] {
+): Promise<string[]> {
   const doc = parseDocument(readFileSync(configFile, 'utf8'))
   const changes: string[] = []
   if (doc.getIn(['index_stats', 'documents']) !== result.corpus.documents) {
@@ -33,7 +35,11 @@ export function acceptExpected(
     }
   }
   if (changes.length === 0) return changes
-  writeFileSync(configFile, doc.toString({ lineWidth: 120, flowCollectionPadding: false }))
+  const options = (await resolveConfig(configFile)) ?? {}
+  writeFileSync(
+    configFile,
+    await format(doc.toString({ lineWidth: 0 }), { ...options, filepath: configFile }),
+  )
   const env = result.environment
   const entry = [
     `\n## ${env.date.slice(0, 10)} ${result.config}`,
