@@ -16,6 +16,7 @@ const result = (over: Partial<IngestRunResult> = {}): IngestRunResult => ({
   events: 500,
   relationships: 1000,
   observations: 700,
+  citations: 2500,
   embedded: 0,
   load1: 1.5,
   cpuMs: 6000,
@@ -30,6 +31,7 @@ describe('ingestReport', () => {
     corpus: { conversations: 1, sessions: 10, turns: 2000 },
     extractorWarmUpMs: [700, 720],
     warmUpTasks: 300,
+    tasksAtOnce: [],
   }
 
   it('reports rates, CPU per passage, records per 1,000 turns and a pending embedder by name', () => {
@@ -61,6 +63,31 @@ describe('ingestReport', () => {
       'one task per turn (server defaults) 500.0 passages/s at load 1.5: met; 3.00 ms of CPU per passage',
     )
     expect(text).toContain('A 5 MB text file ingests: completed in 30.0 s (one 5 MiB text)')
+  })
+
+  it('lists the runs at several tasks at once and says whether their records agree', () => {
+    const at = (workers: number, citations: number) => ({
+      workers,
+      run: { label: 'conv-26', result: result({ citations, wallMs: 4000 / workers }) },
+    })
+    const same = ingestReport({
+      ...base,
+      runs: [],
+      embedding: null,
+      embeddingMissing: null,
+      tasksAtOnce: [at(1, 2500), at(2, 2500)],
+    })
+    // 2,000 passages in 2 s; 6,000 ms of CPU (1,500 on the main thread).
+    expect(same).toContain('| 2 | 1000.0 | 3.00 | 0.75 | 3,000 | 1,000 | 2,500 | 0 | 1.5 |')
+    expect(same).toContain('are the same at every count')
+    const lost = ingestReport({
+      ...base,
+      runs: [],
+      embedding: null,
+      embeddingMissing: null,
+      tasksAtOnce: [at(1, 2500), at(2, 2490)],
+    })
+    expect(lost).toContain('DIFFER')
   })
 
   it("compares the pipeline's embedded texts per second with the embedder alone", () => {

@@ -21,6 +21,11 @@ export interface IngestReportInput {
     workers: number
   } | null
   readonly embeddingMissing: string | null
+  /**
+   * One conversation's turn tasks at several task counts at once (`WORKERS`), to show that the counts
+   * of records and citations do not depend on it; empty when not run.
+   */
+  readonly tasksAtOnce: readonly { workers: number; run: IngestRun }[]
   /** Start-up of each extraction worker before the runs (model load and a first sentence). */
   readonly extractorWarmUpMs: readonly number[]
   /** Turn tasks run before the measured runs, unreported. */
@@ -105,9 +110,10 @@ export function ingestReport(input: IngestReportInput): string {
     ),
     '',
     'The variants change one setting each. `4 tasks at once` keeps both extraction workers fed while the ' +
-      'main thread resolves and writes; note that tasks of one brain running at once can overwrite each ' +
-      "other's additions to a shared entity (its passage list), more often the more run at once. " +
-      '`extractor on the main thread` is `EXTRACTOR_WORKERS=0` (`localExtractor()`, JIT-warmed on 50 turns first).',
+      "main thread resolves and writes. Tasks of one brain resolve and write one at a time (the brain's write " +
+      'lock, held from the reads of resolution to the end of the commit), so running more at once changes no ' +
+      'record: see the citations below. `extractor on the main thread` is `EXTRACTOR_WORKERS=0` ' +
+      '(`localExtractor()`, JIT-warmed on 50 turns first).',
     '',
   ]
   for (const { label, result: r } of documents) {
@@ -125,10 +131,19 @@ export function ingestReport(input: IngestReportInput): string {
   lines.push(
     '## Records produced per 1,000 turns',
     '',
-    'Counted in the stores after the run. Entities exclude `EVENT` nodes, which are counted as events.',
+    'Counted in the stores after the run. Entities exclude `EVENT` nodes, which are counted as events; ' +
+      '`citations` are the passage ids on those entities (`source_passage_ids`).',
     '',
     mdTable(
-      ['run', 'entities', 'events (label EVENT)', 'relationships', 'observations', 'passages'],
+      [
+        'run',
+        'entities',
+        'events (label EVENT)',
+        'relationships',
+        'observations',
+        'passages',
+        'citations',
+      ],
       runs
         .filter((r) => !r.label.includes('skip_enrichment') && r.result.turns > 0)
         .map(({ label, result: r }) => [
@@ -138,12 +153,58 @@ export function ingestReport(input: IngestReportInput): string {
           per1000(r.relationships, r.turns),
           per1000(r.observations, r.turns),
           per1000(r.passages, r.turns),
+          per1000(r.citations, r.turns),
         ]),
     ),
     '',
-    '## With the use-lite embedder',
-    '',
   )
+  if (input.tasksAtOnce.length > 0) {
+    const first = input.tasksAtOnce[0]!.run.result
+    const same = input.tasksAtOnce.every(
+      ({ run: { result: r } }) =>
+        r.citations === first.citations &&
+        r.entities === first.entities &&
+        r.relationships === first.relationships,
+    )
+    lines.push(
+      '## Tasks at once',
+      '',
+      `One task per turn of ${input.tasksAtOnce[0]!.run.label} (${int(first.tasks)} tasks, one brain), server ` +
+        'defaults but for `WORKERS`. Counts in the store after the run: a task that overwrote ' +
+        "another's additions to a shared entity would lower `citations`.",
+      '',
+      mdTable(
+        [
+          'tasks at once',
+          'passages/s',
+          'CPU ms/passage',
+          'main ms/passage',
+          'entities',
+          'relationships',
+          'citations',
+          'failed tasks',
+          'load',
+        ],
+        input.tasksAtOnce.map(({ workers, run: { result: r } }) => [
+          String(workers),
+          perSecond(r.passages, r.wallMs),
+          perPassage(r.cpuMs, r.passages),
+          perPassage(r.mainCpuMs, r.passages),
+          int(r.entities),
+          int(r.relationships),
+          int(r.citations),
+          String(r.failed),
+          r.load1.toFixed(1),
+        ]),
+      ),
+      '',
+      same
+        ? 'Entities, relationships and citations are the same at every count.'
+        : 'Entities, relationships or citations DIFFER between counts: writes of one brain were lost or reordered.',
+      '',
+    )
+  }
+  lines.push('## With the use-lite embedder', '')
   const e = input.embedding
   if (e === null) {
     lines.push(`Pending: ${input.embeddingMissing ?? 'not run'}.`, '')

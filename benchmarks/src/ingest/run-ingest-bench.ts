@@ -22,11 +22,15 @@ const WARM_UP_TASKS = 300
 const SERVER_EXTRACTOR_WORKERS = 2
 const SERVER_WORKERS = 2
 
+/** Task counts at once (`WORKERS`) of the "tasks at once" runs, over one conversation's turns. */
+const TASKS_AT_ONCE = [1, 2, 4, 8]
+
 /**
  * Issue 3's ingestion benchmark over the LoCoMo dev turns: the real pipeline in process (see
  * run-ingest-tasks.ts) configured as `npm start` configures the server (local extractor on 2 worker
  * threads, 2 tasks at once, SQLite), without an embedder: one task per turn (the headline), one per
- * session, then variants (4 tasks at once, the extractor on the main thread, no enrichment); one 5 MiB
+ * session, then variants (4 tasks at once, the extractor on the main thread, no enrichment); one
+ * conversation's turns at 1, 2, 4 and 8 tasks at once (records and citations must not change); one 5 MiB
  * plain text; then the session tasks with USE-lite against the embedder's own batch throughput on
  * exactly the texts the pipeline embedded. Writes results/ingest.md.
  */
@@ -40,10 +44,12 @@ export async function runIngestBench(
   const sessions = locomoTasks(dataset, 'session')
   const turns = locomoTasks(dataset, 'turn')
   const runs: IngestRun[] = []
+  const tasksAtOnce: { workers: number; run: IngestRun }[] = []
   const measure = async (
     label: string,
     specs: readonly IngestTaskSpec[],
     options: IngestRunOptions = {},
+    into: IngestRun[] = runs,
   ) => {
     log(`ingest ${label}: ${specs.length} tasks ...`)
     const result = await runIngestTasks(specs, options)
@@ -57,9 +63,9 @@ export async function runIngestBench(
     log(
       `ingest ${label}: ${result.passages} passages in ${(result.wallMs / 1000).toFixed(1)} s = ` +
         `${((result.passages / result.wallMs) * 1000).toFixed(1)} passages/s${cpu}; ` +
-        `failed tasks ${result.failed}; load ${result.load1.toFixed(2)}`,
+        `failed tasks ${result.failed}; citations ${result.citations}; load ${result.load1.toFixed(2)}`,
     )
-    runs.push(run)
+    into.push(run)
     return run
   }
 
@@ -99,6 +105,12 @@ export async function runIngestBench(
       turns.map((t) => ({ ...t, payload: { ...t.payload, skipEnrichment: true } })),
       server,
     )
+    // One brain, so every task at once competes for the same entities (the case a lost update hits).
+    const conversation = turns.filter((t) => t.brainId === turns[0]!.brainId)
+    for (const workers of TASKS_AT_ONCE) {
+      const run = await measure(conversation[0]!.brainId, conversation, { ...server, workers }, [])
+      tasksAtOnce.push({ workers, run })
+    }
     const text = scifactText(dataDir, LARGE_TEXT_CHARS)
     await measure(
       'one 5 MiB plain text (SciFact abstracts), one task',
@@ -147,6 +159,7 @@ export async function runIngestBench(
         runs,
         embedding,
         embeddingMissing,
+        tasksAtOnce,
         extractorWarmUpMs: warmUpMs,
         warmUpTasks: WARM_UP_TASKS,
       }),

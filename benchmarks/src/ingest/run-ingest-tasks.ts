@@ -41,6 +41,11 @@ export interface IngestRunResult {
   readonly events: number
   readonly relationships: number
   readonly observations: number
+  /**
+   * Passage citations on entities (EVENT nodes excluded: each belongs to one task): the sum of their `sourcePassageIds` lengths. Tasks of
+   * one brain running at once must not change it (a lost update drops the other task's ids).
+   */
+  readonly citations: number
   /** Texts the pipeline handed to the embedder (passages and entities), from the tasks' counts. */
   readonly embedded: number
   /** 1-minute load average when the run started. */
@@ -113,6 +118,7 @@ export async function runIngestTasks(
       events: 0,
       relationships: 0,
       observations: 0,
+      citations: 0,
       embedded: 0,
     }
     for (const brainId of brains) {
@@ -124,6 +130,14 @@ export async function runIngestTasks(
       totals.events += events
       totals.relationships += stats.relationships
       totals.observations += stats.observations
+      for (let after: string | null = null; ;) {
+        const page = await store.scanEntities(after, 1000)
+        for (const entity of page)
+          if (!entity.labels.includes(EVENT_LABEL))
+            totals.citations += entity.sourcePassageIds.length
+        if (page.length < 1000) break
+        after = page.at(-1)!.uuid
+      }
       for (let skip = 0; ; skip += 1000) {
         const page = await engram.tasks.list(brainId, { limit: 1000, skip })
         for (const task of page) {

@@ -6,7 +6,14 @@ import { createGraphWriter } from '../graph-writes/graph-writer.js'
 import { silentLogger } from '../logger.js'
 import { nowIso } from '../model/common.js'
 import { createTaskQueue } from '../tasks/task-queue.js'
-import type { BeforeCommitHook, CommitListener, Engram, EngramOptions } from './engine-types.js'
+import type {
+  BatchBuilder,
+  BeforeCommitHook,
+  CommitListener,
+  Engram,
+  EngramOptions,
+} from './engine-types.js'
+import { keyedMutex } from './keyed-mutex.js'
 
 const HOUR_MS = 3_600_000
 
@@ -20,6 +27,7 @@ export function createEngram(options: EngramOptions): Engram {
   const defaultBrain = options.defaultBrain === undefined ? 'default' : options.defaultBrain || null
   const listeners: CommitListener[] = []
   const beforeHooks: BeforeCommitHook[] = []
+  const stopHooks: (() => Promise<void>)[] = []
   let sweepTimer: NodeJS.Timeout | undefined
   let started = false
 
@@ -30,20 +38,53 @@ export function createEngram(options: EngramOptions): Engram {
     return storage.brain(brainId)
   }
 
-  async function commit(brainId: string, batch: WriteBatch, applied?: () => void): Promise<void> {
+  /**
+   * One write at a time per brain, from the builder's reads to the last listener. Stores upsert whole
+   * records, so two writes that each read an entity, add to it and write it back would otherwise keep
+   * only the later one's additions (tasks of one brain run at once: WORKERS). Holding the lock through
+   * the listeners keeps the in-memory indexes receiving batches in commit order too. A lock rather
+   * than merging at commit time: a builder that reads under it sees every earlier write, so the result
+   * is the one of running the writes one after another in commit order, for every field and every
+   * decision that depends on the reads (entity resolution), not only for the fields a merge knows.
+   * It is held only for reads, in-memory building and the write: callers do their slow independent work
+   * (extraction, embedding) before calling. In-process: one engine per data directory (DESIGN.md section 5).
+   */
+  const writeLock = keyedMutex()
+
+  async function commit(
+    brainId: string,
+    source: WriteBatch | BatchBuilder,
+    applied?: () => void,
+    forecast?: WriteBatch,
+  ): Promise<void> {
     const target = await store(brainId)
-    for (const hook of beforeHooks) await hook(brainId, batch)
-    await target.apply(batch)
-    applied?.()
-    for (const listener of listeners) {
-      try {
-        await listener(brainId, batch)
-      } catch (error) {
-        // The write is durable; a listener (an in-memory index) failing must not undo it. Indexes are
-        // rebuilt from storage at start, so the failure is logged, not hidden from operators.
-        logger.error({ err: error, brainId }, 'commit listener failed')
+    await writeLock.run(brainId, async () => {
+      const batch = typeof source === 'function' ? await source() : source
+      for (const hook of beforeHooks) await hook(brainId, batch, forecast)
+      await target.apply(batch)
+      applied?.()
+      for (const listener of listeners) {
+        try {
+          await listener(brainId, batch)
+        } catch (error) {
+          // The write is durable; a listener (an in-memory index) failing must not undo it. Indexes are
+          // rebuilt from storage at start, so the failure is logged, not hidden from operators.
+          logger.error({ err: error, brainId }, 'commit listener failed')
+        }
       }
-    }
+    })
+  }
+
+  /**
+   * `/model/*` writes: the builder runs once before the lock, where the hooks do their slow work on
+   * that forecast (embedding a new entity), then under the lock, where the hooks reuse what still
+   * applies (vectors of texts that did not change). The builders only read: a forecast writes nothing.
+   */
+  async function commitWithForecast(brainId: string, source: WriteBatch | BatchBuilder) {
+    if (typeof source !== 'function' || beforeHooks.length === 0) return commit(brainId, source)
+    const forecast = await source()
+    for (const hook of beforeHooks) await hook(brainId, forecast)
+    await commit(brainId, source, undefined, forecast)
   }
 
   const brains = createBrainService({
@@ -71,7 +112,7 @@ export function createEngram(options: EngramOptions): Engram {
     logger,
     storage,
     brains,
-    graph: createGraphWriter({ store, commit }),
+    graph: createGraphWriter({ store, commit: commitWithForecast }),
     tasks,
     defaultBrain,
     store,
@@ -81,6 +122,9 @@ export function createEngram(options: EngramOptions): Engram {
     },
     beforeCommit(hook) {
       beforeHooks.push(hook)
+    },
+    onStop(hook) {
+      stopHooks.push(hook)
     },
 
     async start() {
@@ -112,6 +156,14 @@ export function createEngram(options: EngramOptions): Engram {
       started = false
       if (sweepTimer !== undefined) clearInterval(sweepTimer)
       await tasks.stop(stopOptions.graceMs ?? 10_000)
+      for (const hook of stopHooks) {
+        try {
+          await hook()
+        } catch (error) {
+          // Storage must still close: a hook that failed (a snapshot not saved) costs a rebuild later.
+          logger.error({ err: error }, 'stop hook failed')
+        }
+      }
       await storage.close()
     },
   }

@@ -119,6 +119,14 @@ export interface TaskOutcome {
   batch?: WriteBatch
 }
 
+/**
+ * A task's outcome computed under its brain's write lock (see `Engram.commit`): the queue calls it once
+ * no other write of the brain is in progress and commits what it returns before the next one starts.
+ * A handler whose batch updates records it read (entity resolution) reads them here; the slow work that
+ * does not depend on them (extraction, embedding) belongs before, outside the lock.
+ */
+export type LockedOutcome = () => Promise<TaskOutcome>
+
 export interface TaskContext {
   readonly task: Task
   readonly store: BrainStore
@@ -132,7 +140,7 @@ export interface TaskContext {
 }
 
 /** Runs one kind of task. Must be idempotent: a task may run again after a crash. Throw to fail it. */
-export type TaskHandler = (ctx: TaskContext) => Promise<TaskOutcome>
+export type TaskHandler = (ctx: TaskContext) => Promise<TaskOutcome | LockedOutcome>
 
 export interface SubmitTaskInput {
   brainId: string
@@ -153,11 +161,27 @@ export interface TaskQueue {
   stats(): { running: number; pending: number; capacity: number }
 }
 
-/** Called after a batch is committed, so in-memory indexes can follow (retrieval plugs in here). */
+/** Builds a batch from reads made under the brain's write lock (see `Engram.commit`). */
+export type BatchBuilder = () => Promise<WriteBatch>
+
+/**
+ * Called after a batch is committed, so in-memory indexes can follow (retrieval plugs in here). Runs
+ * under the brain's write lock (batches arrive in commit order): it must not commit to that brain.
+ */
 export type CommitListener = (brainId: string, batch: WriteBatch) => void | Promise<void>
 
-/** Called before a batch is applied; may add to it (e.g. vectors for new entities). Throwing aborts the write. */
-export type BeforeCommitHook = (brainId: string, batch: WriteBatch) => Promise<void>
+/**
+ * Called before a batch is applied, under the brain's write lock; may add to it (e.g. vectors for new
+ * entities). Throwing aborts the write. Slow work here holds up every other write of the brain, so
+ * `/model/*` writes call their hooks twice: first on a forecast, the batch built before taking the lock
+ * (with `forecast` undefined), then on the batch built under the lock with that forecast, as the hooks
+ * left it (its vectors), to reuse what still applies.
+ */
+export type BeforeCommitHook = (
+  brainId: string,
+  batch: WriteBatch,
+  forecast?: WriteBatch,
+) => Promise<void>
 
 /** The engine: what the server and library users drive. */
 export interface Engram {
@@ -171,10 +195,21 @@ export interface Engram {
   readonly defaultBrain: string | null
   /** A brain's store; throws BRAIN_NOT_FOUND for an unknown brain. */
   store(brainId: string): Promise<BrainStore>
-  /** Applies a batch and notifies commit listeners. */
-  commit(brainId: string, batch: WriteBatch): Promise<void>
+  /**
+   * Applies a batch and notifies commit listeners, holding the brain's write lock from before `batch` is
+   * built (when it is a function) until the listeners are done, so writes of one brain never interleave.
+   * A write that updates records it read (merges into an entity, edits a property) must read them inside
+   * the builder: read before, it would overwrite what a write committed in between added (a lost update).
+   * Not reentrant: a builder must not commit to its own brain.
+   */
+  commit(brainId: string, batch: WriteBatch | BatchBuilder): Promise<void>
   onCommit(listener: CommitListener): void
   beforeCommit(hook: BeforeCommitHook): void
+  /**
+   * Runs `hook` in `stop()` once tasks have drained and before storage closes (e.g. saving index
+   * snapshots). Hooks run in registration order; a failing hook is logged and the stop goes on.
+   */
+  onStop(hook: () => Promise<void>): void
   /** Opens storage, ensures the default brain, resumes unfinished tasks. */
   start(): Promise<void>
   /** Stops accepting tasks, lets running ones finish (up to `graceMs`), leaves the rest queued, closes storage. */

@@ -1,5 +1,10 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
-import type { CreateEntityInput, GraphWriter, UpdateEntityInput } from '../engine/engine-types.js'
+import type {
+  BatchBuilder,
+  CreateEntityInput,
+  GraphWriter,
+  UpdateEntityInput,
+} from '../engine/engine-types.js'
 import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import { nowIso } from '../model/common.js'
@@ -10,7 +15,8 @@ import { createRelationshipWrites } from './relationship-writes.js'
 
 export interface GraphWriterDeps {
   store(brainId: string): Promise<BrainStore>
-  commit(brainId: string, batch: WriteBatch): Promise<void>
+  /** `Engram.commit`: a builder runs under the brain's write lock. */
+  commit(brainId: string, batch: WriteBatch | BatchBuilder): Promise<void>
 }
 
 function matchesIdentification(entity: Entity, params: Record<string, unknown>): boolean {
@@ -27,7 +33,9 @@ function mergeUnique(a: string[], b: string[]): string[] {
 /**
  * Synchronous graph writes for `/model/*` (CONTRACT.md section 2). Unlike the original, an existing
  * entity keeps its uuid, writes are embedded/indexed through commit listeners, and every write has
- * its changelog entry in the same transaction.
+ * its changelog entry in the same transaction. A write that changes a stored record reads it inside
+ * its commit's builder, under the brain's write lock: read before, the write would put back the
+ * record as it was, without what an ingestion task committed in between (its passage ids, aliases).
  */
 export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
   async function loadEntity(brainId: string, uuid: string): Promise<Entity> {
@@ -37,15 +45,15 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
     return entity
   }
 
-  async function createEntity(brainId: string, input: CreateEntityInput) {
-    const store = await deps.store(brainId)
-    const now = nowIso()
+  /**
+   * The batch of a create: an update of the entity `identificationParams` match (same normalised
+   * name, equal properties) when there is one, else a new entity. One builder for both, so two
+   * identical creates at once make one entity, not two.
+   */
+  async function createdEntity(store: BrainStore, input: CreateEntityInput, now: string) {
     const labels = input.labels ?? []
-    if (
-      input.identificationParams !== undefined &&
-      Object.keys(input.identificationParams).length > 0
-    ) {
-      const params = input.identificationParams
+    const params = input.identificationParams ?? {}
+    if (Object.keys(params).length > 0) {
       const name = typeof params.name === 'string' ? params.name : input.name
       const candidates = await store.findEntitiesByName(normalizeEntityName(name))
       const existing = candidates.find((entity) => matchesIdentification(entity, params))
@@ -61,13 +69,13 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
           lastUpdated: now,
         }
         const properties = diffProperties(existing.properties, updated.properties)
-        await deps.commit(brainId, {
+        const batch: WriteBatch = {
           entities: [updated],
           changelog: [
             changelogEntry('node_properties_updated', { node: partialNode(updated), properties }),
           ],
-        })
-        return { entity: updated, created: false }
+        }
+        return { entity: updated, created: false, batch }
       }
     }
     const entity: Entity = {
@@ -75,7 +83,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
       name: input.name,
       description: input.description ?? null,
       labels,
-      properties: { ...(input.identificationParams ?? {}), ...(input.properties ?? {}) },
+      properties: { ...params, ...(input.properties ?? {}) },
       metadata: input.metadata ?? null,
       happenedAt: input.happenedAt ?? null,
       lastUpdated: now,
@@ -84,11 +92,32 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
       sourcePassageIds: [],
     }
     delete entity.properties.name
-    await deps.commit(brainId, { entities: [entity], changelog: [nodeCreated(entity)] })
-    return { entity, created: true }
+    const batch: WriteBatch = { entities: [entity], changelog: [nodeCreated(entity)] }
+    return { entity, created: true, batch }
+  }
+
+  async function createEntity(brainId: string, input: CreateEntityInput) {
+    const store = await deps.store(brainId)
+    const now = nowIso()
+    let done: Awaited<ReturnType<typeof createdEntity>> | undefined
+    await deps.commit(brainId, async () => {
+      done = await createdEntity(store, input, now)
+      return done.batch
+    })
+    return { entity: done!.entity, created: done!.created }
   }
 
   async function updateEntity(brainId: string, input: UpdateEntityInput) {
+    let done: Awaited<ReturnType<typeof updatedEntity>> | undefined
+    await deps.commit(brainId, async () => {
+      done = await updatedEntity(brainId, input)
+      return done.batch
+    })
+    return done!.entity
+  }
+
+  /** The entity with the update applied, and its batch, from the record as stored now. */
+  async function updatedEntity(brainId: string, input: UpdateEntityInput) {
     const existing = await loadEntity(brainId, input.uuid)
     const properties = { ...existing.properties, ...(input.newProperties ?? {}) }
     for (const key of input.propertiesToRemove ?? []) delete properties[key]
@@ -116,7 +145,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
         })
       }
     }
-    await deps.commit(brainId, {
+    const batch: WriteBatch = {
       entities: [updated],
       changelog: [
         changelogEntry('node_properties_updated', {
@@ -124,8 +153,8 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
           properties: changes,
         }),
       ],
-    })
-    return updated
+    }
+    return { entity: updated, batch }
   }
 
   return {

@@ -1,5 +1,9 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
-import type { CreateRelationshipInput, UpdateRelationshipInput } from '../engine/engine-types.js'
+import type {
+  BatchBuilder,
+  CreateRelationshipInput,
+  UpdateRelationshipInput,
+} from '../engine/engine-types.js'
 import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import { nowIso } from '../model/common.js'
@@ -9,19 +13,20 @@ import { diffProperties, relationshipChange } from './changelog.js'
 
 interface Deps {
   store(brainId: string): Promise<BrainStore>
-  commit(brainId: string, batch: WriteBatch): Promise<void>
+  commit(brainId: string, batch: WriteBatch | BatchBuilder): Promise<void>
   loadEntity(brainId: string, uuid: string): Promise<Entity>
 }
 
-/** `/model/relationship` create and update; endpoints are matched by uuid (never by name). */
+/**
+ * `/model/relationship` create and update; endpoints are matched by uuid (never by name). Reads happen
+ * inside the commit's builder, under the brain's write lock (see `createGraphWriter`).
+ */
 export function createRelationshipWrites(deps: Deps) {
   async function createRelationship(brainId: string, input: CreateRelationshipInput) {
-    const subject = await deps.loadEntity(brainId, input.subjectUuid)
-    const object = await deps.loadEntity(brainId, input.objectUuid)
     const relationship: Relationship = {
       uuid: uuidV4(),
-      subjectUuid: subject.uuid,
-      objectUuid: object.uuid,
+      subjectUuid: input.subjectUuid,
+      objectUuid: input.objectUuid,
       name: predicateName(input.predicateName),
       description: input.predicateDescription,
       amount: input.amount ?? null,
@@ -34,14 +39,29 @@ export function createRelationshipWrites(deps: Deps) {
       lastUpdated: nowIso(),
       sourcePassageIds: [],
     }
-    await deps.commit(brainId, {
-      relationships: [relationship],
-      changelog: [relationshipChange('relationship_created', subject, relationship, object)],
+    await deps.commit(brainId, async () => {
+      const subject = await deps.loadEntity(brainId, input.subjectUuid)
+      const object = await deps.loadEntity(brainId, input.objectUuid)
+      return {
+        relationships: [relationship],
+        changelog: [relationshipChange('relationship_created', subject, relationship, object)],
+      }
     })
     return relationship
   }
 
   async function updateRelationship(brainId: string, input: UpdateRelationshipInput) {
+    let updated: Relationship | undefined
+    await deps.commit(brainId, async () => {
+      const done = await updatedRelationship(brainId, input)
+      updated = done.relationship
+      return done.batch
+    })
+    return updated!
+  }
+
+  /** The relationship with the update applied, and its batch, from the record as stored now. */
+  async function updatedRelationship(brainId: string, input: UpdateRelationshipInput) {
     const store = await deps.store(brainId)
     const [existing] = await store.getRelationships([input.uuid])
     if (existing === undefined) throw notFound('Relationship', input.uuid)
@@ -72,11 +92,11 @@ export function createRelationshipWrites(deps: Deps) {
       deprecated && !existing.deprecated
         ? 'relationship_deprecated'
         : 'relationship_properties_updated'
-    await deps.commit(brainId, {
+    const batch: WriteBatch = {
       relationships: [updated],
       changelog: [relationshipChange(type, subject, updated, object, { properties: changes })],
-    })
-    return updated
+    }
+    return { relationship: updated, batch }
   }
 
   return { createRelationship, updateRelationship }

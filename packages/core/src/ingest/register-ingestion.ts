@@ -1,9 +1,19 @@
-import type { Engram, TaskHandler } from '../engine/engine-types.js'
-import { EngramError } from '../errors.js'
-import { buildTextBatch, type TextBatchOptions } from './pipeline/build-text-batch.js'
-import { embedMissing } from './pipeline/embed-missing.js'
-import type { TaskContext } from '../engine/engine-types.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
+import type {
+  Engram,
+  LockedOutcome,
+  TaskContext,
+  TaskHandler,
+  TaskOutcome,
+} from '../engine/engine-types.js'
+import { EngramError } from '../errors.js'
+import type { JsonObject } from '../model/common.js'
+import { buildTextBatch } from './pipeline/build-text-batch.js'
+import { embedMemo, embedMemoOf, embedMissing } from './pipeline/embed-missing.js'
+import { extractText, type ExtractedText } from './pipeline/extract-text.js'
+import type { IngestionComponents } from './pipeline/ingestion-components.js'
+import type { ResolverOptions } from './resolve/entity-resolver.js'
+import { addTextBatch } from './structured/add-text-batch.js'
 import { buildStructuredBatch } from './structured/build-structured-batch.js'
 import {
   fileIngestPayload,
@@ -13,6 +23,15 @@ import {
   structuredIngestPayload,
   textIngestPayload,
 } from './ingest-payloads.js'
+
+export interface IngestionOptions {
+  components: IngestionComponents
+  /** Nearest existing entities of a candidate by embedding, for resolution (none by default). */
+  similar?: ResolverOptions['similar']
+}
+
+/** The part of a task that reads the brain: builds its batch and result from the records as stored. */
+type BuildBatch = () => Promise<{ batch: WriteBatch; result: JsonObject }>
 
 function parsePayload<T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: Error } },
@@ -28,37 +47,70 @@ function parsePayload<T>(
 }
 
 /** Registers the three ingestion task kinds on an engine (text, file, structured). */
-export function registerIngestion(
-  engram: Engram,
-  options: Omit<TextBatchOptions, 'version'>,
-): void {
-  const batchOptions = { ...options, version: engram.version }
+export function registerIngestion(engram: Engram, options: IngestionOptions): void {
+  const { components } = options
+  const similar = options.similar ? { similar: options.similar } : {}
 
-  async function embed(ctx: TaskContext, batch: WriteBatch) {
-    if (options.components.embed === null) return
+  /**
+   * The end of every ingestion task: resolution and batch building (`build`) run under the brain's
+   * write lock, against the records as the writes before it left them, so two tasks adding to one
+   * entity both keep their additions. Embedding, the slow part (USE-lite embeds ~10 passages/s per
+   * core), stays outside: a forecast of the batch, built from the records as they are now, is embedded
+   * first; under the lock only texts that changed since are (`embedMissing` with the forecast's memo),
+   * usually none. Without an embedder nothing is forecast: resolution runs once, under the lock.
+   */
+  async function finish(ctx: TaskContext, build: BuildBatch): Promise<LockedOutcome> {
+    const complete = (batch: WriteBatch, result: JsonObject): TaskOutcome => ({
+      status: 'completed',
+      result,
+      batch,
+    })
+    if (components.embed === null) {
+      return async () => {
+        const { batch, result } = await build()
+        return complete(batch, result)
+      }
+    }
+    const memo = embedMemo()
+    const forecast = await build()
     await ctx.progress('embedding')
-    const embedded = await embedMissing(ctx.store, batch, options.components, ctx.signal)
+    let embedded = await embedMissing(ctx.store, forecast.batch, components, ctx.signal, memo)
     await ctx.progress('embedding', { embedded })
+    return async () => {
+      const { batch, result } = await build()
+      const late = await embedMissing(ctx.store, batch, components, ctx.signal, memo)
+      if (late > 0) {
+        embedded += late
+        await ctx.progress('persisting', { embedded })
+      }
+      return complete(batch, result)
+    }
   }
+
+  const textBatch = (ctx: TaskContext, text: ExtractedText) =>
+    buildTextBatch(ctx.store, text, { taskId: ctx.task.id, ...similar })
 
   const ingestText: TaskHandler = async (ctx) => {
     const payload = parsePayload(textIngestPayload, ctx.task.payload)
     await ctx.progress('source')
-    const text = payload.text ?? options.components.jsonToText(payload.json ?? {})
-    const { batch, result } = await buildTextBatch(ctx, { ...payload, text }, batchOptions)
-    await embed(ctx, batch)
-    return { status: 'completed', result, batch }
+    const text = payload.text ?? components.jsonToText(payload.json ?? {})
+    const extracted = await extractText(
+      ctx,
+      { ...payload, text },
+      { components, version: engram.version },
+    )
+    return finish(ctx, () => textBatch(ctx, extracted))
   }
 
   const ingestFile: TaskHandler = async (ctx) => {
     const payload = parsePayload(fileIngestPayload, ctx.task.payload)
     await ctx.progress('source')
-    const parsed = await options.components.parseFile({
+    const parsed = await components.parseFile({
       filename: payload.filename,
       mimeType: payload.mimeType,
       bytes: Buffer.from(payload.contentBase64, 'base64'),
     })
-    const { batch, result } = await buildTextBatch(
+    const extracted = await extractText(
       ctx,
       {
         text: parsed.text,
@@ -67,64 +119,61 @@ export function registerIngestion(
         sourceTimestamp: payload.sourceTimestamp,
         skipEnrichment: false,
       },
-      batchOptions,
+      { components, version: engram.version },
     )
-    await embed(ctx, batch)
-    return { status: 'completed', result, batch }
+    return finish(ctx, () => textBatch(ctx, extracted))
   }
 
   const ingestStructured: TaskHandler = async (ctx) => {
     const payload = parsePayload(structuredIngestPayload, ctx.task.payload)
     await ctx.progress('source', { items: payload.items.length })
+    // hybrid/enrich: the text is stored as passages; only those modes run the extractor on it.
+    const extracted =
+      payload.text !== null && payload.text.trim().length > 0
+        ? await extractText(
+            ctx,
+            {
+              text: payload.text,
+              metaKeys: { structured_id: ctx.task.id },
+              observateFor: [],
+              sourceTimestamp: payload.sourceTimestamp,
+              skipEnrichment: payload.mode === 'deterministic',
+            },
+            { components, version: engram.version },
+          )
+        : null
     await ctx.progress('resolving')
-    const built = await buildStructuredBatch(ctx.store, payload, {
-      brainId: ctx.task.brainId,
-      taskId: ctx.task.id,
-      version: engram.version,
-      now: new Date().toISOString(),
-      ...(options.similar ? { similar: options.similar } : {}),
-    })
-    let passages = 0
-    let observations = 0
-    if (payload.text !== null && payload.text.trim().length > 0) {
-      // hybrid/enrich: the text is stored as passages; only those modes run the extractor on it.
-      const enriched = await buildTextBatch(
-        ctx,
-        {
-          text: payload.text,
-          metaKeys: { structured_id: ctx.task.id },
-          observateFor: [],
-          sourceTimestamp: payload.sourceTimestamp,
-          skipEnrichment: payload.mode === 'deterministic',
+    return finish(ctx, async () => {
+      const now = new Date().toISOString()
+      const built = await buildStructuredBatch(ctx.store, payload, {
+        brainId: ctx.task.brainId,
+        taskId: ctx.task.id,
+        version: engram.version,
+        now,
+        ...similar,
+      })
+      if (extracted === null) {
+        return { batch: built.batch, result: { ...built.counts, passages: 0, observations: 0 } }
+      }
+      const text = await textBatch(ctx, extracted)
+      return {
+        batch: addTextBatch(built.batch, text.batch, now),
+        result: {
+          ...built.counts,
+          passages: text.result.passages,
+          observations: text.result.observations,
         },
-        batchOptions,
-      )
-      const b = enriched.batch
-      built.batch.passages = b.passages ?? []
-      built.batch.entities = [
-        ...(built.batch.entities ?? []),
-        ...(b.entities ?? []).filter((e) => !built.batch.entities?.some((x) => x.uuid === e.uuid)),
-      ]
-      built.batch.relationships = [...(built.batch.relationships ?? []), ...(b.relationships ?? [])]
-      built.batch.observations = b.observations ?? []
-      built.batch.changelog = [...(built.batch.changelog ?? []), ...(b.changelog ?? [])]
-      built.batch.vectors = b.vectors ?? []
-      passages = enriched.result.passages
-      observations = enriched.result.observations
-    }
-    await embed(ctx, built.batch)
-    return {
-      status: 'completed',
-      result: { ...built.counts, passages, observations },
-      batch: built.batch,
-    }
+      }
+    })
   }
 
-  // Synchronous writes (`/model/*`) are embedded at commit time so new entities are searchable at once.
-  engram.beforeCommit(async (brainId, batch) => {
-    if (batch.task !== undefined || options.components.embed === null) return
+  // Synchronous writes (`/model/*`) are embedded at commit time so new entities are searchable at once:
+  // their forecast outside the brain's write lock, then, under it, only texts the forecast did not have.
+  engram.beforeCommit(async (brainId, batch, forecast) => {
+    if (batch.task !== undefined || components.embed === null) return
     const store = await engram.store(brainId)
-    await embedMissing(store, batch, options.components, AbortSignal.timeout(60_000))
+    const memo = forecast === undefined ? embedMemo() : embedMemoOf(forecast)
+    await embedMissing(store, batch, components, AbortSignal.timeout(60_000), memo)
   })
 
   engram.tasks.registerHandler(INGEST_TEXT, ingestText)

@@ -23,6 +23,10 @@ async function engine(
   return engram
 }
 
+async function waitFor(condition: () => Promise<boolean>) {
+  while (!(await condition())) await new Promise((resolve) => setImmediate(resolve))
+}
+
 async function waitTerminal(engram: Engram, taskId: string) {
   await engram.tasks.idle()
   return (await engram.tasks.get('default', taskId))!
@@ -200,6 +204,49 @@ describe('task queue', () => {
     await waitTerminal(engram, task.id)
     const store = await engram.store('default')
     expect((await store.getObservation(`obs-${task.id}`))?.text).toBe('note')
+  })
+
+  it("runs the locked part of a brain's tasks one at a time, each committed before the next", async () => {
+    const gates = new Map<unknown, ReturnType<typeof deferred>>()
+    const log: string[] = []
+    const engram = await engine(
+      async (ctx) => {
+        const name = String(ctx.task.payload)
+        log.push(`prepare ${name}`)
+        return async () => {
+          const committed = (
+            await (await engram.store(ctx.task.brainId)).listTasks({ limit: 9, skip: 0 })
+          )
+            .filter((t) => t.status === 'completed')
+            .map((t) => String(t.payload))
+          log.push(`lock ${name} after [${committed.join(' ')}]`)
+          await gates.get(ctx.task.payload)!.promise
+          return { status: 'completed', result: {} }
+        }
+      },
+      { workers: 3 },
+    )
+    await engram.brains.create('other')
+    for (const name of ['a', 'b', 'c']) gates.set(name, deferred())
+    await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: 'a' })
+    await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: 'b' })
+    const other = await engram.tasks.submit({ brainId: 'other', kind: 'echo', payload: 'c' })
+    // c, in another brain, commits while a holds the default brain.
+    gates.get('c')!.resolve()
+    await waitFor(
+      async () => (await engram.tasks.get('other', other.task.id))?.status === 'completed',
+    )
+    // b did its unlocked part meanwhile, and waits for a's commit to do the rest.
+    expect(log).toContain('prepare b')
+    expect(log.filter((l) => l.startsWith('lock'))).toEqual(['lock a after []', 'lock c after []'])
+    gates.get('b')!.resolve()
+    gates.get('a')!.resolve()
+    await engram.tasks.idle()
+    expect(log.filter((l) => l.startsWith('lock'))).toEqual([
+      'lock a after []',
+      'lock c after []',
+      'lock b after [a]',
+    ])
   })
 
   it('resumes tasks that were queued or running when the process stopped', async () => {

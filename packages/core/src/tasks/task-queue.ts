@@ -1,5 +1,6 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import type {
+  BatchBuilder,
   SubmitTaskInput,
   TaskContext,
   TaskHandler,
@@ -13,8 +14,11 @@ import { canTransition, type Task, type TaskStage, type TaskStatus } from '../mo
 
 export interface TaskQueueOptions {
   store(brainId: string): Promise<BrainStore>
-  /** Applies a batch in one transaction; calls `applied` once it is durable, before index updates. */
-  commit(brainId: string, batch: WriteBatch, applied?: () => void): Promise<void>
+  /**
+   * Builds and applies a batch in one transaction under the brain's write lock (`Engram.commit`); calls
+   * `applied` once it is durable, before index updates.
+   */
+  commit(brainId: string, batch: WriteBatch | BatchBuilder, applied?: () => void): Promise<void>
   listBrains(): Promise<string[]>
   logger: Logger
   workers: number
@@ -172,21 +176,34 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       },
     }
     try {
-      const outcome = await handler(ctx)
+      const handled = await handler(ctx)
       if (controller.signal.aborted) return
+      // `persisting` covers the wait for the brain's write lock and the locked part of the handler.
       task = advance(task, 'started', 'persisting')
       live.set(k, task)
-      // The finished record goes into the batch's own transaction: records and status land together.
-      const finished = advance(task, outcome.status, 'completed', {
-        result: outcome.result,
-        endedAt: nowIso(),
-      })
-      await options.commit(entry.brainId, { ...(outcome.batch ?? {}), task: finished }, () => {
-        // Durable now; in-memory indexes follow (CONTRACT.md section 4 reports it as `indexing`).
-        task = { ...task!, stage: 'indexing', updatedAt: finished.updatedAt }
-        live.set(k, task)
-      })
-      task = finished
+      let finished: Task | undefined
+      await options.commit(
+        entry.brainId,
+        async () => {
+          // Stopped while waiting for the brain (or meanwhile): commit nothing, the task runs again at
+          // the next start.
+          if (controller.signal.aborted) throw new Error('task aborted')
+          const outcome = typeof handled === 'function' ? await handled() : handled
+          if (controller.signal.aborted) throw new Error('task aborted')
+          // The finished record goes into the batch's own transaction: records and status land together.
+          finished = advance(task!, outcome.status, 'completed', {
+            result: outcome.result,
+            endedAt: nowIso(),
+          })
+          return { ...(outcome.batch ?? {}), task: finished }
+        },
+        () => {
+          // Durable now; in-memory indexes follow (CONTRACT.md section 4 reports it as `indexing`).
+          task = { ...task!, stage: 'indexing', updatedAt: finished!.updatedAt }
+          live.set(k, task)
+        },
+      )
+      task = finished!
     } catch (error) {
       if (controller.signal.aborted) return
       const message = isEngramError(error) || error instanceof Error ? error.message : String(error)

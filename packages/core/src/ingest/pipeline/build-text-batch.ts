@@ -1,90 +1,47 @@
-import type { WriteBatch } from '../../contracts/storage-adapter.js'
-import type { TaskContext } from '../../engine/engine-types.js'
+import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
-import type { Passage } from '../../model/passage.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
 import {
   changelogEntry,
+  diffProperties,
   nodeCreated,
   partialNode,
   relationshipChange,
 } from '../../graph-writes/changelog.js'
-import { resolveEntities, type EntityCandidate } from '../resolve/entity-resolver.js'
-import type { IngestionComponents } from './ingestion-components.js'
+import {
+  resolveEntities,
+  type EntityCandidate,
+  type ResolverOptions,
+} from '../resolve/entity-resolver.js'
+import { mergeWithStored } from '../resolve/merge-relationships.js'
+import type { ExtractedText } from './extract-text.js'
 import { loopYielder } from './loop-yielder.js'
 
-export interface TextBatchInput {
-  text: string
-  metaKeys: Record<string, string | number | boolean>
-  observateFor: string[]
-  sourceTimestamp: string
-  skipEnrichment: boolean
-}
-
-export interface TextBatchOptions {
-  components: IngestionComponents
-  version: string
-  similar?: (candidate: EntityCandidate) => Promise<{ uuid: string; score: number }[]>
-}
-
 /**
- * The text pipeline after `source`: chunking -> extracting -> resolving, producing one WriteBatch
- * (embedded afterwards by `embedMissing`) that the queue persists in one transaction. Every id is derived from the task id, so a
- * re-run after a crash rewrites the same records (DESIGN.md section 3).
+ * The text pipeline's `resolving` after `extractText`: entity resolution against the brain, then the
+ * WriteBatch (passages, merged entities and relationships, observations, changelog) that the queue
+ * persists in one transaction. It reads the records it updates, so the version that is committed runs
+ * under the brain's write lock; it reports no progress (the task shows `persisting` meanwhile). Every
+ * id derives from the task id, so a re-run after a crash rewrites the same records (DESIGN.md section 3).
  */
 export async function buildTextBatch(
-  ctx: TaskContext,
-  input: TextBatchInput,
-  options: TextBatchOptions,
+  store: BrainStore,
+  text: ExtractedText,
+  options: { taskId: string; similar?: ResolverOptions['similar'] },
 ) {
-  const { components } = options
-  const taskId = ctx.task.id
-  const brainId = ctx.task.brainId
-  const now = new Date().toISOString()
+  const { taskId } = options
+  const { passages, extracted, input, now } = text
   // A text of a few megabytes gives 100,000+ entities and edges: the loops below give the event loop turns.
   const pause = loopYielder()
-
-  await ctx.progress('chunking')
-  const passages: Passage[] = components.chunk(input.text).map((chunk) => ({
-    id: stableId('passage', taskId, String(chunk.index)),
-    text: chunk.text,
-    metadata: { ...input.metaKeys },
-    insertedAt: now,
-    brainVersion: options.version,
-    source: taskId,
-    position: chunk.index,
-    start: chunk.start,
-    end: chunk.end,
-  }))
-  await ctx.progress('chunking', { passages: passages.length })
 
   let entities: Entity[] = []
   const relationships: Relationship[] = []
   const observations: Observation[] = []
   const changelog: NonNullable<WriteBatch['changelog']> = []
 
-  if (!input.skipEnrichment && passages.length > 0) {
-    await ctx.progress('extracting')
-    const extracted = await components.extract(
-      {
-        passages: passages.map((p) => ({ id: p.id, text: p.text })),
-        sourceTimestamp: input.sourceTimestamp,
-        observateFor: input.observateFor,
-      },
-      ctx.signal,
-    )
-    await ctx.progress('resolving', {
-      extracted_entities: extracted.entities.length,
-      extracted_relationships: extracted.relationships.length,
-      ...(extracted.usage
-        ? {
-            prompt_tokens: extracted.usage.promptTokens,
-            completion_tokens: extracted.usage.completionTokens,
-          }
-        : {}),
-    })
+  if (extracted !== null) {
     const candidates: EntityCandidate[] = extracted.entities.map((e) => ({
       key: e.key,
       name: e.name,
@@ -96,8 +53,8 @@ export async function buildTextBatch(
       passageIds: e.passageIds,
       ...(e.labels.includes(EVENT_LABEL) ? { eventSeed: `${taskId}:${e.key}` } : {}),
     }))
-    const resolutions = await resolveEntities(ctx.store, candidates, {
-      brainId,
+    const resolutions = await resolveEntities(store, candidates, {
+      brainId: store.brainId,
       now,
       ...(options.similar ? { similar: options.similar } : {}),
     })
@@ -117,6 +74,7 @@ export async function buildTextBatch(
     }
     const byUuid = new Map(entities.map((e) => [e.uuid, e]))
     const seen = new Set<string>()
+    const built: Relationship[] = []
     for (const rel of extracted.relationships) {
       await pause()
       const subject = resolutions.get(rel.subjectKey)
@@ -128,7 +86,7 @@ export async function buildTextBatch(
       if (seen.has(uuid)) continue
       seen.add(uuid)
       const event = [subject, object].find((r) => r.entity.labels.includes(EVENT_LABEL))
-      const relationship: Relationship = {
+      built.push({
         uuid,
         subjectUuid: subject.uuid,
         objectUuid: object.uuid,
@@ -143,17 +101,25 @@ export async function buildTextBatch(
         happenedAt: event?.entity.happenedAt ?? null,
         lastUpdated: now,
         sourcePassageIds: rel.passageIds,
-      }
+      })
+    }
+    for (const { relationship, stored } of await mergeWithStored(store, built, now)) {
+      await pause()
       relationships.push(relationship)
+      const subject = byUuid.get(relationship.subjectUuid)!
+      const object = byUuid.get(relationship.objectUuid)!
+      const seed = `${taskId}:${relationship.uuid}`
       changelog.push(
-        relationshipChange(
-          'relationship_created',
-          byUuid.get(subject.uuid)!,
-          relationship,
-          byUuid.get(object.uuid)!,
-          {},
-          `${taskId}:${uuid}`,
-        ),
+        stored === null
+          ? relationshipChange('relationship_created', subject, relationship, object, {}, seed)
+          : relationshipChange(
+              'relationship_properties_updated',
+              subject,
+              relationship,
+              object,
+              { properties: diffProperties(stored.properties, relationship.properties) },
+              seed,
+            ),
       )
     }
     extracted.observations.forEach((obs, index) => {

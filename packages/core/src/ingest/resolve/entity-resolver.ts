@@ -46,7 +46,8 @@ export interface ResolverOptions {
 }
 
 const GENERIC_LABELS = new Set(['CONCEPT', 'ENTITY', 'THING'])
-const MAX_SOURCE_IDS = 500
+/** Most passage ids kept on one entity or relationship (the first ones cited). */
+export const MAX_SOURCE_IDS = 500
 
 function specific(labels: string[]): string[] {
   return labels.filter((label) => !GENERIC_LABELS.has(label))

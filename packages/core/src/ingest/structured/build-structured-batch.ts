@@ -6,6 +6,7 @@ import { predicateName, type Relationship } from '../../model/relationship.js'
 import {
   nodeCreated,
   changelogEntry,
+  diffProperties,
   partialNode,
   relationshipChange,
 } from '../../graph-writes/changelog.js'
@@ -20,6 +21,7 @@ import {
   type EntityCandidate,
   type Resolution,
 } from '../resolve/entity-resolver.js'
+import { mergeRelationship, mergeWithStored } from '../resolve/merge-relationships.js'
 
 export interface StructuredBuildContext {
   brainId: string
@@ -61,6 +63,8 @@ function nodeCandidate(
  * Deterministic structured ingestion (CONTRACT.md section 3; original-notes B.6): full items form
  * subject -subj_event-> event -event_obj-> object sharing one flow key, partial items event -> object
  * (with the anchor, when given, as the actor), direct items subject -subj_event-> object. No extractor.
+ * It reads what it updates (the anchor, entities to merge into, stored edges), so the batch that is
+ * committed is built under the brain's write lock.
  */
 export async function buildStructuredBatch(
   store: BrainStore,
@@ -121,7 +125,8 @@ export async function buildStructuredBatch(
   const uuidOf = (key: string) => resolutions.get(key)!.uuid
   const entityOf = (key: string) => resolutions.get(key)!.entity
 
-  const relationships: Relationship[] = []
+  /** By uuid: a direct edge stated twice is one edge with both statements merged. */
+  const built = new Map<string, Relationship>()
   const edge = (
     subjectKey: string,
     predicate: StructuredPredicate,
@@ -132,7 +137,7 @@ export async function buildStructuredBatch(
     const name = predicateName(predicate.name)
     const subjectUuid = uuidOf(subjectKey)
     const objectUuid = uuidOf(objectKey)
-    relationships.push({
+    const relationship: Relationship = {
       uuid: stableId('relationship', subjectUuid, name, objectUuid, flowKey ?? ''),
       subjectUuid,
       objectUuid,
@@ -147,7 +152,12 @@ export async function buildStructuredBatch(
       happenedAt,
       lastUpdated: ctx.now,
       sourcePassageIds: [],
-    })
+    }
+    const earlier = built.get(relationship.uuid)
+    built.set(
+      relationship.uuid,
+      earlier === undefined ? relationship : mergeRelationship(earlier, relationship, ctx.now),
+    )
   }
 
   payload.items.forEach((item, index) => {
@@ -163,6 +173,8 @@ export async function buildStructuredBatch(
     }
   })
 
+  const merged = await mergeWithStored(store, [...built.values()], ctx.now)
+  const relationships = merged.map((m) => m.relationship)
   const distinct = new Map<string, Resolution>()
   for (const resolution of resolutions.values()) distinct.set(resolution.uuid, resolution)
   const entities: Entity[] = [...distinct.values()].map((r) => r.entity)
@@ -177,13 +189,13 @@ export async function buildStructuredBatch(
             `${ctx.taskId}:${r.uuid}`,
           ),
     ),
-    ...relationships.map((rel) =>
+    ...merged.map(({ relationship: rel, stored }) =>
       relationshipChange(
-        'relationship_created',
+        stored === null ? 'relationship_created' : 'relationship_properties_updated',
         byUuid.get(rel.subjectUuid)!,
         rel,
         byUuid.get(rel.objectUuid)!,
-        {},
+        stored === null ? {} : { properties: diffProperties(stored.properties, rel.properties) },
         `${ctx.taskId}:${rel.uuid}`,
       ),
     ),
