@@ -1,4 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -38,6 +46,21 @@ describe('sqlite adapter files', () => {
     await second.catalog.delete('alpha')
     expect(readdirSync(join(dataDir, 'brains')).filter((f) => f.startsWith('alpha'))).toEqual([])
     await second.close()
+  })
+
+  it('names a snapshot directory per brain beside its database and removes it with the brain', async () => {
+    const dataDir = tempDir()
+    const adapter = sqliteAdapter({ dataDir })
+    await adapter.open()
+    await adapter.catalog.create(fixtures.brain('alpha'))
+    const dir = (await adapter.brain('alpha')).snapshotDir!
+    expect(dir).toBe(join(dataDir, 'brains', 'alpha.indexes'))
+    // The engine creates it and writes snapshot files in it.
+    mkdirSync(join(dir, 'vectors-passages-x'), { recursive: true })
+    writeFileSync(join(dir, 'vectors-passages-x', 'hnsw.bin'), 'x')
+    await adapter.catalog.delete('alpha')
+    expect(existsSync(dir)).toBe(false)
+    await adapter.close()
   })
 })
 

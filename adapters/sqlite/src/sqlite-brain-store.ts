@@ -48,6 +48,8 @@ export interface SqliteBrainStoreOptions {
    * `apply` leaves the checkpoint to it instead of running it on this thread.
    */
   checkpointElsewhere?: () => Promise<void>
+  /** `BrainStore.snapshotDir`: where the engine keeps this brain's index snapshot files (default none). */
+  snapshotDir?: string
 }
 
 function recordCount(batch: WriteBatch): number {
@@ -292,6 +294,7 @@ export function createSqliteBrainStore(
 
   const store: BrainStore = {
     brainId,
+    snapshotDir: options.snapshotDir ?? null,
     async apply(batch) {
       if (recordCount(batch) <= slicedAbove) return applyTx(batch)
       const done = applySliced(batch)

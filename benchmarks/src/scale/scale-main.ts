@@ -1,5 +1,5 @@
 import { printResult } from '../run/tsx-child.js'
-import { openStartupBrain, seedStartupBrain } from './measure-startup.js'
+import { openStartupBrain, seedStartupBrain, type StartupMode } from './measure-startup.js'
 import { measureScalePoint } from './scale-point.js'
 
 /**
@@ -7,7 +7,7 @@ import { measureScalePoint } from './scale-point.js'
  * not leak between points):
  *   scale-main.ts point <system> <size>
  *   scale-main.ts startup-seed <data dir> <size>
- *   scale-main.ts startup-open <data dir>
+ *   scale-main.ts startup-open <data dir> snapshot|rebuild
  */
 const [command, a, b] = process.argv.slice(2)
 switch (command) {
@@ -18,7 +18,7 @@ switch (command) {
     printResult(await seedStartupBrain(a!, Number(b)))
     break
   case 'startup-open':
-    printResult(await openStartupBrain(a!))
+    printResult(await openStartupBrain(a!, b as StartupMode))
     break
   default:
     throw new Error(`scale-main: unknown command '${command}'`)

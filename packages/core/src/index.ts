@@ -61,14 +61,24 @@ export {
   type SearchServiceOptions,
 } from './search/search-service.js'
 export type { SearchRequest } from './search/search-request.js'
-export { BrainIndexes, VECTOR_SPACES, type VectorSpace } from './search/brain-indexes.js'
+export {
+  BrainIndexes,
+  VECTOR_SPACES,
+  type VectorSpace,
+  type VectorIndexOrigin,
+} from './search/brain-indexes.js'
 export {
   VectorIndex,
   VECTOR_INDEX_DEFAULTS,
   type VectorIndexOptions,
   type ScoredVector,
 } from './indexes/vectors/vector-index.js'
-export { saveVectorIndex, loadVectorIndex } from './indexes/vectors/vector-snapshot.js'
+export {
+  saveVectorIndex,
+  loadVectorIndex,
+  syncVectorSnapshot,
+} from './indexes/vectors/vector-snapshot.js'
+export type { VectorSnapshotOptions } from './search/vector-snapshots.js'
 export { denseRerank } from './builtins/stages/dense-rerank.js'
 export { MAX_SNIPPET } from './search/snippet.js'
 export { registerIngestion } from './ingest/register-ingestion.js'

@@ -50,6 +50,8 @@ export interface ServerConfig {
   maxFileBytes: number
   /** Seconds a graceful shutdown waits for running tasks before re-queueing them. */
   shutdownGraceSeconds: number
+  /** Build every brain's search indexes in the background once listening (`WARM_INDEXES`). */
+  warmIndexes: boolean
   version: string
 }
 
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxFileBytes: integer(env, 'MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
+    warmIndexes: oneOf(env, 'WARM_INDEXES', ['true', 'false'] as const, 'true') === 'true',
     version: packageVersion(),
   }
 }

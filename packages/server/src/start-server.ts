@@ -4,7 +4,10 @@ import {
   defaultIngestionComponents,
   memoryAdapter,
   registerIngestion,
+  silentLogger,
   type Engram,
+  type Logger,
+  type SearchService,
   type StorageAdapter,
 } from '@engram/core'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
@@ -15,12 +18,18 @@ import { embedderFromConfig } from './embedder-from-config.js'
 import { extractorFromConfig } from './extractor-from-config.js'
 import { pluginsFromConfig } from './plugins-from-config.js'
 import { resolveSystemToken } from './system-token.js'
+import { warmIndexes } from './warm-indexes.js'
 
 export interface RunningServer {
   app: FastifyInstance
   engram: Engram
+  /** The search service of the routes (one per engine). */
+  search: SearchService
   url: string
-  /** Graceful stop: stop accepting, let running tasks finish (or leave them queued), close storage. */
+  /**
+   * Graceful stop: stop accepting, let running tasks finish (or leave them queued), save changed
+   * vector index snapshots, close storage.
+   */
   close(): Promise<void>
 }
 
@@ -59,7 +68,17 @@ export async function startServer(
   // Search plugins first: a bad ENGRAM_PLUGINS stops the start before any worker is spawned.
   const plugins = await pluginsFromConfig(config)
   const embedder = await embedderFromConfig(config)
+  // The engine exists before the app and its pino logger: its lines (task queue, index snapshots,
+  // failed commit listeners) go to the app's log once there is one.
+  let engineLog: Logger = silentLogger
+  const engineLogger: Logger = {
+    debug: (obj, msg) => engineLog.debug(obj, msg),
+    info: (obj, msg) => engineLog.info(obj, msg),
+    warn: (obj, msg) => engineLog.warn(obj, msg),
+    error: (obj, msg) => engineLog.error(obj, msg),
+  }
   let engram: Engram
+  let search: SearchService
   let app: FastifyInstance
   let address: string
   try {
@@ -69,17 +88,20 @@ export async function startServer(
       systemTokenHash: systemToken.hash,
       defaultBrain: config.defaultBrain,
       workers: config.workers,
+      logger: engineLogger,
     })
     registerIngestion(engram, { components: defaultIngestionComponents({ embedder, extractor }) })
     await engram.start()
+    search = createSearchService(engram, { embedder, plugins })
     app = await buildApp({
       engram,
       basePath: config.basePath,
       maxFileBytes: config.maxFileBytes,
       maxBodyBytes: config.maxBodyBytes,
       logger,
-      search: createSearchService(engram, { embedder, plugins }),
+      search,
     })
+    engineLog = app.log
     address = await app.listen({ port: config.port, host: config.host })
   } catch (error) {
     await embedder?.close?.()
@@ -96,9 +118,16 @@ export async function startServer(
     (error: unknown) => app.log.error({ err: error }, 'embedder failed to load'),
   )
   let closing: Promise<void> | null = null
+  // After the listen, in the background: a restarted server answers /health at once, and each brain's
+  // first search finds its indexes built (from snapshots when valid) instead of building them.
+  if (config.warmIndexes)
+    void warmIndexes(engram, search, app.log, () => closing !== null).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'index warm-up stopped'),
+    )
   return {
     app,
     engram,
+    search,
     url: address,
     close() {
       closing ??= (async () => {

@@ -142,6 +142,13 @@ export interface WriteBatch {
 /** One brain's records. All methods are brain-scoped: a store never sees another brain's data. */
 export interface BrainStore {
   readonly brainId: string
+  /**
+   * A directory private to this brain where the engine keeps snapshot files of its in-memory indexes
+   * (hundreds of MB for a large brain: files, not `putSnapshot` blobs). The adapter only names it and
+   * removes it, with everything in it, when the brain is deleted; the engine creates it. Undefined or
+   * null: the adapter keeps no files (e.g. `memory`), and indexes are rebuilt from records on start.
+   */
+  readonly snapshotDir?: string | null
 
   /** Applies a batch in one transaction: all of it or nothing. */
   apply(batch: WriteBatch): Promise<void>

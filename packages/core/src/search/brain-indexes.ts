@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { BrainCommunities } from '../graph/brain-communities.js'
 import { Bm25Index } from '../indexes/bm25/bm25-index.js'
@@ -11,8 +12,29 @@ const PAGE = 2000
 export const VECTOR_SPACES = ['passages', 'entities'] as const
 export type VectorSpace = (typeof VECTOR_SPACES)[number]
 
-const isVectorSpace = (space: string): space is VectorSpace =>
+export const isVectorSpace = (space: string): space is VectorSpace =>
   (VECTOR_SPACES as readonly string[]).includes(space)
+
+/** Where a vector space's index came from when the brain's indexes were built. */
+export type VectorIndexOrigin = 'snapshot' | 'storage'
+
+/** Synchronous work between two event-loop turns of a build. */
+const SLICE_MS = 20
+
+/**
+ * A build is synchronous work in small steps (an HNSW insert takes milliseconds, a passage's analysis
+ * tens of microseconds); yielding every ~20 ms lets requests, health checks included, in between.
+ */
+function timeSlicer(): { due(): boolean; pause(): Promise<void> } {
+  let last = performance.now()
+  return {
+    due: () => performance.now() - last >= SLICE_MS,
+    pause: async () => {
+      await new Promise((resolve) => setImmediate(resolve))
+      last = performance.now()
+    },
+  }
+}
 
 /** Text the entities and events indexes see: name, aliases and description. */
 function entityText(e: Entity): string {
@@ -22,8 +44,8 @@ function entityText(e: Entity): string {
 /**
  * The in-memory indexes of one brain (DESIGN.md section 4): BM25 over passages, entities (name, aliases,
  * description), events and observations, HNSW vector indexes over the `passages` and `entities`
- * vector spaces, plus the attributes channels filter on. Built from the adapter on first use and kept
- * current by commit listeners.
+ * vector spaces, plus the attributes channels filter on. Built on first use, from the adapter or, for
+ * vector indexes, from snapshots (`vector-snapshots.ts`), and kept current by commit listeners.
  */
 export class BrainIndexes {
   readonly passages = new Bm25Index()
@@ -39,37 +61,70 @@ export class BrainIndexes {
   /** Louvain communities with hubs and summaries (graphology), built on first `communities` search. */
   readonly communities = new BrainCommunities()
 
-  static async build(store: BrainStore): Promise<BrainIndexes> {
+  /** Per vector space with an index: loaded from a snapshot, or rebuilt from the adapter's vectors. */
+  readonly vectorOrigin = new Map<VectorSpace, VectorIndexOrigin>()
+  /** Milliseconds `build` spent on the lexical indexes and on re-inserting vectors (start-up logs). */
+  readonly buildMs = { lexical: 0, vectors: 0 }
+
+  /**
+   * Builds every index from the adapter's records, except the vector spaces in `loaded` (indexes
+   * restored from snapshots, taken as they are).
+   */
+  static async build(
+    store: BrainStore,
+    loaded: ReadonlyMap<VectorSpace, VectorIndex> = new Map(),
+  ): Promise<BrainIndexes> {
     const indexes = new BrainIndexes()
+    const slice = timeSlicer()
+    const started = performance.now()
     for (let after: string | null = null; ;) {
       const page = await store.scanPassages(after, PAGE)
-      for (const p of page) indexes.passages.add(p.id, p.text)
+      for (const p of page) {
+        indexes.passages.add(p.id, p.text)
+        if (slice.due()) await slice.pause()
+      }
       if (page.length < PAGE) break
       after = page[page.length - 1]!.id
     }
     for (let after: string | null = null; ;) {
       const page = await store.scanEntities(after, PAGE)
-      for (const e of page) indexes.putEntity(e)
+      for (const e of page) {
+        indexes.putEntity(e)
+        if (slice.due()) await slice.pause()
+      }
       if (page.length < PAGE) break
       after = page[page.length - 1]!.uuid
     }
     for (let skip = 0; ; skip += PAGE) {
       const page = await store.listObservations({ limit: PAGE, skip })
-      for (const o of page.items) indexes.observations.add(o.id, o.text)
+      for (const o of page.items) {
+        indexes.observations.add(o.id, o.text)
+        if (slice.due()) await slice.pause()
+      }
       if (page.items.length < PAGE) break
     }
+    const lexical = performance.now()
+    indexes.buildMs.lexical = lexical - started
     for (const space of VECTOR_SPACES) {
+      const snapshot = loaded.get(space)
+      if (snapshot !== undefined) {
+        indexes.vectors.set(space, snapshot)
+        indexes.vectorOrigin.set(space, 'snapshot')
+        continue
+      }
       for (let after: string | null = null; ;) {
         const page = await store.scanVectors(space, after, PAGE)
-        for (const v of page)
+        for (const v of page) {
           if (space !== 'entities' || indexes.entityInfo.has(v.id))
             indexes.putVector(space, v.id, v.vector)
+          if (slice.due()) await slice.pause()
+        }
         if (page.length < PAGE) break
         after = page[page.length - 1]!.id
-        // HNSW inserts are the slow part of a build (milliseconds each): let requests in between pages.
-        await new Promise((resolve) => setImmediate(resolve))
       }
+      if (indexes.vectors.has(space)) indexes.vectorOrigin.set(space, 'storage')
     }
+    indexes.buildMs.vectors = performance.now() - lexical
     return indexes
   }
 

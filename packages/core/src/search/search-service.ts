@@ -1,4 +1,5 @@
 import type { Embedder } from '../contracts/embedder.js'
+import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import type {
   GraphReader,
   SearchContext,
@@ -22,6 +23,7 @@ import { preferenceScores } from './preference-profile.js'
 import { runSearch } from './run-search.js'
 import type { SearchRequest } from './search-request.js'
 import { createStageTimer } from './stage-timer.js'
+import { createVectorSnapshots, type VectorSnapshotOptions } from './vector-snapshots.js'
 
 export interface SearchServiceOptions {
   /** Extra channel, fusion and stage plugins, registered after the built-ins (names must not clash). */
@@ -31,6 +33,14 @@ export interface SearchServiceOptions {
    * the same model ingestion embeds with. Without it, search is lexical and graph only. Not closed here.
    */
   embedder?: Embedder | null
+  /**
+   * Vector index snapshots, for adapters whose stores have a `snapshotDir` (see `vector-snapshots.ts`):
+   * loaded instead of re-inserting every vector when a brain's indexes are built, saved in the
+   * background once a brain's vectors changed and it is idle, and at `engram.stop()`. `false` neither
+   * loads nor saves them (every build re-inserts), but writes still invalidate existing ones, so that
+   * a later process never loads a stale snapshot. Default: on, with the defaults of the options.
+   */
+  snapshots?: VectorSnapshotOptions | false
 }
 
 export interface SearchService {
@@ -43,21 +53,41 @@ export interface SearchService {
   vectors(brainId: string): Promise<VectorReader | null>
   /** A query embedder for one operation on the brain (memoised per call); null without an embedder. */
   embed(brainId: string): ((text: string) => Promise<Float32Array>) | null
+  /**
+   * Saves the brain's vector indexes that changed since their last snapshot, now (background saves
+   * and `engram.stop()` do this on their own). No-op when snapshots are off or the adapter keeps none.
+   */
+  saveSnapshots(brainId: string): Promise<void>
 }
 
 /**
- * Search over an engine: per-brain in-memory indexes (built lazily, kept current by commit listeners,
- * rebuilt when a brain is deleted and created again) and the plugin registry, frozen at creation.
+ * Search over an engine: per-brain in-memory indexes (built lazily, vector indexes loaded from
+ * snapshots when valid ones exist, kept current by commit listeners, rebuilt when a brain is deleted
+ * and created again) and the plugin registry, frozen at creation.
  */
 export function createSearchService(
   engram: Engram,
   options: SearchServiceOptions = {},
 ): SearchService {
-  const loaded = new Map<
-    string,
-    { createdAt: string; indexes: Promise<BrainIndexes>; built?: BrainIndexes }
-  >()
+  /** Per brain: its indexes, and the store they were built from (to tell a brain created again). */
+  type Loaded = {
+    createdAt: string
+    indexes: Promise<BrainIndexes>
+    built?: BrainIndexes
+    store?: BrainStore
+  }
+  const loaded = new Map<string, Loaded>()
   const info = (brainId: string, uuid: string) => loaded.get(brainId)?.built?.entityInfo.get(uuid)
+  const useSnapshots = options.snapshots !== false
+  const snapshots = createVectorSnapshots({
+    ...(options.snapshots || {}),
+    storage: engram.storage,
+    logger: engram.logger,
+    vectorsOf(brainId, store) {
+      const entry = loaded.get(brainId)
+      return useSnapshots && entry?.store === store ? entry.built?.vectors : undefined
+    },
+  })
 
   const registry = new PluginRegistry()
     .register(passagesChannel())
@@ -81,13 +111,36 @@ export function createSearchService(
     // A brain deleted and created again gets a new token hash: its indexes are rebuilt from storage.
     const generation = `${record.createdAt}|${record.tokenHash}`
     if (entry !== undefined && entry.createdAt === generation) return entry.indexes
-    const next: { createdAt: string; indexes: Promise<BrainIndexes>; built?: BrainIndexes } = {
+    const next: Loaded = {
       createdAt: generation,
-      indexes: engram.store(brainId).then((store) => BrainIndexes.build(store)),
+      indexes: engram.store(brainId).then(async (store) => {
+        next.store = store
+        const started = performance.now()
+        const fromSnapshots = useSnapshots ? await snapshots.load(store) : undefined
+        const loadMs = performance.now() - started
+        const built = await BrainIndexes.build(store, fromSnapshots)
+        engram.logger.info(
+          {
+            brainId,
+            passages: built.passages.size,
+            vectors: Object.fromEntries(
+              [...built.vectors].map(([space, index]) => [space, index.size]),
+            ),
+            vectorOrigin: Object.fromEntries(built.vectorOrigin),
+            snapshotLoadMs: Math.round(loadMs),
+            lexicalMs: Math.round(built.buildMs.lexical),
+            vectorRebuildMs: Math.round(built.buildMs.vectors),
+            ms: Math.round(performance.now() - started),
+          },
+          'brain indexes built',
+        )
+        return built
+      }),
     }
     loaded.set(brainId, next)
     try {
       next.built = await next.indexes
+      snapshots.built(brainId)
       return next.built
     } catch (error) {
       loaded.delete(brainId)
@@ -95,10 +148,18 @@ export function createSearchService(
     }
   }
 
+  // Before a write reaches storage, the snapshots of the vector spaces it touches stop being valid.
+  engram.beforeCommit((brainId, batch, forecast?: WriteBatch) =>
+    snapshots.beforeCommit(brainId, batch, forecast),
+  )
   engram.onCommit(async (brainId, batch) => {
     const entry = loaded.get(brainId)
-    if (entry !== undefined) (await entry.indexes).apply(batch)
+    // A failed build is dropped by `indexes` and rebuilt from storage on next use: nothing to follow.
+    const built = entry === undefined ? null : await entry.indexes.catch(() => null)
+    await snapshots.follow(brainId, batch, built === null ? null : () => built.apply(batch))
   })
+  // After tasks have drained and before storage closes: save what changed.
+  engram.onStop(() => snapshots.close())
 
   const embedder = options.embedder ?? null
   const untimed = { time: <T>(_stage: string, fn: () => Promise<T>) => fn() }
@@ -109,6 +170,7 @@ export function createSearchService(
     async vectors(brainId) {
       return embedder === null ? null : vectorReader(brainId, await indexes(brainId))
     },
+    saveSnapshots: (brainId) => (useSnapshots ? snapshots.save(brainId) : Promise.resolve()),
     embed(brainId) {
       return embedder === null
         ? null

@@ -1,9 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { VectorIndex } from './vector-index.js'
-import { loadVectorIndex, saveVectorIndex } from './vector-snapshot.js'
+import { loadVectorIndex, saveVectorIndex, syncVectorSnapshot } from './vector-snapshot.js'
 
 /** Mulberry32: a small seeded PRNG, so the test data is the same on every run. */
 function prng(seed: number): () => number {
@@ -146,5 +146,12 @@ describe('VectorIndex', () => {
 
     expect((await loadVectorIndex(dir, { ef: 200 })).ef).toBe(200)
     await expect(loadVectorIndex(join(dir, 'missing'))).rejects.toThrow()
+    // A snapshot is only taken for the one it was saved as, and a truncated file is refused.
+    await saveVectorIndex(index, dir, { id: 'first' })
+    await syncVectorSnapshot(dir)
+    expect((await loadVectorIndex(dir, { id: 'first' })).size).toBe(index.size)
+    await expect(loadVectorIndex(dir, { id: 'second' })).rejects.toThrow(/'first'/)
+    await truncate(join(dir, 'vectors.f32'), 1000)
+    await expect(loadVectorIndex(dir, { id: 'first' })).rejects.toThrow(/inconsistent/)
   })
 })

@@ -1,19 +1,24 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import hnswlib from 'hnswlib-node'
 import { FlatVectors } from './flat-vectors.js'
 import { VectorIndex, type VectorIndexSettings } from './vector-index.js'
 
-const FORMAT = 1
+const FORMAT = 2
 const HNSW_FILE = 'hnsw.bin'
 const VECTORS_FILE = 'vectors.f32'
 const META_FILE = 'index.json'
 
 interface SnapshotMeta {
   format: number
+  /** Caller's name for this snapshot (`saveVectorIndex` option `id`); '' when none was given. */
+  id: string
   settings: VectorIndexSettings
   /** Slots in use (live or free); equals the HNSW element count. */
   slots: number
+  /** Sizes of the two data files, checked at load (a truncated file is refused). */
+  hnswBytes: number
+  vectorsBytes: number
   /** Id per slot; null for a free slot (marked deleted in the HNSW file). */
   ids: (string | null)[]
 }
@@ -24,31 +29,79 @@ interface SnapshotMeta {
  * platform byte order) and the id per label with the settings (`index.json`). Each file is written
  * under a temporary name, then the three are renamed, `index.json` last. Loading checks that the
  * three agree, so a crash between renames is detected and the caller rebuilds from storage.
+ *
+ * `writeIndex` reads the graph on a libuv thread while this thread goes on: the caller must not
+ * change `index` until the returned promise settles. The files are written, not synced; call
+ * `syncVectorSnapshot` before trusting them across a power loss.
  */
-export async function saveVectorIndex(index: VectorIndex, dir: string): Promise<void> {
+export async function saveVectorIndex(
+  index: VectorIndex,
+  dir: string,
+  options: { id?: string } = {},
+): Promise<void> {
   const { settings, hnsw, flat, ids } = index.parts()
-  await mkdir(dir, { recursive: true })
   const slots = ids.length
-  const meta: SnapshotMeta = { format: FORMAT, settings, slots, ids: ids.slice() }
+  await mkdir(dir, { recursive: true })
   const tmp = (name: string) => join(dir, `${name}.tmp`)
   await hnsw.writeIndex(tmp(HNSW_FILE))
-  await writeFile(tmp(VECTORS_FILE), flat.bytes(slots))
+  const vectors = flat.bytes(slots)
+  await writeFile(tmp(VECTORS_FILE), vectors)
+  const meta: SnapshotMeta = {
+    format: FORMAT,
+    id: options.id ?? '',
+    settings,
+    slots,
+    hnswBytes: (await stat(tmp(HNSW_FILE))).size,
+    vectorsBytes: vectors.byteLength,
+    ids,
+  }
   await writeFile(tmp(META_FILE), JSON.stringify(meta))
   for (const name of [HNSW_FILE, VECTORS_FILE, META_FILE]) await rename(tmp(name), join(dir, name))
 }
 
 /**
- * Reads an index written by `saveVectorIndex`. `ef` overrides the saved search ef. Throws when the
- * directory holds no snapshot or its files disagree (the caller then rebuilds from storage).
+ * Flushes a snapshot written by `saveVectorIndex` to disk (fsync of each file, then of the directory
+ * so the renames are durable too), so that a snapshot recorded as valid after this call survives a
+ * power loss. Runs on libuv threads; the index may change meanwhile.
+ */
+export async function syncVectorSnapshot(dir: string): Promise<void> {
+  for (const name of [HNSW_FILE, VECTORS_FILE, META_FILE]) await fsync(join(dir, name))
+  await fsync(dir).catch((error: NodeJS.ErrnoException) => {
+    // Windows cannot open a directory for syncing; there the renames are as durable as NTFS makes them.
+    if (error.code !== 'EISDIR' && error.code !== 'EPERM') throw error
+  })
+}
+
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Reads an index written by `saveVectorIndex`. `ef` and `exactBelow` override the saved search-time
+ * settings (the graph's build-time ones, m and efConstruction, are what they were); `id`, when given,
+ * must be the id the snapshot was saved with. Throws when the directory holds no snapshot, another
+ * one, or files that disagree (the caller then rebuilds from storage).
  */
 export async function loadVectorIndex(
   dir: string,
-  options: { ef?: number } = {},
+  options: { ef?: number; exactBelow?: number; id?: string } = {},
 ): Promise<VectorIndex> {
   const meta = JSON.parse(await readFile(join(dir, META_FILE), 'utf8')) as SnapshotMeta
   if (meta.format !== FORMAT)
     throw new Error(`Vector snapshot format ${meta.format} is not supported (expected ${FORMAT}).`)
+  if (options.id !== undefined && meta.id !== options.id)
+    throw new Error(`Vector snapshot in ${dir} is '${meta.id}', not '${options.id}'.`)
   const { settings } = meta
+  const hnswBytes = (await stat(join(dir, HNSW_FILE))).size
+  if (hnswBytes !== meta.hnswBytes)
+    throw new Error(
+      `Vector snapshot in ${dir} is inconsistent: graph file of ${hnswBytes} bytes, ${meta.hnswBytes} expected.`,
+    )
   const hnsw = new hnswlib.HierarchicalNSW('cosine', settings.dimension)
   await hnsw.readIndex(join(dir, HNSW_FILE))
   const bytes = await readFile(join(dir, VECTORS_FILE))
@@ -56,11 +109,23 @@ export async function loadVectorIndex(
     throw new Error(
       `Vector snapshot in ${dir} is inconsistent: ${hnsw.getCurrentCount()} graph nodes, ${meta.slots} slots.`,
     )
-  if (bytes.byteLength !== meta.slots * settings.dimension * 4)
+  if (
+    bytes.byteLength !== meta.vectorsBytes ||
+    bytes.byteLength !== meta.slots * settings.dimension * 4
+  )
     throw new Error(`Vector snapshot in ${dir} is inconsistent: vectors file has the wrong size.`)
   const flat = FlatVectors.fromBytes(settings.dimension, hnsw.getMaxElements(), bytes)
   return new VectorIndex(
     { dimension: settings.dimension },
-    { settings: { ...settings, ef: options.ef ?? settings.ef }, hnsw, flat, ids: meta.ids },
+    {
+      settings: {
+        ...settings,
+        ef: options.ef ?? settings.ef,
+        exactBelow: options.exactBelow ?? settings.exactBelow,
+      },
+      hnsw,
+      flat,
+      ids: meta.ids,
+    },
   )
 }

@@ -1,0 +1,339 @@
+import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
+import { createEngram } from '../engine/create-engram.js'
+import { saveVectorIndex } from '../indexes/vectors/vector-snapshot.js'
+import { memoryAdapter } from '../memory-adapter/index.js'
+import type { Entity } from '../model/entity.js'
+import type { Passage } from '../model/passage.js'
+import type { VectorSpace } from './brain-indexes.js'
+import {
+  createSearchService,
+  type SearchService,
+  type SearchServiceOptions,
+} from './search-service.js'
+import { parseSnapshotMeta, SNAPSHOT_META, snapshotDirName } from './snapshot-meta.js'
+
+const BRAIN = 'b'
+const DIM = 8
+const AT = '2025-01-01T00:00:00.000Z'
+
+const dirs: string[] = []
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+/** A small synthetic vector per seed (integer hash per coordinate): enough to tell ids apart. */
+const vec = (seed: number) =>
+  Float32Array.from({ length: DIM }, (_, i) => {
+    const h = Math.imul((seed + 1) * 0x9e3779b1 + i * 0x85ebca6b, 0xc2b2ae35) >>> 0
+    return h / 2 ** 31 - 1
+  })
+
+const passage = (id: string): Passage => ({
+  id,
+  text: `passage ${id}`,
+  metadata: {},
+  insertedAt: AT,
+  brainVersion: 't',
+  source: null,
+  position: 0,
+  start: 0,
+  end: 10,
+})
+const entity = (uuid: string): Entity => ({
+  uuid,
+  name: `entity ${uuid}`,
+  description: null,
+  labels: ['THING'],
+  properties: {},
+  metadata: null,
+  happenedAt: null,
+  lastUpdated: AT,
+  polarity: 'neutral',
+  aliases: [],
+  sourcePassageIds: [],
+})
+
+/** 40 passages and 5 entities, each with a vector. */
+function seedBatch(): WriteBatch {
+  const ids = Array.from({ length: 40 }, (_, i) => `p${i}`)
+  const uuids = Array.from({ length: 5 }, (_, i) => `e${i}`)
+  return {
+    passages: ids.map(passage),
+    entities: uuids.map(entity),
+    vectors: [
+      ...ids.map((id, i) => ({ space: 'passages', id, vector: vec(i) })),
+      ...uuids.map((id, i) => ({ space: 'entities', id, vector: vec(100 + i) })),
+    ],
+  }
+}
+
+type TestAdapter = StorageAdapter & {
+  root: string
+  /** The space of every `scanVectors` call (a rebuild reads vectors; a snapshot load does not). */
+  scans: string[]
+}
+
+/**
+ * The memory adapter with a `snapshotDir` per brain under a temp dir, removed with the brain as the
+ * SQLite adapter does. Its records outlive an engine, so a new engine on it is a restart.
+ */
+async function adapterWithSnapshots(): Promise<TestAdapter> {
+  const root = await mkdtemp(join(tmpdir(), 'engram-snapshots-'))
+  dirs.push(root)
+  const inner = memoryAdapter()
+  const wrapped = new Map<BrainStore, BrainStore>()
+  const scans: string[] = []
+  return {
+    root,
+    scans,
+    name: 'memory+snapshots',
+    open: () => inner.open(),
+    close: () => inner.close(),
+    catalog: {
+      ...inner.catalog,
+      async delete(brainId) {
+        const stats = await inner.catalog.delete(brainId)
+        await rm(join(root, brainId), { recursive: true, force: true })
+        return stats
+      },
+    },
+    async brain(brainId) {
+      const store = await inner.brain(brainId)
+      let outer = wrapped.get(store)
+      if (outer === undefined) {
+        outer = {
+          ...store,
+          snapshotDir: join(root, brainId),
+          scanVectors(space, after, limit) {
+            scans.push(space)
+            return store.scanVectors(space, after, limit)
+          },
+        }
+        wrapped.set(store, outer)
+      }
+      return outer
+    },
+  }
+}
+
+/** One life of the process: an engine and its search service on `storage`. */
+async function boot(storage: TestAdapter, options: SearchServiceOptions = {}) {
+  const engram = createEngram({ storage, version: 't', defaultBrain: null })
+  await engram.start()
+  if ((await engram.brains.get(BRAIN)) === null) await engram.brains.create(BRAIN)
+  // Background saves stay out of the way unless a test asks for them.
+  const search = createSearchService(engram, { snapshots: { idleMs: 3_600_000 }, ...options })
+  const store = await engram.store(BRAIN)
+  storage.scans.length = 0
+  return { engram, search, store, scanned: storage.scans }
+}
+
+const nearest = async (search: SearchService, space: VectorSpace, q: Float32Array) =>
+  (await search.indexes(BRAIN)).vectors.get(space)!.search(q, 3)
+
+const validSpaces = async (store: BrainStore) =>
+  Object.keys(parseSnapshotMeta(await store.getMeta(SNAPSHOT_META)).vectors).sort()
+
+describe('vector index snapshots', () => {
+  it('are saved at stop and loaded at the next start instead of re-inserting vectors', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    const before = await first.search.indexes(BRAIN)
+    expect(Object.fromEntries(before.vectorOrigin)).toEqual({
+      passages: 'storage',
+      entities: 'storage',
+    })
+    const expected = await nearest(first.search, 'passages', vec(3))
+    await first.engram.stop()
+    expect(await validSpaces(first.store)).toEqual(['entities', 'passages'])
+
+    const second = await boot(storage)
+    const after = await second.search.indexes(BRAIN)
+    expect(Object.fromEntries(after.vectorOrigin)).toEqual({
+      passages: 'snapshot',
+      entities: 'snapshot',
+    })
+    // Loaded, not rebuilt: the adapter's vectors were never read.
+    expect(second.scanned).toEqual([])
+    expect(after.vectors.get('passages')!.size).toBe(40)
+    expect(await nearest(second.search, 'passages', vec(3))).toEqual(expected)
+    await second.engram.stop()
+  })
+
+  it('are invalidated by a write before it is stored, so a crash after it rebuilds', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await first.engram.stop()
+
+    const second = await boot(storage)
+    await second.search.indexes(BRAIN)
+    // A new passage vector, and p5 re-embedded under the same id.
+    await second.engram.commit(BRAIN, {
+      passages: [passage('p-new')],
+      vectors: [
+        { space: 'passages', id: 'p-new', vector: vec(500) },
+        { space: 'passages', id: 'p5', vector: vec(600) },
+      ],
+    })
+    expect(await validSpaces(second.store)).toEqual(['entities'])
+    // Crash-like end: no stop, no save.
+
+    const third = await boot(storage)
+    const indexes = await third.search.indexes(BRAIN)
+    expect(indexes.vectorOrigin.get('passages')).toBe('storage')
+    expect(indexes.vectorOrigin.get('entities')).toBe('snapshot')
+    expect(third.scanned).toEqual(['passages'])
+    expect((await nearest(third.search, 'passages', vec(500)))[0]!.id).toBe('p-new')
+    expect((await nearest(third.search, 'passages', vec(600)))[0]!.id).toBe('p5')
+    expect((await nearest(third.search, 'passages', vec(5)))[0]!.id).not.toBe('p5')
+  })
+
+  it('are rebuilt after a crash that left no save, or a save cut short', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    const built = await first.search.indexes(BRAIN)
+    // Crash-like end in the middle of a save: its files are complete, the meta was never written.
+    const id = '00000000-0000-0000-0000-000000000000'
+    const cut = join(storage.root, BRAIN, snapshotDirName('passages', id))
+    await saveVectorIndex(built.vectors.get('passages')!, cut, { id })
+
+    const second = await boot(storage)
+    const indexes = await second.search.indexes(BRAIN)
+    expect(Object.fromEntries(indexes.vectorOrigin)).toEqual({
+      passages: 'storage',
+      entities: 'storage',
+    })
+    expect(indexes.vectors.get('passages')!.size).toBe(40)
+    // The next save replaces the leftover files.
+    await second.search.saveSnapshots(BRAIN)
+    expect(await readdir(join(storage.root, BRAIN))).not.toContain(snapshotDirName('passages', id))
+  })
+
+  it('are invalidated by deletions: a deleted entity or vector is not in the next index', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await first.engram.stop()
+
+    const second = await boot(storage)
+    await second.search.indexes(BRAIN)
+    await second.engram.commit(BRAIN, { deleteEntities: ['e2'] })
+    expect(await validSpaces(second.store)).toEqual(['passages'])
+    await second.engram.stop()
+
+    const third = await boot(storage)
+    let indexes = await third.search.indexes(BRAIN)
+    expect(indexes.vectorOrigin.get('entities')).toBe('snapshot')
+    expect(indexes.vectors.get('entities')!.has('e2')).toBe(false)
+    expect(indexes.vectors.get('entities')!.size).toBe(4)
+    await third.engram.commit(BRAIN, { deleteVectors: [{ space: 'passages', id: 'p7' }] })
+    expect(await validSpaces(third.store)).toEqual(['entities'])
+
+    const fourth = await boot(storage)
+    indexes = await fourth.search.indexes(BRAIN)
+    expect(indexes.vectorOrigin.get('passages')).toBe('storage')
+    expect(indexes.vectors.get('passages')!.has('p7')).toBe(false)
+    expect(indexes.vectors.get('passages')!.size).toBe(39)
+  })
+
+  it('with damaged files are not loaded: the space is rebuilt', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await first.engram.stop()
+    const dir = join(storage.root, BRAIN)
+    const passagesDir = (await readdir(dir)).find((name) => name.startsWith('vectors-passages-'))!
+    await truncate(join(dir, passagesDir, 'hnsw.bin'), 100)
+
+    const second = await boot(storage)
+    const indexes = await second.search.indexes(BRAIN)
+    expect(indexes.vectorOrigin.get('passages')).toBe('storage')
+    expect(indexes.vectorOrigin.get('entities')).toBe('snapshot')
+    expect(indexes.vectors.get('passages')!.size).toBe(40)
+    // The next save replaces the damaged snapshot and removes its files.
+    await second.search.saveSnapshots(BRAIN)
+    expect(await readdir(dir)).not.toContain(passagesDir)
+    expect(await validSpaces(second.store)).toEqual(['entities', 'passages'])
+  })
+
+  it('are saved in the background once a brain is idle', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage, { snapshots: { idleMs: 20, minIntervalMs: 0 } })
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await vi.waitFor(async () =>
+      expect(await validSpaces(first.store)).toEqual(['entities', 'passages']),
+    )
+    // Crash-like end: the background save is what the next start loads.
+    const second = await boot(storage)
+    expect((await second.search.indexes(BRAIN)).vectorOrigin.get('passages')).toBe('snapshot')
+  })
+
+  it('never record a save that a concurrent write overtook', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await Promise.all([
+      first.search.saveSnapshots(BRAIN),
+      first.engram.commit(BRAIN, {
+        passages: [passage('p-late')],
+        vectors: [{ space: 'passages', id: 'p-late', vector: vec(700) }],
+      }),
+    ])
+    // Whichever finished first, the next start sees the write.
+    const second = await boot(storage)
+    expect((await nearest(second.search, 'passages', vec(700)))[0]!.id).toBe('p-late')
+  })
+
+  it('are not used with `snapshots: false`, and writes still invalidate them', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await first.engram.stop()
+
+    const off = await boot(storage, { snapshots: false })
+    expect((await off.search.indexes(BRAIN)).vectorOrigin.get('passages')).toBe('storage')
+    await off.engram.commit(BRAIN, {
+      vectors: [{ space: 'passages', id: 'p1', vector: vec(800) }],
+    })
+    await off.engram.stop()
+    expect(await validSpaces(off.store)).toEqual(['entities'])
+  })
+
+  it('are removed with their brain', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.search.indexes(BRAIN)
+    await first.search.saveSnapshots(BRAIN)
+    expect((await readdir(join(storage.root, BRAIN))).length).toBe(2)
+    await first.engram.brains.delete(BRAIN)
+    await expect(readdir(join(storage.root, BRAIN))).rejects.toThrow()
+    // A brain created again under the same id starts without snapshots, and the indexes this process
+    // still holds for the deleted one are never saved as the new brain's.
+    await first.engram.brains.create(BRAIN)
+    await first.engram.commit(BRAIN, {
+      passages: [passage('q')],
+      vectors: [{ space: 'passages', id: 'q', vector: vec(900) }],
+    })
+    await first.search.saveSnapshots(BRAIN)
+    await first.engram.stop()
+    const second = await boot(storage)
+    const indexes = await second.search.indexes(BRAIN)
+    expect(indexes.vectorOrigin.get('passages')).toBe('storage')
+    expect(indexes.vectors.get('passages')!.size).toBe(1)
+    expect(indexes.vectors.has('entities')).toBe(false)
+  })
+})

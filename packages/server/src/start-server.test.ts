@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { WriteBatch } from '@engram/core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { loadConfig } from './config.js'
+import { startServer } from './start-server.js'
+
+const TOKEN = 'spat_start-server-test-token-0123'
+const dirs: string[] = []
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+function config(dataDir: string) {
+  return loadConfig({
+    ENGRAM_DATA_DIR: dataDir,
+    SERVICEPAT_TOKEN: TOKEN,
+    PORT: '0',
+    EMBEDDER: 'none',
+    EXTRACTOR_WORKERS: '0',
+    LOG_LEVEL: 'silent',
+  })
+}
+
+/** 30 passages with small synthetic vectors (an integer hash per coordinate). */
+function vectors(): WriteBatch {
+  const ids = Array.from({ length: 30 }, (_, i) => `p${i}`)
+  const vector = (seed: number) =>
+    Float32Array.from(
+      { length: 8 },
+      (_, i) => (Math.imul(seed * 0x9e3779b1 + i * 0x85ebca6b + 1, 0xc2b2ae35) >>> 0) / 2 ** 32,
+    )
+  return {
+    passages: ids.map((id, position) => ({
+      id,
+      text: `passage number ${position}`,
+      metadata: {},
+      insertedAt: '2025-01-01T00:00:00.000Z',
+      brainVersion: 't',
+      source: null,
+      position,
+      start: 0,
+      end: 10,
+    })),
+    vectors: ids.map((id, i) => ({ space: 'passages', id, vector: vector(i) })),
+  }
+}
+
+const snapshotsOf = (dataDir: string, brainId: string) => {
+  const dir = join(dataDir, 'brains', `${brainId}.indexes`)
+  return existsSync(dir) ? readdirSync(dir) : null
+}
+
+describe('startServer: vector index snapshots', () => {
+  it('saves them on close and loads them (warming the brain) on the next start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engram-start-'))
+    dirs.push(dataDir)
+    const first = await startServer(config(dataDir), () => {})
+    await first.engram.commit('default', vectors())
+    await first.search.indexes('default')
+    await first.close()
+    expect(snapshotsOf(dataDir, 'default')).toEqual([expect.stringMatching(/^vectors-passages-/)])
+
+    const second = await startServer(config(dataDir), () => {})
+    const indexes = await second.search.indexes('default')
+    expect(indexes.vectorOrigin.get('passages')).toBe('snapshot')
+    expect(indexes.vectors.get('passages')!.size).toBe(30)
+    await second.close()
+  })
+
+  it('removes a brain snapshot files with DELETE /system/brains/{id}', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engram-start-'))
+    dirs.push(dataDir)
+    const server = await startServer(config(dataDir), () => {})
+    await server.engram.brains.create('alpha')
+    await server.engram.commit('alpha', vectors())
+    await server.search.indexes('alpha')
+    await server.search.saveSnapshots('alpha')
+    expect(snapshotsOf(dataDir, 'alpha')).toHaveLength(1)
+    const res = await server.app.inject({
+      method: 'DELETE',
+      url: '/system/brains/alpha',
+      headers: { ServicePAT: TOKEN },
+    })
+    expect(res.statusCode).toBe(200)
+    expect(snapshotsOf(dataDir, 'alpha')).toBeNull()
+    await server.close()
+  })
+})
