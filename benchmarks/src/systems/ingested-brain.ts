@@ -131,8 +131,12 @@ export async function ingestDocs(
     maxPendingTasks: docs.length + 1,
   })
   try {
+    // Configured as the server: the search service follows every commit and resolution compares
+    // candidates with its entity vectors.
+    const search = createSearchService(engram, { embedder: options.embedder })
     registerIngestion(engram, {
       components: defaultIngestionComponents({ embedder: options.embedder }),
+      entityVectors: (brainId) => search.vectors(brainId),
     })
     await engram.start()
     const tasks = docs.map(docTask)
@@ -190,7 +194,6 @@ export async function ingestDocs(
       observations: stats.observations,
     }
 
-    const search = createSearchService(engram, { embedder: options.embedder })
     await search.indexes(BRAIN)
     const newest = Math.max(...tasks.map((t) => Date.parse(t.payload.sourceTimestamp)))
     const clock = new Date(Number.isFinite(newest) ? newest : Date.parse(UNDATED_SOURCE))

@@ -90,9 +90,15 @@ export async function startServer(
       workers: config.workers,
       logger: engineLogger,
     })
-    registerIngestion(engram, { components: defaultIngestionComponents({ embedder, extractor }) })
-    await engram.start()
+    // Before start: tasks resumed by `start` commit through its listeners and resolve against its
+    // entity vectors.
     search = createSearchService(engram, { embedder, plugins })
+    const entitySearch = search
+    registerIngestion(engram, {
+      components: defaultIngestionComponents({ embedder, extractor }),
+      entityVectors: (brainId) => entitySearch.vectors(brainId),
+    })
+    await engram.start()
     app = await buildApp({
       engram,
       basePath: config.basePath,

@@ -1,3 +1,4 @@
+import type { VectorReader } from '../contracts/search-plugins.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
 import type {
   Engram,
@@ -9,10 +10,12 @@ import type {
 import { EngramError } from '../errors.js'
 import type { JsonObject } from '../model/common.js'
 import { buildTextBatch } from './pipeline/build-text-batch.js'
-import { embedMemo, embedMemoOf, embedMissing } from './pipeline/embed-missing.js'
+import { checkEmbedder } from './pipeline/check-embedder.js'
+import { embedMemo, embedMemoOf, embedMissing, type EmbedMemo } from './pipeline/embed-missing.js'
 import { extractText, type ExtractedText } from './pipeline/extract-text.js'
 import type { IngestionComponents } from './pipeline/ingestion-components.js'
 import type { ResolverOptions } from './resolve/entity-resolver.js'
+import { similarEntities } from './resolve/similar-entities.js'
 import { addTextBatch } from './structured/add-text-batch.js'
 import { buildStructuredBatch } from './structured/build-structured-batch.js'
 import {
@@ -26,12 +29,19 @@ import {
 
 export interface IngestionOptions {
   components: IngestionComponents
-  /** Nearest existing entities of a candidate by embedding, for resolution (none by default). */
-  similar?: ResolverOptions['similar']
+  /**
+   * The brain's vector indexes (the search service's `vectors`), for the embedding-similarity step of
+   * entity resolution: a candidate no name resolves merges into a stored entity whose vector is close
+   * enough (`similar-entities.ts`). Needs an embedder; without either, resolution stops at names.
+   */
+  entityVectors?: (brainId: string) => Promise<VectorReader | null>
 }
 
+/** The resolver's embedding step for one build of a task, or none. */
+type Similarity = Pick<ResolverOptions, 'similar' | 'prepareSimilar'>
+
 /** The part of a task that reads the brain: builds its batch and result from the records as stored. */
-type BuildBatch = () => Promise<{ batch: WriteBatch; result: JsonObject }>
+type BuildBatch = (similarity: Similarity) => Promise<{ batch: WriteBatch; result: JsonObject }>
 
 function parsePayload<T>(
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: Error } },
@@ -48,8 +58,21 @@ function parsePayload<T>(
 
 /** Registers the three ingestion task kinds on an engine (text, file, structured). */
 export function registerIngestion(engram: Engram, options: IngestionOptions): void {
-  const { components } = options
-  const similar = options.similar ? { similar: options.similar } : {}
+  const { components, entityVectors } = options
+
+  /**
+   * The embedding step of resolution for a task, sharing `memo` with its embedding so that a candidate
+   * embedded to be compared is not embedded again as a new entity.
+   */
+  async function similarity(ctx: TaskContext, memo: EmbedMemo): Promise<Similarity> {
+    const embed = components.embed
+    if (embed === null || components.embedderInfo === null || entityVectors === undefined) return {}
+    // Comparing with vectors of another model would be meaningless: refuse as embedding would.
+    await checkEmbedder(ctx.store, components.embedderInfo)
+    const reader = await entityVectors(ctx.task.brainId)
+    if (reader === null) return {}
+    return similarEntities({ reader, embed, vectors: memo.vectors, signal: ctx.signal })
+  }
 
   /**
    * The end of every ingestion task: resolution and batch building (`build`) run under the brain's
@@ -67,17 +90,18 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
     })
     if (components.embed === null) {
       return async () => {
-        const { batch, result } = await build()
+        const { batch, result } = await build({})
         return complete(batch, result)
       }
     }
     const memo = embedMemo()
-    const forecast = await build()
+    const similar = await similarity(ctx, memo)
+    const forecast = await build(similar)
     await ctx.progress('embedding')
     let embedded = await embedMissing(ctx.store, forecast.batch, components, ctx.signal, memo)
     await ctx.progress('embedding', { embedded })
     return async () => {
-      const { batch, result } = await build()
+      const { batch, result } = await build(similar)
       const late = await embedMissing(ctx.store, batch, components, ctx.signal, memo)
       if (late > 0) {
         embedded += late
@@ -87,7 +111,7 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
     }
   }
 
-  const textBatch = (ctx: TaskContext, text: ExtractedText) =>
+  const textBatch = (ctx: TaskContext, text: ExtractedText, similar: Similarity) =>
     buildTextBatch(ctx.store, text, { taskId: ctx.task.id, ...similar })
 
   const ingestText: TaskHandler = async (ctx) => {
@@ -99,7 +123,7 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
       { ...payload, text },
       { components, version: engram.version },
     )
-    return finish(ctx, () => textBatch(ctx, extracted))
+    return finish(ctx, (similar) => textBatch(ctx, extracted, similar))
   }
 
   const ingestFile: TaskHandler = async (ctx) => {
@@ -121,7 +145,7 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
       },
       { components, version: engram.version },
     )
-    return finish(ctx, () => textBatch(ctx, extracted))
+    return finish(ctx, (similar) => textBatch(ctx, extracted, similar))
   }
 
   const ingestStructured: TaskHandler = async (ctx) => {
@@ -143,7 +167,7 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
           )
         : null
     await ctx.progress('resolving')
-    return finish(ctx, async () => {
+    return finish(ctx, async (similar) => {
       const now = new Date().toISOString()
       const built = await buildStructuredBatch(ctx.store, payload, {
         brainId: ctx.task.brainId,
@@ -155,7 +179,7 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
       if (extracted === null) {
         return { batch: built.batch, result: { ...built.counts, passages: 0, observations: 0 } }
       }
-      const text = await textBatch(ctx, extracted)
+      const text = await textBatch(ctx, extracted, similar)
       return {
         batch: addTextBatch(built.batch, text.batch, now),
         result: {

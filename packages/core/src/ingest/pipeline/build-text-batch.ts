@@ -29,7 +29,7 @@ import { loopYielder } from './loop-yielder.js'
 export async function buildTextBatch(
   store: BrainStore,
   text: ExtractedText,
-  options: { taskId: string; similar?: ResolverOptions['similar'] },
+  options: { taskId: string } & Pick<ResolverOptions, 'similar' | 'prepareSimilar'>,
 ) {
   const { taskId } = options
   const { passages, extracted, input, now } = text
@@ -57,6 +57,7 @@ export async function buildTextBatch(
       brainId: store.brainId,
       now,
       ...(options.similar ? { similar: options.similar } : {}),
+      ...(options.prepareSimilar ? { prepareSimilar: options.prepareSimilar } : {}),
     })
     const distinct = new Map([...resolutions.values()].map((r) => [r.uuid, r]))
     entities = [...distinct.values()].map((r) => r.entity)

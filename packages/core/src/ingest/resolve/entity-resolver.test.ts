@@ -64,6 +64,60 @@ describe('resolveEntities', () => {
     expect(resolutions.get('x')!.uuid).not.toBe(resolutions.get('y')!.uuid)
   })
 
+  it('merges by embedding above the threshold, keeps near ties apart as merge candidates', async () => {
+    const store = await brainStore()
+    await store.apply({
+      entities: [
+        fixtures.entity({ uuid: 'nyc', name: 'New York City', labels: ['PLACE'] }),
+        fixtures.entity({ uuid: 'acme', name: 'Acme Corp', labels: ['ORGANIZATION'] }),
+        fixtures.entity({ uuid: 'acme-labs', name: 'Acme Labs', labels: ['ORGANIZATION'] }),
+      ],
+    })
+    const scores: Record<string, { uuid: string; score: number }[]> = {
+      'New York': [{ uuid: 'nyc', score: 0.93 }],
+      Acme: [
+        { uuid: 'acme', score: 0.95 },
+        { uuid: 'acme-labs', score: 0.94 },
+      ],
+      // Above the threshold, but a PERSON cannot be a PLACE.
+      York: [{ uuid: 'nyc', score: 0.91 }],
+      Yonkers: [{ uuid: 'nyc', score: 0.85 }],
+    }
+    const prepared: string[][] = []
+    const resolutions = await resolveEntities(
+      store,
+      [
+        candidate('a', 'New York', ['PLACE']),
+        candidate('b', 'Acme', ['ORGANIZATION']),
+        candidate('c', 'York', ['PERSON']),
+        candidate('d', 'Yonkers', ['PLACE']),
+        // Resolved by name: never compared by embedding.
+        candidate('e', 'new york city', ['PLACE']),
+      ],
+      {
+        brainId: 'alpha',
+        now: NOW,
+        similar: async (c) => scores[c.name] ?? [],
+        prepareSimilar: async (cs) => void prepared.push(cs.map((c) => c.name)),
+      },
+    )
+    expect(prepared).toEqual([['New York', 'Acme', 'York', 'Yonkers']])
+    expect(resolutions.get('a')).toMatchObject({
+      uuid: 'nyc',
+      outcome: 'merged',
+      reason: 'embedding',
+      similarity: 0.93,
+    })
+    expect(resolutions.get('a')!.entity.aliases).toEqual(['New York'])
+    expect(resolutions.get('e')!.uuid).toBe('nyc')
+    const acme = resolutions.get('b')!
+    expect(acme.outcome).toBe('new')
+    expect(acme.mergeCandidates.map((m) => m.uuid)).toEqual(['acme', 'acme-labs'])
+    expect(acme.entity.metadata).toMatchObject({ merge_candidates: acme.mergeCandidates })
+    expect(resolutions.get('c')!.outcome).toBe('new')
+    expect(resolutions.get('d')).toMatchObject({ outcome: 'new', mergeCandidates: [] })
+  })
+
   it('resolves a task of 40,000 candidates over 4,000 names to one entity per name and label', async () => {
     const store = await brainStore()
     const candidates = Array.from({ length: 40_000 }, (_, i) =>

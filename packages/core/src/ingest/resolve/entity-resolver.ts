@@ -39,6 +39,11 @@ export interface ResolverOptions {
   now: string
   /** Nearest existing entities by embedding of `name + description`, best first (cosine in [-1, 1]). */
   similar?: (candidate: EntityCandidate) => Promise<{ uuid: string; score: number }[]>
+  /**
+   * Called once, before any `similar`, with the candidates it may be asked about (no uuid, not an
+   * event, no stored entity of that name and compatible labels), so their texts embed in one call.
+   */
+  prepareSimilar?: (candidates: EntityCandidate[]) => Promise<void>
   /** Cosine at or above which an embedding match merges (default 0.9, as the original). */
   threshold?: number
   /** Two candidates within this cosine of each other are ambiguous (default 0.02). */
@@ -125,6 +130,25 @@ export async function resolveEntities(
   /** Normalised name or alias -> uuids of this task's entities carrying it (only ever grows). */
   const byName = new Map<string, Set<string>>()
   const pause = loopYielder()
+
+  /** Stored entities per normalised name: resolution writes nothing, so one read per name suffices. */
+  const storedNamed = new Map<string, Entity[]>()
+  const findStored = async (normalized: string) => {
+    let found = storedNamed.get(normalized)
+    if (found === undefined)
+      storedNamed.set(normalized, (found = await store.findEntitiesByName(normalized)))
+    return found
+  }
+  if (options.similar !== undefined && options.prepareSimilar !== undefined) {
+    const asked: EntityCandidate[] = []
+    for (const candidate of candidates) {
+      if (candidate.uuid !== undefined || candidate.labels.includes(EVENT_LABEL)) continue
+      const named = await findStored(normalizeEntityName(candidate.name))
+      if (!named.some((e) => labelsCompatible(e.labels, candidate.labels))) asked.push(candidate)
+      await pause()
+    }
+    if (asked.length > 0) await options.prepareSimilar(asked)
+  }
 
   /** How many of an entity's names (name, then aliases) are indexed: aliases only ever get appended. */
   const indexed = new Map<string, number>()
@@ -213,7 +237,7 @@ export async function resolveEntities(
       continue
     }
 
-    const named = (await store.findEntitiesByName(normalized)).filter((e) =>
+    const named = (await findStored(normalized)).filter((e) =>
       labelsCompatible(e.labels, candidate.labels),
     )
     if (named.length > 0) {

@@ -20,6 +20,7 @@ import {
   resolveEntities,
   type EntityCandidate,
   type Resolution,
+  type ResolverOptions,
 } from '../resolve/entity-resolver.js'
 import { mergeRelationship, mergeWithStored } from '../resolve/merge-relationships.js'
 
@@ -28,7 +29,8 @@ export interface StructuredBuildContext {
   taskId: string
   version: string
   now: string
-  similar?: (candidate: EntityCandidate) => Promise<{ uuid: string; score: number }[]>
+  similar?: ResolverOptions['similar']
+  prepareSimilar?: ResolverOptions['prepareSimilar']
 }
 
 export interface StructuredBuild {
@@ -121,6 +123,7 @@ export async function buildStructuredBatch(
     brainId: ctx.brainId,
     now: ctx.now,
     ...(ctx.similar !== undefined ? { similar: ctx.similar } : {}),
+    ...(ctx.prepareSimilar !== undefined ? { prepareSimilar: ctx.prepareSimilar } : {}),
   })
   const uuidOf = (key: string) => resolutions.get(key)!.uuid
   const entityOf = (key: string) => resolutions.get(key)!.entity
