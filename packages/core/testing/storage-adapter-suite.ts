@@ -153,6 +153,14 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect((await store.findEntitiesByName('emily stone')).map((e) => e.uuid)).toEqual(['e1'])
         expect((await store.findEntitiesByName('em')).map((e) => e.uuid)).toEqual(['e1'])
         expect(await store.findEntitiesByName('paris')).toEqual([])
+        // A rename drops the old name, an alias added later is found, a deleted entity is not.
+        await store.apply({
+          entities: [f.entity({ name: 'Emily Park', aliases: ['Em', 'Emmy'] })],
+          deleteEntities: ['e2'],
+        })
+        expect(await store.findEntitiesByName('emily stone')).toEqual([])
+        expect((await store.findEntitiesByName('emmy')).map((e) => e.uuid)).toEqual(['e1'])
+        expect(await store.findEntitiesByName('london')).toEqual([])
       })
       t('lists entities with label and text filters, paging and total, newest first', async () => {
         await store.apply({

@@ -35,6 +35,8 @@ interface BrainData {
   vectors: Map<string, VectorRecord>
   meta: Map<string, string>
   snapshots: Map<string, Uint8Array>
+  /** Normalised name and aliases -> uuids of the entities carrying them (`findEntitiesByName`). */
+  names: Map<string, Set<string>>
   seq: number
 }
 
@@ -50,7 +52,23 @@ function emptyBrain(): BrainData {
     vectors: new Map(),
     meta: new Map(),
     snapshots: new Map(),
+    names: new Map(),
     seq: 0,
+  }
+}
+
+const namesOf = (e: Entity) => new Set([e.name, ...e.aliases].map(normalizeEntityName))
+
+function indexNames(data: BrainData, entity: Entity, add: boolean): void {
+  for (const norm of namesOf(entity)) {
+    let uuids = data.names.get(norm)
+    if (add) {
+      if (uuids === undefined) data.names.set(norm, (uuids = new Set()))
+      uuids.add(entity.uuid)
+    } else if (uuids !== undefined) {
+      uuids.delete(entity.uuid)
+      if (uuids.size === 0) data.names.delete(norm)
+    }
   }
 }
 
@@ -106,28 +124,51 @@ function validate(batch: WriteBatch): void {
   if (batch.task !== undefined) taskSchema.parse(batch.task)
 }
 
+/**
+ * Applies a batch in place, all or nothing: every record is validated and copied before the first
+ * change, and what follows are map writes that cannot throw. (Copying the brain's maps per batch made
+ * each write cost the brain's size.)
+ */
 function applyBatch(data: BrainData, batch: WriteBatch): void {
   validate(batch)
-  for (const p of batch.passages ?? []) data.passages.set(p.id, clone(p))
-  for (const e of batch.entities ?? []) data.entities.set(e.uuid, clone(e))
-  for (const r of batch.relationships ?? []) data.relationships.set(r.uuid, clone(r))
-  for (const o of batch.observations ?? []) data.observations.set(o.id, clone(o))
-  for (const s of batch.structured ?? []) data.structured.set(s.id, clone(s))
-  for (const c of batch.changelog ?? []) {
-    if (data.changelog.has(c.id)) continue
-    data.seq += 1
-    data.changelog.set(c.id, { ...clone(c), seq: data.seq })
-  }
-  for (const v of batch.vectors ?? [])
-    data.vectors.set(vectorKey(v.space, v.id), {
+  const copy = {
+    passages: (batch.passages ?? []).map(clone),
+    entities: (batch.entities ?? []).map(clone),
+    relationships: (batch.relationships ?? []).map(clone),
+    observations: (batch.observations ?? []).map(clone),
+    structured: (batch.structured ?? []).map(clone),
+    changelog: (batch.changelog ?? []).map(clone),
+    vectors: (batch.vectors ?? []).map((v) => ({
       space: v.space,
       id: v.id,
       vector: Float32Array.from(v.vector),
-    })
-  for (const uuid of batch.deleteEntities ?? []) data.entities.delete(uuid)
+    })),
+    task: batch.task === undefined ? undefined : clone(batch.task),
+  }
+  for (const p of copy.passages) data.passages.set(p.id, p)
+  for (const e of copy.entities) {
+    const before = data.entities.get(e.uuid)
+    if (before !== undefined) indexNames(data, before, false)
+    data.entities.set(e.uuid, e)
+    indexNames(data, e, true)
+  }
+  for (const r of copy.relationships) data.relationships.set(r.uuid, r)
+  for (const o of copy.observations) data.observations.set(o.id, o)
+  for (const s of copy.structured) data.structured.set(s.id, s)
+  for (const c of copy.changelog) {
+    if (data.changelog.has(c.id)) continue
+    data.seq += 1
+    data.changelog.set(c.id, { ...c, seq: data.seq })
+  }
+  for (const v of copy.vectors) data.vectors.set(vectorKey(v.space, v.id), v)
+  for (const uuid of batch.deleteEntities ?? []) {
+    const before = data.entities.get(uuid)
+    if (before !== undefined) indexNames(data, before, false)
+    data.entities.delete(uuid)
+  }
   for (const uuid of batch.deleteRelationships ?? []) data.relationships.delete(uuid)
   for (const v of batch.deleteVectors ?? []) data.vectors.delete(vectorKey(v.space, v.id))
-  if (batch.task !== undefined) data.tasks.set(batch.task.id, clone(batch.task))
+  if (copy.task !== undefined) data.tasks.set(copy.task.id, copy.task)
 }
 
 function createStore(brainId: string, get: () => BrainData): BrainStore {
@@ -139,21 +180,7 @@ function createStore(brainId: string, get: () => BrainData): BrainStore {
   return {
     brainId,
     async apply(batch) {
-      const current = get()
-      // Validate-then-swap: build the next state on a copy so a throw leaves nothing half-applied.
-      const next: BrainData = {
-        ...current,
-        passages: new Map(current.passages),
-        entities: new Map(current.entities),
-        relationships: new Map(current.relationships),
-        observations: new Map(current.observations),
-        structured: new Map(current.structured),
-        changelog: new Map(current.changelog),
-        tasks: new Map(current.tasks),
-        vectors: new Map(current.vectors),
-      }
-      applyBatch(next, batch)
-      Object.assign(current, next)
+      applyBatch(get(), batch)
     },
     async getPassages(ids) {
       const data = get()
@@ -181,11 +208,10 @@ function createStore(brainId: string, get: () => BrainData): BrainStore {
       return uuids.flatMap((id) => (data.entities.has(id) ? [clone(data.entities.get(id)!)] : []))
     },
     async findEntitiesByName(normalizedName) {
-      return [...get().entities.values()]
-        .filter((e) =>
-          [e.name, ...e.aliases].some((n) => normalizeEntityName(n) === normalizedName),
-        )
-        .map(clone)
+      const data = get()
+      return [...(data.names.get(normalizedName) ?? [])]
+        .sort()
+        .map((uuid) => clone(data.entities.get(uuid)!))
     },
     async listEntities(q) {
       const items = [...get().entities.values()].filter(
