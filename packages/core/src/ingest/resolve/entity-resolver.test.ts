@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryAdapter } from '../../memory-adapter/index.js'
 import { fixtures } from '../../../testing/fixtures.js'
-import { resolveEntities, type EntityCandidate } from './entity-resolver.js'
+import { namesNest, resolveEntities, type EntityCandidate } from './entity-resolver.js'
 
 const NOW = '2024-05-01T00:00:00.000Z'
 
@@ -71,6 +71,7 @@ describe('resolveEntities', () => {
         fixtures.entity({ uuid: 'nyc', name: 'New York City', labels: ['PLACE'] }),
         fixtures.entity({ uuid: 'acme', name: 'Acme Corp', labels: ['ORGANIZATION'] }),
         fixtures.entity({ uuid: 'acme-labs', name: 'Acme Labs', labels: ['ORGANIZATION'] }),
+        fixtures.entity({ uuid: 'o1996', name: '1996 Summer Olympics', labels: ['EVENT_NAME'] }),
       ],
     })
     const scores: Record<string, { uuid: string; score: number }[]> = {
@@ -82,6 +83,8 @@ describe('resolveEntities', () => {
       // Above the threshold, but a PERSON cannot be a PLACE.
       York: [{ uuid: 'nyc', score: 0.91 }],
       Yonkers: [{ uuid: 'nyc', score: 0.85 }],
+      // USE-lite's cosine for these two: close, yet the names differ in a distinguishing word.
+      '2000 Summer Olympics': [{ uuid: 'o1996', score: 0.957 }],
     }
     const prepared: string[][] = []
     const resolutions = await resolveEntities(
@@ -91,6 +94,7 @@ describe('resolveEntities', () => {
         candidate('b', 'Acme', ['ORGANIZATION']),
         candidate('c', 'York', ['PERSON']),
         candidate('d', 'Yonkers', ['PLACE']),
+        candidate('f', '2000 Summer Olympics', ['EVENT_NAME']),
         // Resolved by name: never compared by embedding.
         candidate('e', 'new york city', ['PLACE']),
       ],
@@ -101,7 +105,7 @@ describe('resolveEntities', () => {
         prepareSimilar: async (cs) => void prepared.push(cs.map((c) => c.name)),
       },
     )
-    expect(prepared).toEqual([['New York', 'Acme', 'York', 'Yonkers']])
+    expect(prepared).toEqual([['New York', 'Acme', 'York', 'Yonkers', '2000 Summer Olympics']])
     expect(resolutions.get('a')).toMatchObject({
       uuid: 'nyc',
       outcome: 'merged',
@@ -116,6 +120,15 @@ describe('resolveEntities', () => {
     expect(acme.entity.metadata).toMatchObject({ merge_candidates: acme.mergeCandidates })
     expect(resolutions.get('c')!.outcome).toBe('new')
     expect(resolutions.get('d')).toMatchObject({ outcome: 'new', mergeCandidates: [] })
+    expect(resolutions.get('f')).toMatchObject({ outcome: 'new', mergeCandidates: [] })
+  })
+
+  it('trusts embedding similarity only between names whose content words nest', () => {
+    expect(namesNest('New York', 'New York City')).toBe(true)
+    expect(namesNest('the LGBTQ support groups', 'LGBTQ Support Group')).toBe(true)
+    expect(namesNest('1996 Summer Olympics', '2000 Summer Olympics')).toBe(false)
+    expect(namesNest('Super Bowl XLII', 'Super Bowl XLIII')).toBe(false)
+    expect(namesNest('the', 'The Who')).toBe(false)
   })
 
   it('resolves a task of 40,000 candidates over 4,000 names to one entity per name and label', async () => {
