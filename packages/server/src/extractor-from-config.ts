@@ -11,7 +11,7 @@ import { ConfigError, type ServerConfig } from './config.js'
  */
 export function extractorFromConfig(
   config: ServerConfig,
-): (Extractor & { close?(): Promise<void> }) | undefined {
+): (Extractor & { close?(): Promise<void>; warmUp?(): Promise<number[]> }) | undefined {
   if (config.extractor === 'local')
     return config.extractorWorkers > 0
       ? localExtractorPool({ workers: config.extractorWorkers })

@@ -123,6 +123,11 @@ export async function startServer(
     (loadMs) => app.log.info({ loadMs }, 'embedder workers ready'),
     (error: unknown) => app.log.error({ err: error }, 'embedder failed to load'),
   )
+  // Start the extraction workers now too (~1 s each to load their NLP models), not on the first task.
+  void extractor?.warmUp?.().then(
+    (startMs) => app.log.info({ startMs }, 'extractor workers ready'),
+    (error: unknown) => app.log.error({ err: error }, 'extractor workers failed to start'),
+  )
   let closing: Promise<void> | null = null
   // After the listen, in the background: a restarted server answers /health at once, and each brain's
   // first search finds its indexes built (from snapshots when valid) instead of building them.
