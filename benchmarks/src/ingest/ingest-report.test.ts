@@ -32,6 +32,7 @@ describe('ingestReport', () => {
     extractorWarmUpMs: [700, 720],
     warmUpTasks: 300,
     tasksAtOnce: [],
+    server: { workers: 4, extractorWorkers: 2 },
   }
 
   it('reports rates, CPU per passage, records per 1,000 turns and a pending embedder by name', () => {

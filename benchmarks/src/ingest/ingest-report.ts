@@ -26,6 +26,8 @@ export interface IngestReportInput {
    * of records and citations do not depend on it; empty when not run.
    */
   readonly tasksAtOnce: readonly { workers: number; run: IngestRun }[]
+  /** The server's defaults the runs use (`WORKERS`, `EXTRACTOR_WORKERS`), from its `loadConfig`. */
+  readonly server: { workers: number; extractorWorkers: number }
   /** Start-up of each extraction worker before the runs (model load and a first sentence). */
   readonly extractorWarmUpMs: readonly number[]
   /** Turn tasks run before the measured runs, unreported. */
@@ -62,9 +64,9 @@ export function ingestReport(input: IngestReportInput): string {
       'One brain per conversation.',
     '',
     'How: the real pipeline in one process, configured as `npm start` configures the server: `createEngram` on the ' +
-      'SQLite adapter in a fresh temp dir, 2 tasks at once (`WORKERS=2`), `registerIngestion(engram, { components: ' +
-      'defaultIngestionComponents({ extractor: localExtractorPool({ workers: 2 }) }) })` (the local extractor on 2 ' +
-      'worker threads, `EXTRACTOR_WORKERS=2`; 256/32-token chunks), no embedder unless stated. Every task is submitted ' +
+      `SQLite adapter in a fresh temp dir, ${input.server.workers} tasks at once (\`WORKERS=${input.server.workers}\`), \`registerIngestion(engram, { components: ` +
+      `defaultIngestionComponents({ extractor: localExtractorPool({ workers: ${input.server.extractorWorkers} }) }) })\` (the local extractor on ${input.server.extractorWorkers} ` +
+      `worker threads, \`EXTRACTOR_WORKERS=${input.server.extractorWorkers}\`; 256/32-token chunks), no embedder unless stated. Every task is submitted ` +
       'with `engram.tasks.submit({ kind: "ingest_text" })` (each stored durably first), timed from the first submit ' +
       "until `engram.tasks.idle()`. Session tasks join a session's turns with newlines; `source_timestamp` is the " +
       'session date. One extractor pool serves every run, started before them ' +
@@ -109,8 +111,8 @@ export function ingestReport(input: IngestReportInput): string {
       ]),
     ),
     '',
-    'The variants change one setting each. `4 tasks at once` keeps both extraction workers fed while the ' +
-      "main thread resolves and writes. Tasks of one brain resolve and write one at a time (the brain's write " +
+    'The variants change one setting each. More tasks at once keep both extraction workers fed while the ' +
+      "main thread resolves and writes (hence the server's default of 4). Tasks of one brain resolve and write one at a time (the brain's write " +
       'lock, held from the reads of resolution to the end of the commit), so running more at once changes no ' +
       'record: see the citations below. `extractor on the main thread` is `EXTRACTOR_WORKERS=0` ' +
       '(`localExtractor()`, JIT-warmed on 50 turns first).',

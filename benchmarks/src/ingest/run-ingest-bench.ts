@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as core from '@engram/core'
+import { loadConfig } from '@engram/server'
 import type { Embedder } from '@engram/core'
 import { loadLocomo } from '../loaders/locomo.js'
 import { captureEnvironment } from '../run/environment.js'
@@ -19,8 +20,12 @@ export const LARGE_TEXT_CHARS = 5 * 1024 * 1024
 const WARM_UP_TASKS = 300
 
 /** The server's defaults (`npm start`): `EXTRACTOR_WORKERS=2`, `WORKERS=2`. */
-const SERVER_EXTRACTOR_WORKERS = 2
-const SERVER_WORKERS = 2
+/** The server's defaults, as `npm start` with no environment has them. */
+const SERVER_DEFAULTS = loadConfig({})
+const SERVER_EXTRACTOR_WORKERS = SERVER_DEFAULTS.extractorWorkers
+const SERVER_WORKERS = SERVER_DEFAULTS.workers
+/** The variant's task count: the previous default. */
+const FEWER_WORKERS = 2
 
 /** Task counts at once (`WORKERS`) of the "tasks at once" runs, over one conversation's turns. */
 const TASKS_AT_ONCE = [1, 2, 4, 8]
@@ -29,7 +34,7 @@ const TASKS_AT_ONCE = [1, 2, 4, 8]
  * Issue 3's ingestion benchmark over the LoCoMo dev turns: the real pipeline in process (see
  * run-ingest-tasks.ts) configured as `npm start` configures the server (local extractor on 2 worker
  * threads, 2 tasks at once, SQLite), without an embedder: one task per turn (the headline), one per
- * session, then variants (4 tasks at once, the extractor on the main thread, no enrichment); one
+ * session, then variants (2 tasks at once, the extractor on the main thread, no enrichment); one
  * conversation's turns at 1, 2, 4 and 8 tasks at once (records and citations must not change); one 5 MiB
  * plain text; then the session tasks with USE-lite against the embedder's own batch throughput on
  * exactly the texts the pipeline embedded. Writes results/ingest.md.
@@ -82,10 +87,14 @@ export async function runIngestBench(
     await runIngestTasks(turns.slice(0, WARM_UP_TASKS), server)
     await measure('one task per turn', turns, server)
     await measure('one task per session', sessions, server)
-    await measure('one task per turn, 4 tasks at once (WORKERS=4)', turns, {
-      ...server,
-      workers: 4,
-    })
+    await measure(
+      `one task per turn, ${FEWER_WORKERS} tasks at once (WORKERS=${FEWER_WORKERS})`,
+      turns,
+      {
+        ...server,
+        workers: FEWER_WORKERS,
+      },
+    )
     const inThread = core.localExtractor()
     // The same JIT warm-up for the extractor on this thread (the pool's workers had theirs).
     await inThread.extract(
@@ -160,6 +169,7 @@ export async function runIngestBench(
         embedding,
         embeddingMissing,
         tasksAtOnce,
+        server: { workers: SERVER_WORKERS, extractorWorkers: SERVER_EXTRACTOR_WORKERS },
         extractorWarmUpMs: warmUpMs,
         warmUpTasks: WARM_UP_TASKS,
       }),

@@ -12,7 +12,7 @@ describe('configuration', () => {
       defaultBrain: 'default',
       basePath: '',
       storage: 'sqlite',
-      workers: 2,
+      workers: 4,
     })
     expect(config.systemToken).toBeUndefined()
   })

@@ -191,7 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== ''),
-    workers: integer(env, 'WORKERS', 2, 1, 64),
+    workers: integer(env, 'WORKERS', 4, 1, 64),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',
