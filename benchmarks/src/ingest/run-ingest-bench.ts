@@ -17,7 +17,8 @@ export const INGEST_COMMAND = 'npm run bench -- --ingest'
 export const LARGE_TEXT_CHARS = 5 * 1024 * 1024
 
 /** Turn tasks run before the measured runs, unreported (JIT warm-up). */
-const WARM_UP_TASKS = 300
+/** Turn tasks run before the measured runs: one full pass of the LoCoMo dev turns. */
+const WARM_UP_TASKS = 2760
 
 /** The server's defaults (`npm start`): `EXTRACTOR_WORKERS=2`, `WORKERS=2`. */
 /** The server's defaults, as `npm start` with no environment has them. */
@@ -81,8 +82,10 @@ export async function runIngestBench(
   try {
     warmUpMs = await pool.warmUp()
     const server = { extractor: pool, workers: SERVER_WORKERS }
-    // A long-running server has its code JIT-compiled: the first few hundred tasks of a fresh process cost
-    // about half as much CPU again (seen as 3.9 against 2.4 ms per passage), so they are run first, unreported.
+    // A long-running server has its code JIT-compiled, in the extraction workers too: the first few hundred
+    // tasks of a fresh process cost about half as much CPU again (3.9 against 2.4 ms per passage), and after
+    // 300 warm-up tasks the next full pass still ran 10-15% slower than the passes after it (498 against
+    // 550-594 passages/s, 2026-11-24). So a full pass runs first, unreported.
     log(`ingest warm-up: ${WARM_UP_TASKS} turn tasks (not reported) ...`)
     await runIngestTasks(turns.slice(0, WARM_UP_TASKS), server)
     await measure('one task per turn', turns, server)
