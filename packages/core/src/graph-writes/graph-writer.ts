@@ -7,7 +7,7 @@ import type {
 } from '../engine/engine-types.js'
 import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
-import { nowIso } from '../model/common.js'
+import { nowIso, union } from '../model/common.js'
 import type { Entity } from '../model/entity.js'
 import { changelogEntry, diffProperties, nodeCreated, partialNode } from './changelog.js'
 import { normalizeEntityName } from './normalize-entity-name.js'
@@ -24,10 +24,6 @@ function matchesIdentification(entity: Entity, params: Record<string, unknown>):
     ([key, value]) =>
       key === 'name' || JSON.stringify(entity.properties[key]) === JSON.stringify(value),
   )
-}
-
-function mergeUnique(a: string[], b: string[]): string[] {
-  return [...new Set([...a, ...b])]
 }
 
 /**
@@ -61,7 +57,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
         const updated: Entity = {
           ...existing,
           description: input.description ?? existing.description,
-          labels: mergeUnique(existing.labels, labels),
+          labels: union(existing.labels, labels),
           properties: { ...existing.properties, ...(input.properties ?? {}) },
           metadata: input.metadata ?? existing.metadata,
           happenedAt: input.happenedAt ?? existing.happenedAt,
@@ -126,7 +122,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
       name: input.newName ?? existing.name,
       aliases:
         input.newName !== undefined && input.newName !== existing.name
-          ? mergeUnique(existing.aliases, [existing.name])
+          ? union(existing.aliases, [existing.name])
           : existing.aliases,
       description: input.newDescription !== undefined ? input.newDescription : existing.description,
       labels: input.newLabels ?? existing.labels,

@@ -19,3 +19,8 @@ export type Direction = z.infer<typeof direction>
 export function nowIso(): string {
   return new Date().toISOString()
 }
+
+/** The distinct items of `a` then `b`, first occurrence kept, at most `cap` (record id and label lists). */
+export function union<T>(a: readonly T[], b: readonly T[], cap = Infinity): T[] {
+  return [...new Set([...a, ...b])].slice(0, cap)
+}

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import { loopYielder } from '../loop-yielder.js'
 import { BrainCommunities } from '../graph/brain-communities.js'
 import { Bm25Index } from '../indexes/bm25/bm25-index.js'
 import { LazyGraphIndex } from '../indexes/graph/graph-index.js'
@@ -18,23 +19,12 @@ export const isVectorSpace = (space: string): space is VectorSpace =>
 /** Where a vector space's index came from when the brain's indexes were built. */
 export type VectorIndexOrigin = 'snapshot' | 'storage'
 
-/** Synchronous work between two event-loop turns of a build. */
-const SLICE_MS = 20
-
 /**
- * A build is synchronous work in small steps (an HNSW insert takes milliseconds, a passage's analysis
- * tens of microseconds); yielding every ~20 ms lets requests, health checks included, in between.
+ * Synchronous work between two event-loop turns of a build: an HNSW insert takes milliseconds, a
+ * passage's analysis tens of microseconds; a turn every ~20 ms lets requests, health checks included,
+ * in between.
  */
-function timeSlicer(): { due(): boolean; pause(): Promise<void> } {
-  let last = performance.now()
-  return {
-    due: () => performance.now() - last >= SLICE_MS,
-    pause: async () => {
-      await new Promise((resolve) => setImmediate(resolve))
-      last = performance.now()
-    },
-  }
-}
+const SLICE_MS = 20
 
 /** Text the entities and events indexes see: name, aliases and description. */
 function entityText(e: Entity): string {
@@ -75,13 +65,13 @@ export class BrainIndexes {
     loaded: ReadonlyMap<VectorSpace, VectorIndex> = new Map(),
   ): Promise<BrainIndexes> {
     const indexes = new BrainIndexes()
-    const slice = timeSlicer()
+    const pause = loopYielder(SLICE_MS)
     const started = performance.now()
     for (let after: string | null = null; ;) {
       const page = await store.scanPassages(after, PAGE)
       for (const p of page) {
         indexes.passages.add(p.id, p.text)
-        if (slice.due()) await slice.pause()
+        await pause()
       }
       if (page.length < PAGE) break
       after = page[page.length - 1]!.id
@@ -90,7 +80,7 @@ export class BrainIndexes {
       const page = await store.scanEntities(after, PAGE)
       for (const e of page) {
         indexes.putEntity(e)
-        if (slice.due()) await slice.pause()
+        await pause()
       }
       if (page.length < PAGE) break
       after = page[page.length - 1]!.uuid
@@ -99,7 +89,7 @@ export class BrainIndexes {
       const page = await store.listObservations({ limit: PAGE, skip })
       for (const o of page.items) {
         indexes.observations.add(o.id, o.text)
-        if (slice.due()) await slice.pause()
+        await pause()
       }
       if (page.items.length < PAGE) break
     }
@@ -117,7 +107,7 @@ export class BrainIndexes {
         for (const v of page) {
           if (space !== 'entities' || indexes.entityInfo.has(v.id))
             indexes.putVector(space, v.id, v.vector)
-          if (slice.due()) await slice.pause()
+          await pause()
         }
         if (page.length < PAGE) break
         after = page[page.length - 1]!.id

@@ -7,7 +7,7 @@ import type { ExtractedGraph } from '../pipeline/ingestion-components.js'
 import { predicateName } from '../../model/relationship.js'
 import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
 import { polarityOf } from './polarity.js'
-import { loopYielder } from '../pipeline/loop-yielder.js'
+import { loopYielder } from '../../loop-yielder.js'
 
 interface Mention {
   name: string

@@ -3,21 +3,15 @@ import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
-import {
-  changelogEntry,
-  diffProperties,
-  nodeCreated,
-  partialNode,
-  relationshipChange,
-} from '../../graph-writes/changelog.js'
+import { changelogEntry, nodeCreated, partialNode } from '../../graph-writes/changelog.js'
 import {
   resolveEntities,
   type EntityCandidate,
   type ResolverOptions,
 } from '../resolve/entity-resolver.js'
-import { mergeWithStored } from '../resolve/merge-relationships.js'
+import { mergedRelationshipChange, mergeWithStored } from '../resolve/merge-relationships.js'
 import type { ExtractedText } from './extract-text.js'
-import { loopYielder } from './loop-yielder.js'
+import { loopYielder } from '../../loop-yielder.js'
 
 /**
  * The text pipeline's `resolving` after `extractText`: entity resolution against the brain, then the
@@ -104,23 +98,17 @@ export async function buildTextBatch(
         sourcePassageIds: rel.passageIds,
       })
     }
-    for (const { relationship, stored } of await mergeWithStored(store, built, now)) {
+    for (const merged of await mergeWithStored(store, built, now)) {
       await pause()
+      const { relationship } = merged
       relationships.push(relationship)
-      const subject = byUuid.get(relationship.subjectUuid)!
-      const object = byUuid.get(relationship.objectUuid)!
-      const seed = `${taskId}:${relationship.uuid}`
       changelog.push(
-        stored === null
-          ? relationshipChange('relationship_created', subject, relationship, object, {}, seed)
-          : relationshipChange(
-              'relationship_properties_updated',
-              subject,
-              relationship,
-              object,
-              { properties: diffProperties(stored.properties, relationship.properties) },
-              seed,
-            ),
+        mergedRelationshipChange(
+          merged,
+          byUuid.get(relationship.subjectUuid)!,
+          byUuid.get(relationship.objectUuid)!,
+          `${taskId}:${relationship.uuid}`,
+        ),
       )
     }
     extracted.observations.forEach((obs, index) => {

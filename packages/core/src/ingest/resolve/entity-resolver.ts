@@ -1,10 +1,10 @@
 import type { BrainStore } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
-import type { JsonObject, Polarity } from '../../model/common.js'
+import { union, type JsonObject, type Polarity } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
 import { analyze } from '../../analysis/analyze.js'
-import { loopYielder } from '../pipeline/loop-yielder.js'
+import { loopYielder } from '../../loop-yielder.js'
 
 /** An entity as extraction or structured input describes it, before it has an identity in the brain. */
 export interface EntityCandidate {
@@ -83,10 +83,6 @@ export function labelsCompatible(a: string[], b: string[]): boolean {
   const sb = specific(b)
   if (sa.length === 0 || sb.length === 0) return true
   return sa.some((label) => sb.includes(label))
-}
-
-function union<T>(a: T[], b: T[], cap = Infinity): T[] {
-  return [...new Set([...a, ...b])].slice(0, cap)
 }
 
 function freshEntity(candidate: EntityCandidate, uuid: string, now: string): Entity {

@@ -1,4 +1,7 @@
 import type { BrainStore } from '../../contracts/storage-adapter.js'
+import { diffProperties, relationshipChange } from '../../graph-writes/changelog.js'
+import type { Entity } from '../../model/entity.js'
+import { union } from '../../model/common.js'
 import type { Relationship } from '../../model/relationship.js'
 import { MAX_SOURCE_IDS } from './entity-resolver.js'
 
@@ -18,9 +21,7 @@ export function mergeRelationship(
     amount: stored.amount ?? incoming.amount,
     properties: { ...incoming.properties, ...stored.properties },
     happenedAt: stored.happenedAt ?? incoming.happenedAt,
-    sourcePassageIds: [
-      ...new Set([...stored.sourcePassageIds, ...incoming.sourcePassageIds]),
-    ].slice(0, MAX_SOURCE_IDS),
+    sourcePassageIds: union(stored.sourcePassageIds, incoming.sourcePassageIds, MAX_SOURCE_IDS),
     lastUpdated: now,
   }
 }
@@ -47,4 +48,26 @@ export async function mergeWithStored(
       stored: before,
     }
   })
+}
+
+/**
+ * The changelog entry of a relationship as `mergeWithStored` returned it: `relationship_created` when
+ * it is new, else `relationship_properties_updated` with what its properties gained.
+ */
+export function mergedRelationshipChange(
+  { relationship, stored }: { relationship: Relationship; stored: Relationship | null },
+  subject: Entity,
+  object: Entity,
+  idSeed: string,
+) {
+  return stored === null
+    ? relationshipChange('relationship_created', subject, relationship, object, {}, idSeed)
+    : relationshipChange(
+        'relationship_properties_updated',
+        subject,
+        relationship,
+        object,
+        { properties: diffProperties(stored.properties, relationship.properties) },
+        idSeed,
+      )
 }

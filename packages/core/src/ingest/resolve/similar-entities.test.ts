@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Embedder } from '../../contracts/embedder.js'
+import type { Extractor } from '../../contracts/extractor.js'
 import { createEngram } from '../../engine/create-engram.js'
 import { memoryAdapter } from '../../memory-adapter/index.js'
 import { createSearchService } from '../../search/search-service.js'
 import { INGEST_TEXT } from '../ingest-payloads.js'
-import type { IngestionComponents } from '../pipeline/ingestion-components.js'
+import { defaultIngestionComponents } from '../default-components.js'
 import { registerIngestion } from '../register-ingestion.js'
 
 /** Fixed unit vectors: "New York" is 0.96 from "New York City", "Boston" far from both. */
@@ -27,12 +28,9 @@ function setup() {
     return texts.map(vectorOf)
   }
   const embedder: Embedder = { kind: 'embedder', name: 'fake', dimension: 3, embed }
-  const components: IngestionComponents = {
-    parseFile: async () => {
-      throw new Error('not used')
-    },
-    jsonToText: (json) => JSON.stringify(json),
-    chunk: (text) => [{ index: 0, text, start: 0, end: text.length }],
+  const extractor: Extractor = {
+    kind: 'extractor',
+    name: 'places',
     extract: async ({ passages }) => ({
       entities: ['New York', 'Boston']
         .filter((name) => passages[0]!.text.includes(name))
@@ -40,9 +38,8 @@ function setup() {
       relationships: [],
       observations: [],
     }),
-    embed,
-    embedderInfo: { name: 'fake', dimension: 3 },
   }
+  const components = defaultIngestionComponents({ extractor, embedder })
   const engram = createEngram({ storage: memoryAdapter(), version: 'test', workers: 1 })
   const search = createSearchService(engram, { embedder })
   registerIngestion(engram, { components, entityVectors: (brainId) => search.vectors(brainId) })

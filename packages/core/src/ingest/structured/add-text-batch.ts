@@ -1,10 +1,9 @@
 import type { WriteBatch } from '../../contracts/storage-adapter.js'
+import { union } from '../../model/common.js'
 import type { Entity } from '../../model/entity.js'
 import type { Relationship } from '../../model/relationship.js'
 import { MAX_SOURCE_IDS } from '../resolve/entity-resolver.js'
 import { mergeRelationship } from '../resolve/merge-relationships.js'
-
-const union = <T>(a: T[], b: T[], cap = Infinity) => [...new Set([...a, ...b])].slice(0, cap)
 
 /**
  * Two versions of one entity that one write built from the same stored record (the structured items'

@@ -3,13 +3,7 @@ import { EngramError } from '../../errors.js'
 import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
-import {
-  nodeCreated,
-  changelogEntry,
-  diffProperties,
-  partialNode,
-  relationshipChange,
-} from '../../graph-writes/changelog.js'
+import { nodeCreated, changelogEntry, partialNode } from '../../graph-writes/changelog.js'
 import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
 import type {
   StructuredIngestPayload,
@@ -22,7 +16,11 @@ import {
   type Resolution,
   type ResolverOptions,
 } from '../resolve/entity-resolver.js'
-import { mergeRelationship, mergeWithStored } from '../resolve/merge-relationships.js'
+import {
+  mergedRelationshipChange,
+  mergeRelationship,
+  mergeWithStored,
+} from '../resolve/merge-relationships.js'
 
 export interface StructuredBuildContext {
   brainId: string
@@ -192,14 +190,12 @@ export async function buildStructuredBatch(
             `${ctx.taskId}:${r.uuid}`,
           ),
     ),
-    ...merged.map(({ relationship: rel, stored }) =>
-      relationshipChange(
-        stored === null ? 'relationship_created' : 'relationship_properties_updated',
-        byUuid.get(rel.subjectUuid)!,
-        rel,
-        byUuid.get(rel.objectUuid)!,
-        stored === null ? {} : { properties: diffProperties(stored.properties, rel.properties) },
-        `${ctx.taskId}:${rel.uuid}`,
+    ...merged.map((m) =>
+      mergedRelationshipChange(
+        m,
+        byUuid.get(m.relationship.subjectUuid)!,
+        byUuid.get(m.relationship.objectUuid)!,
+        `${ctx.taskId}:${m.relationship.uuid}`,
       ),
     ),
   ]
