@@ -16,11 +16,6 @@ export const INGEST_COMMAND = 'npm run bench -- --ingest'
 /** Issue 3's "a 5 MB text file ingests": 5 MiB of characters (the text is ASCII but for a few symbols). */
 export const LARGE_TEXT_CHARS = 5 * 1024 * 1024
 
-/** Turn tasks run before the measured runs, unreported (JIT warm-up). */
-/** Turn tasks run before the measured runs: one full pass of the LoCoMo dev turns. */
-const WARM_UP_TASKS = 2760
-
-/** The server's defaults (`npm start`): `EXTRACTOR_WORKERS=2`, `WORKERS=2`. */
 /** The server's defaults, as `npm start` with no environment has them. */
 const SERVER_DEFAULTS = loadConfig({})
 const SERVER_EXTRACTOR_WORKERS = SERVER_DEFAULTS.extractorWorkers
@@ -33,8 +28,8 @@ const TASKS_AT_ONCE = [1, 2, 4, 8]
 
 /**
  * Issue 3's ingestion benchmark over the LoCoMo dev turns: the real pipeline in process (see
- * run-ingest-tasks.ts) configured as `npm start` configures the server (local extractor on 2 worker
- * threads, 2 tasks at once, SQLite), without an embedder: one task per turn (the headline), one per
+ * run-ingest-tasks.ts) configured as `npm start` configures the server (`loadConfig({})`: the local
+ * extractor on its worker threads, its tasks at once, SQLite), without an embedder: one task per turn (the headline), one per
  * session, then variants (2 tasks at once, the extractor on the main thread, no enrichment); one
  * conversation's turns at 1, 2, 4 and 8 tasks at once (records and citations must not change); one 5 MiB
  * plain text; then the session tasks with USE-lite against the embedder's own batch throughput on
@@ -86,8 +81,8 @@ export async function runIngestBench(
     // tasks of a fresh process cost about half as much CPU again (3.9 against 2.4 ms per passage), and after
     // 300 warm-up tasks the next full pass still ran 10-15% slower than the passes after it (498 against
     // 550-594 passages/s, 2026-11-24). So a full pass runs first, unreported.
-    log(`ingest warm-up: ${WARM_UP_TASKS} turn tasks (not reported) ...`)
-    await runIngestTasks(turns.slice(0, WARM_UP_TASKS), server)
+    log(`ingest warm-up: ${turns.length} turn tasks (not reported) ...`)
+    await runIngestTasks(turns, server)
     await measure('one task per turn', turns, server)
     await measure('one task per session', sessions, server)
     await measure(
@@ -174,7 +169,7 @@ export async function runIngestBench(
         tasksAtOnce,
         server: { workers: SERVER_WORKERS, extractorWorkers: SERVER_EXTRACTOR_WORKERS },
         extractorWarmUpMs: warmUpMs,
-        warmUpTasks: WARM_UP_TASKS,
+        warmUpTasks: turns.length,
       }),
     )
     log(`wrote ${join(resultsDir, 'ingest.md')}`)

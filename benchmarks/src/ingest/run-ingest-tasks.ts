@@ -15,7 +15,7 @@ import {
 } from '@engram/core'
 import { countTokens, type IngestTaskSpec } from './locomo-tasks.js'
 import { loopStallProbe } from './loop-stall-probe.js'
-import { mainThreadCpuMs, processCpuMs } from './thread-cpu.js'
+import { cpuMsSince, mainThreadCpuMs } from '../run/proc-cpu.js'
 
 /** What one ingestion run produced and how long it took. */
 export interface IngestRunResult {
@@ -56,10 +56,10 @@ export interface IngestRunOptions {
   readonly embedder?: Embedder | null
   /**
    * Default: the built-in local extractor in this thread (what `defaultIngestionComponents` picks).
-   * The server's default (`EXTRACTOR_WORKERS=2`) is `localExtractorPool({ workers: 2 })`.
+   * The server's default (`EXTRACTOR_WORKERS`) is `localExtractorPool({ workers: EXTRACTOR_WORKERS })`.
    */
   readonly extractor?: Extractor
-  /** Tasks run at once (the engine's and the server's `WORKERS`, default 2). */
+  /** Tasks run at once (the engine's `workers`, default 2; the server's `WORKERS`). */
   readonly workers?: number
   /** Record the longest event-loop stall (a 5 ms timer; costs a little CPU). */
   readonly probeLoop?: boolean
@@ -106,7 +106,7 @@ export async function runIngestTasks(
     const submitMs = performance.now() - t0
     await engram.tasks.idle()
     const wallMs = performance.now() - t0
-    const cpuMs = processCpuMs(cpu0)
+    const cpuMs = cpuMsSince(cpu0)
     const main1 = mainThreadCpuMs()
     const maxStallMs = probe === null ? null : await probe.stop()
 
@@ -124,17 +124,18 @@ export async function runIngestTasks(
     for (const brainId of brains) {
       const store = await engram.store(brainId)
       const stats = await store.stats()
-      const events = (await store.listEntities({ labels: [EVENT_LABEL], limit: 1, skip: 0 })).total
       totals.passages += stats.passages
-      totals.entities += stats.entities - events
-      totals.events += events
       totals.relationships += stats.relationships
       totals.observations += stats.observations
       for (let after: string | null = null; ;) {
         const page = await store.scanEntities(after, 1000)
-        for (const entity of page)
-          if (!entity.labels.includes(EVENT_LABEL))
+        for (const entity of page) {
+          if (entity.labels.includes(EVENT_LABEL)) totals.events++
+          else {
+            totals.entities++
             totals.citations += entity.sourcePassageIds.length
+          }
+        }
         if (page.length < 1000) break
         after = page.at(-1)!.uuid
       }

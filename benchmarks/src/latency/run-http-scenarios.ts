@@ -8,7 +8,7 @@ import {
   type HttpResult,
 } from './http-scenarios.js'
 import type { LatencyFixture } from './latency-fixture.js'
-import { processCpuMs } from './process-cpu.js'
+import { processCpuMs } from '../run/proc-cpu.js'
 import { BENCH_TOKEN, startSeededServer, type SeededCorpus } from './seeded-server.js'
 
 export const HTTP_SECONDS = 10

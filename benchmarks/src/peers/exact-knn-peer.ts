@@ -1,7 +1,7 @@
+import { l2Normalize } from '@engram/core'
 import { indexText, type BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
 import type { SystemDeps, SystemUnderTest } from '../systems/system-under-test.js'
-import { unitVector } from './unit-vector.js'
 
 /**
  * Exact k nearest neighbours by cosine: every document vector is scored against the query (a dot product of
@@ -23,12 +23,12 @@ export async function createExactKnnPeer({ vectors }: SystemDeps): Promise<Syste
       const embedded = await embedder.embed(docs.map(indexText), signal)
       const grown = new Float32Array((ids.length + docs.length) * d)
       grown.set(matrix)
-      embedded.forEach((v, i) => grown.set(unitVector(v), (ids.length + i) * d))
+      embedded.forEach((v, i) => grown.set(l2Normalize(v), (ids.length + i) * d))
       matrix = grown
       ids.push(...docs.map((doc) => doc.id))
     },
     async search(query: string, k: number): Promise<Hit[]> {
-      const q = unitVector((await embedder.embed([query], signal))[0]!)
+      const q = l2Normalize((await embedder.embed([query], signal))[0]!)
       const scores = new Float32Array(ids.length)
       for (let row = 0; row < ids.length; row++) {
         let dot = 0

@@ -1,6 +1,6 @@
 import type { Embedder } from '@engram/core'
 import type { BenchConfig } from '../config/bench-config.js'
-import { HARNESS_EMBEDDERS } from '../vectors/bench-vectors.js'
+import { harnessEmbedderMissing } from '../vectors/bench-vectors.js'
 import { createEngramContextPackSystem } from './engram-context-pack-system.js'
 import { createEngramGraphSearchSystem } from './engram-graph-search-system.js'
 import type { SystemResolution, SystemUnderTest } from './system-under-test.js'
@@ -21,11 +21,8 @@ function ingested(create: Create): Adapter {
         return { ready: false, missing: "channel 'dense' without engine.embedder" }
       return { ready: true, create: () => create(config, null) }
     }
-    if (!HARNESS_EMBEDDERS.includes(embedder))
-      return {
-        ready: false,
-        missing: `embedder '${embedder}': the harness embeds with use-lite (engine.embedder: default)`,
-      }
+    const missing = harnessEmbedderMissing(embedder)
+    if (missing !== null) return { ready: false, missing }
     return {
       ready: true,
       usesVectors: true,

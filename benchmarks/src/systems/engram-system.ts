@@ -2,7 +2,7 @@ import type { BenchConfig } from '../config/bench-config.js'
 import { createEngramSearchSystem } from './engram-search-system.js'
 import { GRAPH_ADAPTERS } from './engram-graph-adapters.js'
 import type { SystemResolution } from './system-under-test.js'
-import { HARNESS_EMBEDDERS } from '../vectors/bench-vectors.js'
+import { harnessEmbedderMissing } from '../vectors/bench-vectors.js'
 
 /**
  * Resolves the Engram side of a config to a system under test. Each adapter below drives a real piece of
@@ -33,11 +33,8 @@ const engineSearch: EngramAdapter = async (config) => ({
  */
 const engineVectorSearch: EngramAdapter = async (config) => {
   const embedder = config.engine.embedder
-  if (!embedder || !HARNESS_EMBEDDERS.includes(embedder))
-    return {
-      ready: false,
-      missing: `embedder '${embedder}': the harness embeds with use-lite (engine.embedder: default)`,
-    }
+  const missing = harnessEmbedderMissing(embedder)
+  if (missing !== null) return { ready: false, missing }
   return {
     ready: true,
     usesVectors: true,

@@ -5,7 +5,14 @@ import { cachedEmbedder, EMBED_CHUNK, type CachedEmbedder } from './cached-embed
 import { DiskVectorCache } from './disk-vector-cache.js'
 
 /** Config `engine.embedder` values the harness can serve: the engine's default embedder, use-lite. */
-export const HARNESS_EMBEDDERS: readonly string[] = ['default', 'use-lite']
+const HARNESS_EMBEDDERS: readonly string[] = ['default', 'use-lite']
+
+/** Why the harness cannot serve a config's `engine.embedder`, or null when it can. */
+export function harnessEmbedderMissing(embedder: string | null | undefined): string | null {
+  return embedder && HARNESS_EMBEDDERS.includes(embedder)
+    ? null
+    : `embedder '${embedder}': the harness embeds with use-lite (engine.embedder: default)`
+}
 
 /** What the embedding step of one config run did; saved with the result. */
 export interface EmbeddingSummary {
