@@ -4,10 +4,11 @@ import Database from 'better-sqlite3'
 import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
 import { createSqliteBrainStore } from './sqlite-brain-store.js'
 import { checkpointOnWorker } from './sqlite-checkpoint-worker.js'
-import type {
-  SqliteDatabaseFactory,
-  SqliteDatabaseLike,
-  SqliteStatementLike,
+import {
+  statementCache,
+  type SqliteDatabaseFactory,
+  type SqliteDatabaseLike,
+  type SqliteStatementLike,
 } from './sqlite-database-like.js'
 import { prepareDatabase } from './sqlite-schema.js'
 
@@ -74,12 +75,10 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
         }
 
   /** Prepared once per open: the engine looks a brain up in the catalog on every store access. */
-  let statements = new Map<string, SqliteStatementLike>()
+  let catalogStatements: ((sql: string) => SqliteStatementLike) | null = null
   const stmt = (sql: string) => {
-    if (catalogDb === null) throw new Error('sqlite adapter: open() was not called')
-    let s = statements.get(sql)
-    if (s === undefined) statements.set(sql, (s = catalogDb.prepare(sql)))
-    return s
+    if (catalogStatements === null) throw new Error('sqlite adapter: open() was not called')
+    return catalogStatements(sql)
   }
   const brainPath = (brainId: string) => join(brainsDir, `${brainId}.sqlite`)
   /**
@@ -164,13 +163,14 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
       mkdirSync(brainsDir, { recursive: true })
       catalogDb = open(join(config.dataDir, 'catalog.sqlite'))
       prepareDatabase(catalogDb, 'catalog')
+      catalogStatements = statementCache(catalogDb)
     },
     async close() {
       await Promise.all(checkpoints.values())
       for (const brainId of [...databases.keys()]) closeBrain(brainId)
       catalogDb?.close()
       catalogDb = null
-      statements = new Map()
+      catalogStatements = null
     },
     brain,
   }

@@ -1,4 +1,5 @@
 import {
+  loopYielder,
   normalizeEntityName,
   type BrainStats,
   type BrainStore,
@@ -14,7 +15,7 @@ import {
   type VectorRecord,
   type WriteBatch,
 } from '@engram/core'
-import type { SqliteDatabaseLike, SqliteStatementLike } from './sqlite-database-like.js'
+import { statementCache, type SqliteDatabaseLike } from './sqlite-database-like.js'
 
 type Row = Record<string, unknown>
 
@@ -78,15 +79,7 @@ export function createSqliteBrainStore(
 ): BrainStore {
   const slicedAbove = options.slicedAbove ?? 5000
   const sliceMs = options.sliceMs ?? 10
-  const cache = new Map<string, SqliteStatementLike>()
-  const stmt = (sql: string) => {
-    let s = cache.get(sql)
-    if (s === undefined) {
-      s = db.prepare(sql)
-      cache.set(sql, s)
-    }
-    return s
-  }
+  const stmt = statementCache(db)
 
   function putEntity(e: Entity) {
     stmt(
@@ -176,11 +169,10 @@ export function createSqliteBrainStore(
     db.exec('BEGIN IMMEDIATE')
     try {
       const steps = writes(batch)
-      let last = performance.now()
+      const pause = loopYielder(sliceMs)
       while (!steps.next().done) {
-        if (performance.now() - last < sliceMs) continue
-        await new Promise((resolve) => setImmediate(resolve))
-        last = performance.now()
+        const turn = pause()
+        if (turn !== undefined) await turn
       }
       commitLarge()
     } catch (error) {

@@ -18,3 +18,13 @@ export interface SqliteDatabaseLike {
 
 /** Opens (creating if needed) the database file at `path`. */
 export type SqliteDatabaseFactory = (path: string) => SqliteDatabaseLike
+
+/** Prepares each SQL string once on `db` and hands back the same statement afterwards. */
+export function statementCache(db: SqliteDatabaseLike): (sql: string) => SqliteStatementLike {
+  const cache = new Map<string, SqliteStatementLike>()
+  return (sql) => {
+    let statement = cache.get(sql)
+    if (statement === undefined) cache.set(sql, (statement = db.prepare(sql)))
+    return statement
+  }
+}

@@ -98,8 +98,8 @@ function optionalInteger(
   return env[name] === undefined || env[name] === '' ? undefined : integer(env, name, 0, min, max)
 }
 
-function flag(env: NodeJS.ProcessEnv, name: string): boolean {
-  return oneOf(env, name, ['true', 'false'] as const, 'false') === 'true'
+function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
+  return oneOf(env, name, ['true', 'false'] as const, fallback ? 'true' : 'false') === 'true'
 }
 
 function embedderOptions(
@@ -201,7 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxFileBytes: integer(env, 'MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
-    warmIndexes: oneOf(env, 'WARM_INDEXES', ['true', 'false'] as const, 'true') === 'true',
+    warmIndexes: flag(env, 'WARM_INDEXES', true),
     version: packageVersion(),
   }
 }

@@ -173,13 +173,10 @@ export async function contextPack(
     // here, as this once did, let passages cited by facts MMR picked for diversity push the text's
     // best hits out (LoCoMo evidence in source_passages 0.49 -> 0.57 without them).
     const cited = selected.flatMap((f) => citations(graph, f, relationships))
-    const ranked = seeds.passages
-    const sourceIds = ranked.slice(0, maxPassages).map((c) => c.id)
+    const sourceIds = seeds.passages.slice(0, maxPassages).map((c) => c.id)
     const passages = new Map(
       (
-        await deps.store.getPassages([
-          ...new Set([...sourceIds, ...cited, ...seeds.passages.map((p) => p.id)]),
-        ])
+        await deps.store.getPassages([...new Set([...seeds.passages.map((p) => p.id), ...cited])])
       ).map((p) => [p.id, p]),
     )
     const sourcePassages = sourceIds

@@ -78,14 +78,14 @@ export function createSearchService(
   }
   const loaded = new Map<string, Loaded>()
   const info = (brainId: string, uuid: string) => loaded.get(brainId)?.built?.entityInfo.get(uuid)
-  const useSnapshots = options.snapshots !== false
   const snapshots = createVectorSnapshots({
     ...(options.snapshots || {}),
+    enabled: options.snapshots !== false,
     storage: engram.storage,
     logger: engram.logger,
     vectorsOf(brainId, store) {
       const entry = loaded.get(brainId)
-      return useSnapshots && entry?.store === store ? entry.built?.vectors : undefined
+      return entry?.store === store ? entry.built?.vectors : undefined
     },
   })
 
@@ -116,7 +116,7 @@ export function createSearchService(
       indexes: engram.store(brainId).then(async (store) => {
         next.store = store
         const started = performance.now()
-        const fromSnapshots = useSnapshots ? await snapshots.load(store) : undefined
+        const fromSnapshots = await snapshots.load(store)
         const loadMs = performance.now() - started
         const built = await BrainIndexes.build(store, fromSnapshots)
         engram.logger.info(
@@ -170,7 +170,7 @@ export function createSearchService(
     async vectors(brainId) {
       return embedder === null ? null : vectorReader(brainId, await indexes(brainId))
     },
-    saveSnapshots: (brainId) => (useSnapshots ? snapshots.save(brainId) : Promise.resolve()),
+    saveSnapshots: (brainId) => snapshots.save(brainId),
     embed(brainId) {
       return embedder === null
         ? null

@@ -14,7 +14,7 @@ export interface SnapshotMeta {
   vectors: Partial<Record<VectorSpace, string>>
 }
 
-export const EMPTY_SNAPSHOT_META: SnapshotMeta = { format: 1, vectors: {} }
+const EMPTY_SNAPSHOT_META: SnapshotMeta = { format: 1, vectors: {} }
 
 /** Directory of one vector snapshot inside the brain's `snapshotDir`. */
 export const snapshotDirName = (space: VectorSpace, id: string) => `vectors-${space}-${id}`

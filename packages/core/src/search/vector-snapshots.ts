@@ -30,6 +30,11 @@ export interface VectorSnapshotOptions {
 }
 
 export interface VectorSnapshotsDeps extends VectorSnapshotOptions {
+  /**
+   * False: nothing is loaded, saved or scheduled, but writes still invalidate existing snapshots, so
+   * that a later process never loads a stale one (default true).
+   */
+  enabled?: boolean
   storage: StorageAdapter
   logger: Logger
   /**
@@ -105,6 +110,7 @@ interface BrainState {
 
 export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshots {
   const { storage, logger } = deps
+  const enabled = deps.enabled ?? true
   const idleMs = deps.idleMs ?? 30_000
   const minIntervalMs = deps.minIntervalMs ?? 300_000
   const states = new Map<string, BrainState>()
@@ -159,7 +165,7 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
   }
 
   function schedule(state: BrainState): void {
-    if (stopped) return
+    if (stopped || !enabled) return
     if (state.timer !== null) clearTimeout(state.timer)
     const wait = Math.max(idleMs, state.lastSaveAt + minIntervalMs - performance.now())
     state.timer = setTimeout(() => {
@@ -243,6 +249,7 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
   }
 
   async function save(brainId: string): Promise<void> {
+    if (!enabled) return
     const state = states.get(brainId)
     if (state === undefined) return
     while (state.saving !== null) await state.saving.catch(() => {})
@@ -255,7 +262,7 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
   return {
     async load(store) {
       const loaded = new Map<VectorSpace, VectorIndex>()
-      if (!store.snapshotDir) return loaded
+      if (!enabled || !store.snapshotDir) return loaded
       const state = stateOf(store, store.snapshotDir)
       const epochs = new Map(state.epoch)
       let meta: SnapshotMeta
