@@ -29,3 +29,50 @@ describe('chunkText', () => {
     expect(chunks.map((c) => c.text).join(' ')).toBe(text)
   })
 })
+
+describe('chunkText on text without whitespace', () => {
+  it('bounds every chunk, cutting unbreakable runs at maxTokenChars', () => {
+    const text = 'x'.repeat(1_000_000)
+    const started = performance.now()
+    const chunks = chunkText(text)
+    expect(performance.now() - started).toBeLessThan(2_000)
+    expect(chunks.length).toBe(Math.ceil(1_000_000 / 4096))
+    for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(4096)
+    expect(chunks.map((c) => c.text).join('')).toBe(text)
+    expect(chunks.every((c, i) => c.index === i && text.slice(c.start, c.end) === c.text)).toBe(
+      true,
+    )
+  })
+
+  it('counts a long run as several tokens inside ordinary sentences', () => {
+    const url = `https://example.org/${'a'.repeat(300)}` // 320 characters: 5 tokens
+    const text = `See ${url} for details. Then stop.`
+    const options = { maxTokens: 8, overlap: 0, maxTokenChars: 64 }
+    // "See" + 5 pieces of the URL + "for" + "details." fill the 8 tokens.
+    expect(chunkText(text, options).map((c) => c.text)).toEqual([
+      `See ${url} for details.`,
+      'Then stop.',
+    ])
+    const longer = `See ${url}${'b'.repeat(320)} for details. Then stop.` // 10 pieces: cut
+    expect(chunkText(longer, options).map((c) => c.text.length)).toEqual([
+      3 + 1 + 64 * 7,
+      64 * 3 + ' for details. Then stop.'.length, // the next sentence still fits
+    ])
+  })
+
+  it('leaves words up to maxTokenChars as one token each', () => {
+    const word = 'y'.repeat(64)
+    const text = Array.from({ length: 10 }, () => word).join(' ')
+    expect(chunkText(text, { maxTokens: 10, overlap: 0 })).toHaveLength(1)
+    expect(chunkText(`${text}y`, { maxTokens: 10, overlap: 0 })).toHaveLength(2)
+  })
+
+  it('bounds characters per chunk: prose of long tokens is cut at maxChars', () => {
+    const word = 'z'.repeat(60)
+    const text = Array.from({ length: 200 }, () => word).join(' ')
+    const chunks = chunkText(text, { maxChars: 1000, overlap: 0 })
+    for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(1000)
+    expect(chunks.map((c) => c.text).join(' ')).toBe(text)
+    expect(chunks[0]!.text.split(' ')).toHaveLength(16) // 16 * 61 - 1 = 975 <= 1000 < 1036
+  })
+})

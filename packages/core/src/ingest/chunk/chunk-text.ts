@@ -5,6 +5,19 @@ export interface ChunkOptions {
   maxTokens?: number
   /** Tokens of the previous chunk repeated at the start of the next (default 32). */
   overlap?: number
+  /**
+   * Longest token, in characters (default 64): a longer run without whitespace (a URL, a hash, a
+   * text with no spaces at all) counts as one token per started `maxTokenChars` characters and may be
+   * cut between them. This is what bounds a chunk at `maxTokens * maxTokenChars` characters whatever
+   * the input, so no chunk can hand the extractor or the embedder an unbounded "word".
+   */
+  maxTokenChars?: number
+  /**
+   * Upper bound of characters per chunk (default 4,096: 16 per token at the default `maxTokens`,
+   * which prose does not reach). Text of long tokens (identifiers, base64, hyphen chains) costs the
+   * extractor far more per character than prose, so chunks of it stay this short.
+   */
+  maxChars?: number
 }
 
 interface Span {
@@ -13,23 +26,33 @@ interface Span {
   tokens: number
 }
 
+interface Bounds {
+  tokens: number
+  chars: number
+  tokenChars: number
+}
+
+const length = (span: Span) => span.end - span.start
+
 const SENTENCE_END = /[.!?…]+["'”’)\]]*\s+|\n\s*\n+/g
-const TOKEN = /\S+/g
+const RUN = /\S+/g
+
+/** Tokens of a run of `length` non-whitespace characters. */
+const runTokens = (length: number, tokenChars: number) => Math.ceil(length / tokenChars)
 
 /** Sentence spans with offsets: split after terminal punctuation or at blank lines. */
-function sentences(text: string): Span[] {
+function sentences(text: string, tokenChars: number): Span[] {
   const spans: Span[] = []
   let start = 0
   const push = (end: number) => {
     const slice = text.slice(start, end)
     const lead = slice.length - slice.trimStart().length
     const trail = slice.length - slice.trimEnd().length
-    if (slice.trim().length > 0)
-      spans.push({
-        start: start + lead,
-        end: end - trail,
-        tokens: (slice.match(TOKEN) ?? []).length,
-      })
+    if (lead < slice.length) {
+      let tokens = 0
+      for (const run of slice.matchAll(RUN)) tokens += runTokens(run[0].length, tokenChars)
+      spans.push({ start: start + lead, end: end - trail, tokens })
+    }
   }
   for (const match of text.matchAll(SENTENCE_END)) {
     const end = match.index! + match[0].length
@@ -40,39 +63,64 @@ function sentences(text: string): Span[] {
   return spans
 }
 
-/** Splits a sentence longer than `max` tokens into token windows (keeps offsets). */
-function splitLong(text: string, span: Span, max: number): Span[] {
-  const tokens = [...text.slice(span.start, span.end).matchAll(TOKEN)].map((m) => ({
-    start: span.start + m.index!,
-    end: span.start + m.index! + m[0].length,
-  }))
+/** A sentence's tokens with offsets; runs longer than `tokenChars` become several tokens. */
+function tokensOf(text: string, span: Span, tokenChars: number): { start: number; end: number }[] {
+  const tokens: { start: number; end: number }[] = []
+  for (const run of text.slice(span.start, span.end).matchAll(RUN)) {
+    const start = span.start + run.index!
+    const end = start + run[0].length
+    for (let at = start; at < end; at += tokenChars)
+      tokens.push({ start: at, end: Math.min(end, at + tokenChars) })
+  }
+  return tokens
+}
+
+/** Splits a sentence over the bounds into windows of whole tokens within them (keeps offsets). */
+function splitLong(text: string, span: Span, max: Bounds): Span[] {
+  const tokens = tokensOf(text, span, max.tokenChars)
   const out: Span[] = []
-  for (let i = 0; i < tokens.length; i += max) {
-    const window = tokens.slice(i, i + max)
-    out.push({
-      start: window[0]!.start,
-      end: window[window.length - 1]!.end,
-      tokens: window.length,
-    })
+  let first = 0
+  for (let i = 1; i <= tokens.length; i++) {
+    const full =
+      i === tokens.length ||
+      i - first >= max.tokens ||
+      tokens[i]!.end - tokens[first]!.start > max.chars
+    if (!full) continue
+    out.push({ start: tokens[first]!.start, end: tokens[i - 1]!.end, tokens: i - first })
+    first = i
   }
   return out
 }
 
 /**
- * Sentence-aware, token-bounded chunking with overlap: whole sentences are packed up to `maxTokens`
- * (whitespace tokens), a sentence longer than that is cut into token windows, and each chunk starts
- * with the last sentences of the previous one up to `overlap` tokens. Offsets index the source text.
+ * Sentence-aware, bounded chunking with overlap: whole sentences are packed up to `maxTokens`
+ * (whitespace tokens of at most `maxTokenChars` characters) and `maxChars`, a sentence over either
+ * bound is cut into windows of whole tokens, and each chunk starts with the last sentences of the
+ * previous one up to `overlap` tokens. Offsets index the source text. No chunk is longer than
+ * `maxChars`, whatever the input: a text without whitespace is cut too.
  */
 export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[] {
   const max = Math.max(8, options.maxTokens ?? 256)
   const overlap = Math.max(0, Math.min(options.overlap ?? 32, Math.floor(max / 2)))
-  const spans = sentences(text).flatMap((s) => (s.tokens > max ? splitLong(text, s, max) : [s]))
+  const tokenChars = Math.max(8, options.maxTokenChars ?? 64)
+  const bounds: Bounds = {
+    tokens: max,
+    chars: Math.max(tokenChars, options.maxChars ?? 4096),
+    tokenChars,
+  }
+  const spans = sentences(text, tokenChars).flatMap((s) =>
+    s.tokens > max || length(s) > bounds.chars ? splitLong(text, s, bounds) : [s],
+  )
   const chunks: TextChunk[] = []
   let i = 0
   while (i < spans.length) {
     let tokens = 0
     let j = i
-    while (j < spans.length && (j === i || tokens + spans[j]!.tokens <= max))
+    while (
+      j < spans.length &&
+      (j === i ||
+        (tokens + spans[j]!.tokens <= max && spans[j]!.end - spans[i]!.start <= bounds.chars))
+    )
       tokens += spans[j++]!.tokens
     const start = spans[i]!.start
     const end = spans[j - 1]!.end
