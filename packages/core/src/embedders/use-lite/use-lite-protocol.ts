@@ -4,6 +4,8 @@
 export interface EmbedRequest {
   id: number
   texts: string[]
+  /** Pieces each text is cut to (`UseLiteTokenizer`). */
+  maxTokens: number
 }
 
 /** Worker to main. `vectors` holds `count` unit vectors of 512 floats back to back (its buffer is transferred). */

