@@ -6,6 +6,7 @@ export { loopYielder } from './loop-yielder.js'
 export type * from './contracts/storage-adapter.js'
 export type * from './engine/engine-types.js'
 export { createEngram } from './engine/create-engram.js'
+export { FairQueue } from './engine/fair-queue.js'
 export * from './brain/tokens.js'
 export { normalizeEntityName } from './graph-writes/normalize-entity-name.js'
 export {
@@ -186,4 +187,5 @@ export {
   type OpenAIEmbedderOptions,
 } from './embedders/openai/openai-embedder.js'
 export { VectorCache } from './embedders/vector-cache.js'
+export { scheduledEmbedder, type ScheduledEmbedderOptions } from './embedders/scheduled-embedder.js'
 export { l2Normalize } from './embedders/l2-normalize.js'

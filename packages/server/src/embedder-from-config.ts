@@ -1,6 +1,7 @@
 import {
   isEngramError,
   openaiEmbedder,
+  scheduledEmbedder,
   useLiteEmbedder,
   type Embedder,
   type UseLiteEmbedder,
@@ -10,12 +11,33 @@ import { ConfigError, type ServerConfig } from './config.js'
 /** An embedder, with use-lite's `warmUp()` when it has one. */
 export type ConfiguredEmbedder = Embedder & Partial<Pick<UseLiteEmbedder, 'warmUp'>>
 
+/** Requests to a remote embeddings server in flight at once. */
+const OPENAI_CONCURRENCY = 4
+
 /**
- * The embedder `EMBEDDER` names, built from the `EMBEDDER_*` settings; null for `none`. The transformers
- * plugin is imported only when chosen (it pulls in onnxruntime). A model that cannot be loaded becomes a
- * ConfigError, so the CLI prints its message and resolution instead of a stack.
+ * The embedder `EMBEDDER` names, built from the `EMBEDDER_*` settings, shared fairly between brains and
+ * between queries and ingestion (`scheduledEmbedder`); null for `none`.
  */
 export async function embedderFromConfig(config: ServerConfig): Promise<ConfiguredEmbedder | null> {
+  const options = config.embedderOptions
+  const embedder = await loadEmbedder(config)
+  if (embedder === null) return null
+  const concurrency =
+    config.embedder === 'use-lite'
+      ? options.workers
+      : config.embedder === 'openai'
+        ? OPENAI_CONCURRENCY
+        : // transformers: one inference at a time; onnxruntime spreads it over its own threads.
+          1
+  return scheduledEmbedder(embedder, { concurrency })
+}
+
+/**
+ * The embedder itself. The transformers plugin is imported only when chosen (it pulls in onnxruntime).
+ * A model that cannot be loaded becomes a ConfigError, so the CLI prints its message and resolution
+ * instead of a stack.
+ */
+async function loadEmbedder(config: ServerConfig): Promise<ConfiguredEmbedder | null> {
   const options = config.embedderOptions
   try {
     switch (config.embedder) {

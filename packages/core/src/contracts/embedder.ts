@@ -1,3 +1,17 @@
+/** Who waits for an embedding: `interactive` (a query, a synchronous write) or `bulk` (ingestion). */
+export type EmbedPriority = 'interactive' | 'bulk'
+
+/**
+ * What a call is for. An embedder may ignore it; a shared embedder wrapped by `scheduledEmbedder` uses
+ * it to serve brains in turn and people before ingestion (CONTRACT.md section 1, fairness).
+ */
+export interface EmbedOptions {
+  /** The brain the texts belong to. */
+  readonly brainId?: string
+  /** Default `bulk`. */
+  readonly priority?: EmbedPriority
+}
+
 /**
  * Turns texts into L2-normalised vectors (DESIGN.md section 6). One instance serves ingestion (passages,
  * entities) and search (the query); its `name` and `dimension` are recorded per brain and a mismatch is
@@ -8,8 +22,11 @@ export interface Embedder {
   /** Stable identity recorded per brain, e.g. `use-lite`, `openai:text-embedding-3-small`. */
   readonly name: string
   readonly dimension: number
-  /** One vector per text, same order, each of length `dimension` and unit norm. */
-  embed(texts: string[], signal: AbortSignal): Promise<Float32Array[]>
+  /**
+   * One vector per text, same order, each of length `dimension` and unit norm. Texts longer than the
+   * model's input are truncated as the model defines it (its token limit), never refused.
+   */
+  embed(texts: string[], signal: AbortSignal, options?: EmbedOptions): Promise<Float32Array[]>
   /** Releases worker threads or connections; the embedder is unusable afterwards. */
   close?(): Promise<void>
 }

@@ -11,6 +11,12 @@ export interface ExtractionInput {
   observateFor: string[]
 }
 
+export interface ExtractionContext {
+  signal: AbortSignal
+  /** The brain the passages belong to: a shared extractor may serve brains in turn with it. */
+  brainId?: string
+}
+
 /**
  * Turns passages into entities, events, relationships and observations with local keys (the pipeline
  * resolves them to uuids). Must be deterministic for the same input: a task may run twice.
@@ -18,5 +24,5 @@ export interface ExtractionInput {
 export interface Extractor {
   readonly kind: 'extractor'
   readonly name: string
-  extract(input: ExtractionInput, ctx: { signal: AbortSignal }): Promise<ExtractedGraph>
+  extract(input: ExtractionInput, ctx: ExtractionContext): Promise<ExtractedGraph>
 }

@@ -22,8 +22,9 @@ export function defaultIngestionComponents(
     parseFile: async (input) => parseFile(input),
     jsonToText,
     chunk: (text) => chunkText(text, options.chunk),
-    extract: (input, signal) => extractor.extract(input, { signal }),
-    embed: embedder ? (texts, signal) => embedder.embed(texts, signal) : null,
+    extract: (input, signal, brainId) =>
+      extractor.extract(input, brainId === undefined ? { signal } : { signal, brainId }),
+    embed: embedder ? (texts, signal, call) => embedder.embed(texts, signal, call) : null,
     embedderInfo: embedder ? { name: embedder.name, dimension: embedder.dimension } : null,
   }
 }

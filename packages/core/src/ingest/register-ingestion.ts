@@ -65,7 +65,7 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
    * embedded to be compared is not embedded again as a new entity.
    */
   async function similarity(ctx: TaskContext, memo: EmbedMemo): Promise<Similarity> {
-    const embed = components.embed
+    const embed = taskComponents(ctx).embed
     if (embed === null || components.embedderInfo === null || entityVectors === undefined) return {}
     // Comparing with vectors of another model would be meaningless: refuse as embedding would.
     await checkEmbedder(ctx.store, components.embedderInfo)
@@ -82,6 +82,14 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
    * first; under the lock only texts that changed since are (`embedMissing` with the forecast's memo),
    * usually none. Without an embedder nothing is forecast: resolution runs once, under the lock.
    */
+  /** The components with embedding done as the task's brain's bulk work (fair scheduling). */
+  function taskComponents(ctx: TaskContext): IngestionComponents {
+    const embed = components.embed
+    if (embed === null) return components
+    const call = { brainId: ctx.task.brainId, priority: 'bulk' } as const
+    return { ...components, embed: (texts, signal) => embed(texts, signal, call) }
+  }
+
   async function finish(ctx: TaskContext, build: BuildBatch): Promise<LockedOutcome> {
     const complete = (batch: WriteBatch, result: JsonObject): TaskOutcome => ({
       status: 'completed',
@@ -98,11 +106,12 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
     const similar = await similarity(ctx, memo)
     const forecast = await build(similar)
     await ctx.progress('embedding')
-    let embedded = await embedMissing(ctx.store, forecast.batch, components, ctx.signal, memo)
+    const own = taskComponents(ctx)
+    let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo)
     await ctx.progress('embedding', { embedded })
     return async () => {
       const { batch, result } = await build(similar)
-      const late = await embedMissing(ctx.store, batch, components, ctx.signal, memo)
+      const late = await embedMissing(ctx.store, batch, own, ctx.signal, memo)
       if (late > 0) {
         embedded += late
         await ctx.progress('persisting', { embedded })
@@ -193,11 +202,18 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
 
   // Synchronous writes (`/model/*`) are embedded at commit time so new entities are searchable at once:
   // their forecast outside the brain's write lock, then, under it, only texts the forecast did not have.
+  // Someone waits for them: interactive, ahead of ingestion (a shared embedder's deadline gives a 503).
   engram.beforeCommit(async (brainId, batch, forecast) => {
-    if (batch.task !== undefined || components.embed === null) return
+    const embed = components.embed
+    if (batch.task !== undefined || embed === null) return
     const store = await engram.store(brainId)
     const memo = forecast === undefined ? embedMemo() : embedMemoOf(forecast)
-    await embedMissing(store, batch, components, AbortSignal.timeout(60_000), memo)
+    const call = { brainId, priority: 'interactive' } as const
+    const interactive = {
+      ...components,
+      embed: (texts: string[], signal: AbortSignal) => embed(texts, signal, call),
+    }
+    await embedMissing(store, batch, interactive, AbortSignal.timeout(60_000), memo)
   })
 
   engram.tasks.registerHandler(INGEST_TEXT, ingestText)

@@ -54,11 +54,14 @@ export function vectorReader(brainId: string, indexes: BrainIndexes): VectorRead
  */
 export function queryEmbedder(
   embedder: Embedder,
+  brainId: string,
   store: () => Promise<BrainStore>,
   timer: { time<T>(stage: string, fn: () => Promise<T>): Promise<T> },
   signal: AbortSignal,
 ): (text: string) => Promise<Float32Array> {
   const memo = new Map<string, Promise<Float32Array>>()
+  // Someone waits for a query: ahead of ingestion on a shared embedder (`scheduledEmbedder`).
+  const call = { brainId, priority: 'interactive' } as const
   let checked: Promise<void> | undefined
   const check = async () => {
     const s = await store()
@@ -76,7 +79,7 @@ export function queryEmbedder(
     let vector = memo.get(text)
     if (vector === undefined) {
       vector = (checked ??= check()).then(() =>
-        timer.time('search.embed', async () => (await embedder.embed([text], signal))[0]!),
+        timer.time('search.embed', async () => (await embedder.embed([text], signal, call))[0]!),
       )
       memo.set(text, vector)
     }

@@ -174,7 +174,13 @@ export function createSearchService(
     embed(brainId) {
       return embedder === null
         ? null
-        : queryEmbedder(embedder, () => engram.store(brainId), untimed, AbortSignal.timeout(30_000))
+        : queryEmbedder(
+            embedder,
+            brainId,
+            () => engram.store(brainId),
+            untimed,
+            AbortSignal.timeout(30_000),
+          )
     },
     async search(brainId, request, given) {
       const timer = createStageTimer()
@@ -207,7 +213,7 @@ export function createSearchService(
         },
         vectors: dense ? vectorReader(brainId, brainIndexes) : null,
         graph,
-        embed: dense ? queryEmbedder(embedder, async () => store, timer, signal()) : null,
+        embed: dense ? queryEmbedder(embedder, brainId, async () => store, timer, signal()) : null,
         timer,
         get signal() {
           return signal()

@@ -54,6 +54,12 @@ export function toEngramError(error: unknown): EngramError {
         detail: [{ loc: ['body'], msg: 'invalid JSON body', type: 'json_invalid' }],
       })
   }
+  // A deadline (`AbortSignal.timeout`) that passed: the server is too busy now, not broken.
+  if ((error as Error)?.name === 'TimeoutError')
+    return new EngramError('SERVICE_UNAVAILABLE', 'The request did not finish in time.', {
+      retryAfter: 5,
+      cause: error,
+    })
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     if (e.statusCode === 413) return new EngramError('PAYLOAD_TOO_LARGE')
     if (e.statusCode === 415) return new EngramError('UNSUPPORTED_MEDIA_TYPE')

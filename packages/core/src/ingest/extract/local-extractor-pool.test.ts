@@ -83,3 +83,50 @@ describe('local extractor on worker threads', () => {
     )
   })
 })
+
+describe('local extractor pool fairness', () => {
+  it("serves brains in turn: a brain's one passage does not wait behind another's backlog", async () => {
+    const one = localExtractorPool({ workers: 1, passagesPerRequest: 1 })
+    try {
+      await one.warmUp()
+      const done: string[] = []
+      const passages = Array.from({ length: 40 }, (_, i) => ({
+        id: `x${i}`,
+        text: `Dana met Omar in Lisbon on May ${(i % 28) + 1}, 2024, about report ${i}.`,
+      }))
+      const big = one
+        .extract(
+          { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] },
+          { signal: signal(), brainId: 'x' },
+        )
+        .then(() => done.push('x'))
+      const small = one
+        .extract(input('Ada met Alan in Paris.', 'y0'), { signal: signal(), brainId: 'y' })
+        .then((graph) => {
+          done.push('y')
+          return graph
+        })
+      expect((await small).entities.map((e) => e.name)).toContain('Ada')
+      await big
+      expect(done).toEqual(['y', 'x'])
+    } finally {
+      await one.close()
+    }
+  }, 30_000)
+
+  it('cuts requests at charsPerRequest as well as passagesPerRequest, merging to the same result', async () => {
+    const passages = Array.from({ length: 6 }, (_, i) => ({
+      id: `p${i}`,
+      text: `Dana met Omar in Lisbon on May ${i + 1}, 2024. ${'filler words here '.repeat(20)}`,
+    }))
+    const whole = { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] }
+    const small = localExtractorPool({ workers: 2, charsPerRequest: 500 })
+    try {
+      expect(await small.extract(whole, { signal: signal() })).toEqual(
+        await localExtractor().extract(whole, { signal: signal() }),
+      )
+    } finally {
+      await small.close()
+    }
+  }, 30_000)
+})

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import type { ExtractionInput, Extractor } from '../../contracts/extractor.js'
 import { spawnModuleWorker } from '../../embedders/spawn-module-worker.js'
+import { FairQueue } from '../../engine/fair-queue.js'
 import { EngramError } from '../../errors.js'
 import type { ExtractedGraph } from '../pipeline/ingestion-components.js'
 import type { LocalExtractorOptions } from './local-extractor.js'
@@ -20,7 +21,17 @@ interface Pending {
 
 interface Slot {
   worker: Worker
+  /** Requests sent whose reply has not come back (an aborted one still holds the worker). */
+  busy: number
   pending: Map<number, Pending>
+}
+
+/** One slice of a call, waiting for a worker. */
+interface Waiting {
+  input: ExtractionInput
+  call: object
+  sent(slot: Slot, id: number): void
+  pending: Pending
 }
 
 export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
@@ -28,6 +39,42 @@ export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
   workers?: number
   /** Passages per worker request: a large input is split so every worker takes part (default 16). */
   passagesPerRequest?: number
+  /**
+   * Characters per worker request (default 8,000; a longer passage goes alone). A worker serves one
+   * request at a time, so this bounds how long another brain's request waits for it.
+   */
+  charsPerRequest?: number
+}
+
+/**
+ * Slices a worker holds at once: the next one is already in its message queue when it finishes one,
+ * so it does not idle while the main thread is busy, and another brain's slice waits behind one more.
+ */
+const IN_FLIGHT = 2
+
+/** Consecutive slices of `input`'s passages within `maxPassages` and `maxChars`. */
+function slicesOf(
+  input: ExtractionInput,
+  maxPassages: number,
+  maxChars: number,
+): ExtractionInput[] {
+  const slices: ExtractionInput[] = []
+  let passages: ExtractionInput['passages'] = []
+  let chars = 0
+  for (const passage of input.passages) {
+    if (
+      passages.length > 0 &&
+      (passages.length >= maxPassages || chars + passage.text.length > maxChars)
+    ) {
+      slices.push({ ...input, passages })
+      passages = []
+      chars = 0
+    }
+    passages.push(passage)
+    chars += passage.text.length
+  }
+  if (passages.length > 0 || slices.length === 0) slices.push({ ...input, passages })
+  return slices
 }
 
 /**
@@ -94,9 +141,11 @@ export function mergeExtractedGraphs(graphs: ExtractedGraph[]): ExtractedGraph {
 /**
  * The local extractor on worker threads: compromise's tagging is synchronous and costs about 1 ms per
  * short passage, so on the main thread it would compete with request handling and use one core only.
- * Each request goes to the worker with the fewest requests in flight; results are identical to
- * `localExtractor()` (the same code runs in the worker). A worker that dies fails its requests (the task
- * is retried by the queue) and is replaced on the next request.
+ * A call is cut into slices of a few passages; each worker takes one slice at a time from a queue that
+ * serves brains in turn (`FairQueue`, `ExtractionContext.brainId`), so one brain's megabyte of text
+ * delays another brain's next slice by one slice, not by the whole text. Results are identical to
+ * `localExtractor()` (the same code runs in the worker). A worker that dies fails its requests (the
+ * task is retried by the queue) and is replaced on the next request.
  */
 export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Extractor & {
   /**
@@ -109,8 +158,15 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
 } {
   const size = Math.max(1, options.workers ?? 2)
   const perRequest = Math.max(1, options.passagesPerRequest ?? 16)
-  const { workers: _workers, passagesPerRequest: _perRequest, ...extractorOptions } = options
+  const charsPerRequest = Math.max(1, options.charsPerRequest ?? 8000)
+  const {
+    workers: _workers,
+    passagesPerRequest: _perRequest,
+    charsPerRequest: _chars,
+    ...extractorOptions
+  } = options
   const slots: (Slot | null)[] = Array.from({ length: size }, () => null)
+  const waiting = new FairQueue<Waiting>()
   let nextId = 0
   let closed = false
 
@@ -118,13 +174,15 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     const worker = spawnModuleWorker(new URL('./local-extractor-worker.js', import.meta.url), {
       workerData: extractorOptions,
     })
-    const slot: Slot = { worker, pending: new Map() }
+    const slot: Slot = { worker, busy: 0, pending: new Map() }
     const failAll = (error: unknown) => {
       for (const p of slot.pending.values()) p.reject(error)
       slot.pending.clear()
       if (slots[index] === slot) slots[index] = null
+      dispatch()
     }
     worker.on('message', (reply: ExtractionReply) => {
+      slot.busy--
       const pending = slot.pending.get(reply.id)
       slot.pending.delete(reply.id)
       // The reply of an aborted request has no one waiting, but may still be the worker's last.
@@ -132,7 +190,8 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
         if (reply.graph !== undefined) pending.resolve(reply.graph)
         else pending.reject(new EngramError('INTERNAL_ERROR', `Extraction failed: ${reply.error}`))
       }
-      if (slot.pending.size === 0) worker.unref()
+      if (slot.busy === 0) worker.unref()
+      dispatch()
     })
     worker.on('error', failAll)
     worker.on('exit', (code) =>
@@ -142,28 +201,26 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     return slot
   }
 
-  function pick(): Slot {
-    let best = -1
-    for (let i = 0; i < size; i++) {
-      const load = slots[i]?.pending.size ?? 0
-      if (best < 0 || load < (slots[best]?.pending.size ?? 0)) best = i
-    }
-    return (slots[best] ??= start(best))
+  /** Sends one request to a worker. */
+  function send(slot: Slot, input: ExtractionInput, pending: Pending): number {
+    const id = nextId++
+    slot.pending.set(id, pending)
+    slot.busy++
+    slot.worker.ref()
+    slot.worker.postMessage({ id, input } satisfies ExtractionRequest)
+    return id
   }
 
-  /** Sends one request to a worker; `sent` collects it so an abort can drop its reply. */
-  function send(
-    slot: Slot,
-    input: ExtractionInput,
-    sent: { slot: Slot; id: number }[] = [],
-  ): Promise<ExtractedGraph> {
-    const id = nextId++
-    sent.push({ slot, id })
-    return new Promise<ExtractedGraph>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject })
-      slot.worker.ref()
-      slot.worker.postMessage({ id, input } satisfies ExtractionRequest)
-    })
+  /** Keeps every worker fed with up to IN_FLIGHT waiting slices, brains in turn. */
+  function dispatch(): void {
+    if (closed) return
+    for (let index = 0; index < size && waiting.size > 0; index++) {
+      while ((slots[index]?.busy ?? 0) < IN_FLIGHT && waiting.size > 0) {
+        const next = waiting.shift()!
+        const slot = (slots[index] ??= start(index))
+        next.sent(slot, send(slot, next.input, next.pending))
+      }
+    }
   }
 
   return {
@@ -173,15 +230,14 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
       if (closed) throw new EngramError('SERVICE_UNAVAILABLE', 'Extractor closed.')
       const { signal } = ctx
       signal.throwIfAborted()
-      const slices: ExtractionInput[] = []
-      for (let i = 0; i < input.passages.length; i += perRequest)
-        slices.push({ ...input, passages: input.passages.slice(i, i + perRequest) })
-      if (slices.length === 0) slices.push(input)
+      const slices = slicesOf(input, perRequest, charsPerRequest)
       // One abort listener per call, not per slice: a text of a few megabytes is hundreds of slices.
+      const call = {}
       const sent: { slot: Slot; id: number }[] = []
       let onAbort = () => {}
       const aborted = new Promise<never>((_, reject) => {
         onAbort = () => {
+          waiting.remove((w) => w.call === call)
           for (const { slot, id } of sent) slot.pending.delete(id)
           reject(signal.reason)
         }
@@ -189,13 +245,22 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
       })
       const merger = sliceMerger(slices.length)
       const replies = slices.map((slice, index) =>
-        send(pick(), slice, sent).then((graph) => merger.add(index, graph)),
+        new Promise<ExtractedGraph>((resolve, reject) => {
+          waiting.push(ctx.brainId ?? '', {
+            input: slice,
+            call,
+            sent: (slot, id) => sent.push({ slot, id }),
+            pending: { resolve, reject },
+          })
+        }).then((graph) => merger.add(index, graph)),
       )
+      dispatch()
       try {
         await Promise.race([Promise.all(replies), aborted])
         return merger.result()
       } finally {
         signal.removeEventListener('abort', onAbort)
+        waiting.remove((w) => w.call === call)
       }
     },
     async warmUp() {
@@ -208,13 +273,18 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
       return Promise.all(
         slots.map(async (_, index) => {
           const t0 = performance.now()
-          await send((slots[index] ??= start(index)), probe)
+          const slot = (slots[index] ??= start(index))
+          await new Promise<ExtractedGraph>((resolve, reject) =>
+            send(slot, probe, { resolve, reject }),
+          )
           return performance.now() - t0
         }),
       )
     },
     async close() {
       closed = true
+      const error = new EngramError('SERVICE_UNAVAILABLE', 'Extractor closed.')
+      waiting.remove((w) => (w.pending.reject(error), true))
       await Promise.all(slots.map((slot) => slot?.worker.terminate()))
     },
   }

@@ -59,6 +59,7 @@ export async function extractText(
       observateFor: input.observateFor,
     },
     ctx.signal,
+    ctx.task.brainId,
   )
   await ctx.progress('resolving', {
     extracted_entities: extracted.entities.length,

@@ -1,3 +1,4 @@
+import type { EmbedOptions } from '../../contracts/embedder.js'
 import type { JsonObject, Polarity } from '../../model/common.js'
 
 /** A chunk of source text with its offsets. */
@@ -39,6 +40,13 @@ export interface ExtractedGraph {
   usage?: { promptTokens: number; completionTokens: number }
 }
 
+/** `Embedder.embed`: the brain and priority let a shared embedder schedule calls fairly. */
+export type EmbedFunction = (
+  texts: string[],
+  signal: AbortSignal,
+  options?: EmbedOptions,
+) => Promise<Float32Array[]>
+
 /** The parts the ingestion pipeline is assembled from; `registerIngestion` wires the defaults. */
 export interface IngestionComponents {
   /** Parses an uploaded file into text (throws 415/422 EngramErrors). */
@@ -57,9 +65,10 @@ export interface IngestionComponents {
       observateFor: string[]
     },
     signal: AbortSignal,
+    brainId?: string,
   ): Promise<ExtractedGraph>
   /** Embeds texts (L2-normalised); null when no embedder is configured. */
-  embed: ((texts: string[], signal: AbortSignal) => Promise<Float32Array[]>) | null
+  embed: EmbedFunction | null
   /** Name and dimension recorded per brain; a mismatch is refused. */
   embedderInfo: { name: string; dimension: number } | null
 }
