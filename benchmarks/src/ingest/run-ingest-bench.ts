@@ -76,7 +76,12 @@ export async function runIngestBench(
   let warmUpMs: number[] = []
   try {
     warmUpMs = await pool.warmUp()
-    const server = { extractor: pool, workers: SERVER_WORKERS }
+    // One brain: it runs WORKERS_PER_BRAIN tasks at once (WORKERS keeps one more for other brains).
+    const server = {
+      extractor: pool,
+      workers: SERVER_WORKERS,
+      workersPerBrain: SERVER_DEFAULTS.workersPerBrain,
+    }
     // A long-running server has its code JIT-compiled, in the extraction workers too: the first few hundred
     // tasks of a fresh process cost about half as much CPU again (3.9 against 2.4 ms per passage), and after
     // 300 warm-up tasks the next full pass still ran 10-15% slower than the passes after it (498 against
@@ -104,8 +109,8 @@ export async function runIngestBench(
       { signal: AbortSignal.timeout(60_000) },
     )
     await measure('one task per turn, extractor on the main thread (EXTRACTOR_WORKERS=0)', turns, {
+      ...server,
       extractor: inThread,
-      workers: SERVER_WORKERS,
     })
     await measure(
       'one task per turn, skip_enrichment (chunk + store + index only)',
@@ -115,7 +120,12 @@ export async function runIngestBench(
     // One brain, so every task at once competes for the same entities (the case a lost update hits).
     const conversation = turns.filter((t) => t.brainId === turns[0]!.brainId)
     for (const workers of TASKS_AT_ONCE) {
-      const run = await measure(conversation[0]!.brainId, conversation, { ...server, workers }, [])
+      const run = await measure(
+        conversation[0]!.brainId,
+        conversation,
+        { ...server, workers, workersPerBrain: workers },
+        [],
+      )
       tasksAtOnce.push({ workers, run })
     }
     const text = scifactText(dataDir, LARGE_TEXT_CHARS)
@@ -167,7 +177,10 @@ export async function runIngestBench(
         embedding,
         embeddingMissing,
         tasksAtOnce,
-        server: { workers: SERVER_WORKERS, extractorWorkers: SERVER_EXTRACTOR_WORKERS },
+        server: {
+          workers: SERVER_DEFAULTS.workersPerBrain,
+          extractorWorkers: SERVER_EXTRACTOR_WORKERS,
+        },
         extractorWarmUpMs: warmUpMs,
         warmUpTasks: turns.length,
       }),

@@ -61,6 +61,11 @@ export interface IngestRunOptions {
   readonly extractor?: Extractor
   /** Tasks run at once (the engine's `workers`, default 2; the server's `WORKERS`). */
   readonly workers?: number
+  /**
+   * Tasks of one brain run at once (the server's `WORKERS_PER_BRAIN`); default `workers`, so a run over
+   * one brain runs `workers` tasks at once.
+   */
+  readonly workersPerBrain?: number
   /** Record the longest event-loop stall (a 5 ms timer; costs a little CPU). */
   readonly probeLoop?: boolean
 }
@@ -82,7 +87,9 @@ export async function runIngestTasks(
       storage: sqliteAdapter({ dataDir: dir }),
       version: 'bench',
       defaultBrain: null,
-      ...(options.workers ? { workers: options.workers } : {}),
+      ...(options.workers
+        ? { workers: options.workers, workersPerBrain: options.workersPerBrain ?? options.workers }
+        : {}),
       // Every task is submitted up front; the default cap (1,000 pending) would answer 503.
       maxPendingTasks: specs.length + 1,
     })

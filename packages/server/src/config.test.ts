@@ -12,7 +12,8 @@ describe('configuration', () => {
       defaultBrain: 'default',
       basePath: '',
       storage: 'sqlite',
-      workers: 4,
+      workers: 5,
+      workersPerBrain: 4,
     })
     expect(config.systemToken).toBeUndefined()
   })
@@ -22,6 +23,7 @@ describe('configuration', () => {
       ['PORT', 'abc'],
       ['STORAGE', 'mongo'],
       ['WORKERS', '0'],
+      ['WORKERS_PER_BRAIN', '6'],
       ['BASE_PATH', 'api'],
       ['DEFAULT_BRAIN', '1x'],
       ['SERVICEPAT_TOKEN', 'short'],

@@ -44,7 +44,10 @@ export interface ServerConfig {
   }
   /** Module specifiers of search plugins (channels, fusions, stages) to register at start. */
   plugins: string[]
+  /** Ingestion tasks run at once. */
   workers: number
+  /** Ingestion tasks of one brain run at once (default `workers - 1`: one is left for other brains). */
+  workersPerBrain: number
   logLevel: string
   maxBodyBytes: number
   maxFileBytes: number
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ['use-lite', 'openai', 'transformers', 'none'] as const,
     'use-lite',
   )
+  const workers = integer(env, 'WORKERS', 5, 1, 64)
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -191,7 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== ''),
-    workers: integer(env, 'WORKERS', 4, 1, 64),
+    workers,
+    workersPerBrain: integer(env, 'WORKERS_PER_BRAIN', Math.max(1, workers - 1), 1, workers),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

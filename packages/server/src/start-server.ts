@@ -88,6 +88,7 @@ export async function startServer(
       systemTokenHash: systemToken.hash,
       defaultBrain: config.defaultBrain,
       workers: config.workers,
+      workersPerBrain: config.workersPerBrain,
       logger: engineLogger,
     })
     // Before start: tasks resumed by `start` commit through its listeners and resolve against its

@@ -99,6 +99,7 @@ export function createEngram(options: EngramOptions): Engram {
     listBrains: async () => (await storage.catalog.list()).map((brain) => brain.id),
     logger,
     workers: options.workers ?? 2,
+    workersPerBrain: options.workersPerBrain ?? Math.max(1, (options.workers ?? 2) - 1),
     maxPending: options.maxPendingTasks ?? 1000,
     retentionDays: options.taskRetentionDays ?? 7,
     maxAttempts: options.maxTaskAttempts ?? 3,

@@ -25,7 +25,15 @@ export interface EngramOptions {
   defaultBrain?: string | null
   /** Tasks run at once (default 2). */
   workers?: number
-  /** Tasks waiting or running in this process before `submit` answers 503 (default 1000). */
+  /**
+   * Tasks of one brain run at once (default `workers - 1`, at least 1): a brain with a backlog leaves a
+   * worker for the others, so their tasks start at once.
+   */
+  workersPerBrain?: number
+  /**
+   * Tasks waiting or running in this process past which a brain that holds its share (this over the
+   * brains with tasks) gets 503 on `submit` (default 1000). Brains under their share are accepted.
+   */
   maxPendingTasks?: number
   /** Days a terminal task record is kept (default 7). */
   taskRetentionDays?: number

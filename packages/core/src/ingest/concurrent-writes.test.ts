@@ -95,7 +95,12 @@ function components(hooks: Hooks, withEmbedder: boolean): IngestionComponents {
 }
 
 async function start(hooks: Hooks, { workers = 2, embedder = true } = {}) {
-  const engram = createEngram({ storage: memoryAdapter(), version: 'test', workers })
+  const engram = createEngram({
+    storage: memoryAdapter(),
+    version: 'test',
+    workers,
+    workersPerBrain: workers,
+  })
   registerIngestion(engram, { components: components(hooks, embedder) })
   await engram.start()
   return engram

@@ -14,7 +14,7 @@ function deferred() {
 
 async function engine(
   handler: TaskHandler,
-  options: { workers?: number; maxPendingTasks?: number } = {},
+  options: { workers?: number; workersPerBrain?: number; maxPendingTasks?: number } = {},
   storage?: StorageAdapter,
 ) {
   const engram = createEngram({ storage: storage ?? memoryAdapter(), version: 'test', ...options })
@@ -182,6 +182,77 @@ describe('task queue', () => {
     await engram.tasks.idle()
     const tasks = await engram.tasks.list('default', { limit: 10, skip: 0 })
     expect(tasks.map((t) => t.status)).toEqual(['completed', 'completed'])
+  })
+
+  it('gives each brain its share of a saturated queue: a flood refuses only the flooding brain', async () => {
+    const gate = deferred()
+    const engram = await engine(
+      async () => {
+        await gate.promise
+        return { status: 'completed', result: {} }
+      },
+      { workers: 1, maxPendingTasks: 4 },
+    )
+    await engram.brains.create('quiet')
+    const submit = (brainId: string) =>
+      engram.tasks.submit({ brainId, kind: 'echo', payload: brainId }).then(
+        () => 'accepted',
+        (error: EngramError) => `${error.status} ${error.retryAfter! > 0}`,
+      )
+    const flood = []
+    for (let i = 0; i < 5; i++) flood.push(await submit('default'))
+    expect(flood).toEqual(['accepted', 'accepted', 'accepted', 'accepted', '503 true'])
+    // Two brains with tasks: a share is 2. The quiet brain is accepted up to it, the flood still not.
+    expect([await submit('quiet'), await submit('quiet'), await submit('quiet')]).toEqual([
+      'accepted',
+      'accepted',
+      '503 true',
+    ])
+    expect(await submit('default')).toBe('503 true')
+    gate.resolve()
+    await engram.tasks.idle()
+    const done = async (brainId: string) =>
+      (await engram.tasks.list(brainId, { limit: 10, skip: 0 })).map((t) => t.status)
+    expect(await done('default')).toEqual(Array(4).fill('completed'))
+    expect(await done('quiet')).toEqual(Array(2).fill('completed'))
+  })
+
+  it('starts brains in turn and leaves a worker free of any one brain', async () => {
+    const gates = new Map<string, ReturnType<typeof deferred>>()
+    const started: string[] = []
+    const engram = await engine(
+      async (ctx) => {
+        const name = String(ctx.task.payload)
+        started.push(name)
+        await gates.get(name)!.promise
+        return { status: 'completed', result: {} }
+      },
+      { workers: 3 },
+    )
+    await engram.brains.create('y')
+    await engram.brains.create('z')
+    const submit = async (brainId: string, name: string) => {
+      gates.set(name, deferred())
+      await engram.tasks.submit({ brainId, kind: 'echo', payload: name })
+    }
+    for (let i = 0; i < 6; i++) await submit('default', `x${i}`)
+    await waitFor(async () => started.length === 2)
+    // Two of three workers: the default brain holds no more (workersPerBrain = workers - 1).
+    expect(started).toEqual(['x0', 'x1'])
+    await submit('y', 'y0')
+    await waitFor(async () => started.length === 3)
+    expect(started[2]).toBe('y0')
+    await submit('z', 'z0')
+    await submit('y', 'y1')
+    // Workers free up one at a time: x's backlog, y and z are served in turn.
+    for (const [i, name] of ['x0', 'y0', 'x1'].entries()) {
+      gates.get(name)!.resolve()
+      await waitFor(async () => started.length === 4 + i)
+    }
+    expect(started.slice(3, 6)).toEqual(['x2', 'z0', 'y1'])
+    for (const gate of gates.values()) gate.resolve()
+    await engram.tasks.idle()
+    expect(started).toHaveLength(9)
   })
 
   it('applies the outcome batch with the task in one commit', async () => {

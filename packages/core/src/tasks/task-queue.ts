@@ -6,6 +6,7 @@ import type {
   TaskHandler,
   TaskQueue,
 } from '../engine/engine-types.js'
+import { FairQueue } from '../engine/fair-queue.js'
 import { EngramError, isEngramError } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
@@ -22,6 +23,12 @@ export interface TaskQueueOptions {
   listBrains(): Promise<string[]>
   logger: Logger
   workers: number
+  /** Tasks of one brain run at once (at most `workers`). */
+  workersPerBrain: number
+  /**
+   * Tasks waiting or running before a brain's submit may be refused: past it, a brain holding its share
+   * (`maxPending` over the brains with tasks) gets 503; a brain under its share is still accepted.
+   */
   maxPending: number
   retentionDays: number
   maxAttempts: number
@@ -76,8 +83,12 @@ function advance(
  */
 export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
   const handlers = new Map<string, TaskHandler>()
-  const pending: Entry[] = []
+  /** Waiting tasks, one lane per brain, started in turn (CONTRACT.md section 1, fairness). */
+  const pending = new FairQueue<Entry>()
   const queuedKeys = new Set<string>()
+  /** Running tasks per brain (brains with none are absent). */
+  const runningOf = new Map<string, number>()
+  const perBrain = Math.max(1, Math.min(options.workers, options.workersPerBrain))
   const controllers = new Map<string, AbortController>()
   /** The current record of each running task (ahead of the stored one by the stages not yet written). */
   const live = new Map<string, Task>()
@@ -89,7 +100,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
   const key = (entry: Entry) => `${entry.brainId}\u0000${entry.taskId}`
 
   function notifyIdle() {
-    if (running === 0 && pending.length === 0) {
+    if (running === 0 && pending.size === 0) {
       const waiters = idleWaiters
       idleWaiters = []
       for (const resolve of waiters) resolve()
@@ -100,21 +111,56 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     const k = key(entry)
     if (queuedKeys.has(k)) return
     queuedKeys.add(k)
-    pending.push(entry)
+    pending.push(entry.brainId, entry)
     pump()
   }
 
+  /** Tasks of `brainId` waiting or running here. */
+  const held = (brainId: string) => pending.sizeOf(brainId) + (runningOf.get(brainId) ?? 0)
+
+  /**
+   * Starts waiting tasks while workers are free, brains in turn, none past `workersPerBrain`: with the
+   * default of one less than `workers`, a brain with a backlog never holds every worker, so another
+   * brain's task starts as soon as it is submitted.
+   */
   function pump() {
-    while (accepting && running < options.workers && pending.length > 0) {
-      const entry = pending.shift()!
+    while (accepting && running < options.workers) {
+      const entry = pending.shift((brainId) => (runningOf.get(brainId) ?? 0) < perBrain)
+      if (entry === undefined) break
       running++
+      runningOf.set(entry.brainId, (runningOf.get(entry.brainId) ?? 0) + 1)
       void run(entry).finally(() => {
         running--
+        const left = runningOf.get(entry.brainId)! - 1
+        if (left === 0) runningOf.delete(entry.brainId)
+        else runningOf.set(entry.brainId, left)
         queuedKeys.delete(key(entry))
         pump()
         notifyIdle()
       })
     }
+  }
+
+  /**
+   * Refuses a brain past its share of the queue: only when the queue holds `maxPending` tasks, and then
+   * only a brain that holds at least `maxPending` over the brains with tasks (itself included). A
+   * flooding brain is refused; any other brain is accepted up to its share.
+   */
+  function checkShare(brainId: string): void {
+    const total = pending.size + running
+    if (total < options.maxPending) return
+    const own = held(brainId)
+    const brains = new Set([...pending.keys(), ...runningOf.keys()])
+    const share = Math.max(1, Math.floor(options.maxPending / (brains.size + (own === 0 ? 1 : 0))))
+    if (own < share) return
+    throw new EngramError(
+      'SERVICE_UNAVAILABLE',
+      `The task queue is saturated: this brain has ${own} tasks waiting or running, its share.`,
+      {
+        retryAfter: Math.min(60, 1 + Math.ceil(pending.sizeOf(brainId) / (perBrain * 10))),
+        resolution: 'Retry after the number of seconds in the Retry-After header, as tasks finish.',
+      },
+    )
   }
 
   async function run(entry: Entry) {
@@ -245,14 +291,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
           retryAfter: 5,
         })
       }
-      if (pending.length + running >= options.maxPending) {
-        throw new EngramError('SERVICE_UNAVAILABLE', 'The task queue is saturated.', {
-          retryAfter: Math.min(
-            60,
-            1 + Math.ceil(pending.length / Math.max(1, options.workers * 10)),
-          ),
-        })
-      }
+      checkShare(input.brainId)
       if (!handlers.has(input.kind)) throw new Error(`No handler for task kind '${input.kind}'.`)
       const now = nowIso()
       const result = await store.createTask({
@@ -285,12 +324,12 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     },
 
     idle() {
-      if (running === 0 && pending.length === 0) return Promise.resolve()
+      if (running === 0 && pending.size === 0) return Promise.resolve()
       return new Promise((resolve) => idleWaiters.push(resolve))
     },
 
     stats() {
-      return { running, pending: pending.length, capacity: options.maxPending }
+      return { running, pending: pending.size, capacity: options.maxPending }
     },
 
     async resume() {
@@ -324,7 +363,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
 
     async stop(graceMs) {
       accepting = false
-      pending.length = 0
+      pending.clear()
       queuedKeys.clear()
       if (running > 0) {
         const drained = new Promise<void>((resolve) => idleWaiters.push(resolve))
