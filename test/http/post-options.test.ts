@@ -204,6 +204,42 @@ describe('POST /retrieve/context', () => {
   })
 })
 
+describe('POST /ingest/', () => {
+  it('takes skip_enrichment as a string: passages only, no entities', async () => {
+    const brain = 'skipping'
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/system/brains',
+          headers: t.headers(),
+          payload: { brain_id: brain },
+        })
+      ).statusCode,
+    ).toBe(201)
+    const res = await post(
+      '/ingest/',
+      { text: 'Zora visited Lisbon.', skip_enrichment: 'true' },
+      brain,
+    )
+    expect(res.statusCode, res.body).toBe(202)
+    await t.engram.tasks.idle()
+    const task = (await get(`/tasks/${res.json().task_id}`, brain)).json()
+    expect(task).toMatchObject({ status: 'completed', result: { passages: 1, entities: 0 } })
+    const enriched = await post(
+      '/ingest/',
+      { text: 'Zora visited Lisbon.', skip_enrichment: 'false' },
+      brain,
+    )
+    await t.engram.tasks.idle()
+    const full = (await get(`/tasks/${enriched.json().task_id}`, brain)).json()
+    expect(full.result.entities).toBeGreaterThan(0)
+    expect((await post('/ingest/', { text: 'x', skip_enrichment: 'no' }, brain)).statusCode).toBe(
+      422,
+    )
+  })
+})
+
 describe('the OpenAPI document', () => {
   it('shows each POST list as string | array and each POST boolean as boolean | string enum', async () => {
     const doc = (await get('/openapi.json')).json()
@@ -229,5 +265,6 @@ describe('the OpenAPI document', () => {
     const context = body('/retrieve/context')
     for (const key of ['use_ppr', 'profile_stages'])
       expect(kinds(context[key]), key).toEqual(['boolean', 'string'])
+    expect(kinds(body('/ingest/').skip_enrichment)).toEqual(['boolean', 'string'])
   })
 })

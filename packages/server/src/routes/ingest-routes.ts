@@ -17,7 +17,7 @@ import {
   type TextIngestPayload,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
-import { jsonObjectWire } from '../schemas/common.js'
+import { bodyBoolean, jsonObjectWire } from '../schemas/common.js'
 import { defineRoute } from './define-route.js'
 import { accepted, node, predicate } from './pending-routes.js'
 
@@ -127,7 +127,7 @@ export function ingestRoutes(
         meta_keys: jsonObjectWire.optional(),
         observate_for: z.array(z.string().max(500)).max(100).default([]),
         source_timestamp: z.string().max(64).nullable().optional(),
-        skip_enrichment: z.boolean().default(false),
+        skip_enrichment: bodyBoolean(false),
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: accepted },
