@@ -1,7 +1,15 @@
-import { mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
+import {
+  createPrivateFile,
+  makePrivateDir,
+  tightenModes,
+  type BrainCatalog,
+  type BrainRecord,
+  type BrainStore,
+  type StorageAdapter,
+} from '@engram/core'
 import { createSqliteBrainStore } from './sqlite-brain-store.js'
 import { checkpointOnWorker } from './sqlite-checkpoint-worker.js'
 import {
@@ -15,12 +23,28 @@ import { prepareDatabase } from './sqlite-schema.js'
 export interface SqliteAdapterConfig {
   /**
    * Directory holding `catalog.sqlite`, `brains/<brain id>.sqlite` and the engine's index snapshots of
-   * each brain, `brains/<brain id>.indexes/`. Created if missing.
+   * each brain, `brains/<brain id>.indexes/`. Created if missing. It holds every brain's data, so
+   * its directories are 0700 and its files 0600: set at creation, and tightened at `open()` for a
+   * directory an older version wrote.
    */
   dataDir: string
   /** Opens a database file; defaults to better-sqlite3. */
   database?: SqliteDatabaseFactory
+  /**
+   * Told the paths whose mode `open()` could not tighten (another owner, a file system without Unix
+   * permissions); defaults to a process warning. The data stays usable, so the adapter opens anyway.
+   */
+  onLoosePermissions?: (paths: string[]) => void
 }
+
+/** A database file and the files SQLite keeps beside it. */
+const SQLITE_SUFFIXES = ['', '-wal', '-shm', '-journal']
+
+const warnLoosePermissions = (paths: string[]) =>
+  process.emitWarning(
+    `Could not restrict to the owner (0700/0600): ${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}. They hold brain data; fix their owner or mode.`,
+    { code: 'ENGRAM_LOOSE_PERMISSIONS' },
+  )
 
 interface CatalogRow {
   id: string
@@ -101,6 +125,7 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
     if (store !== undefined) return store
     if ((await catalog.get(brainId)) === null)
       throw new Error(`sqlite adapter: brain '${brainId}' does not exist`)
+    createPrivateFile(brainPath(brainId))
     const database = open(brainPath(brainId))
     prepareDatabase(database, 'brain')
     databases.set(brainId, database)
@@ -148,8 +173,7 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
       await checkpoints.get(brainId)
       closeBrain(brainId)
       stmt('DELETE FROM brains WHERE id = ?').run(brainId)
-      for (const suffix of ['', '-wal', '-shm'])
-        rmSync(brainPath(brainId) + suffix, { force: true })
+      for (const suffix of SQLITE_SUFFIXES) rmSync(brainPath(brainId) + suffix, { force: true })
       rmSync(snapshotPath(brainId), { recursive: true, force: true })
       return stats
     },
@@ -160,8 +184,17 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
     catalog,
     async open() {
       if (catalogDb !== null) return
-      mkdirSync(brainsDir, { recursive: true })
-      catalogDb = open(join(config.dataDir, 'catalog.sqlite'))
+      makePrivateDir(brainsDir)
+      const catalogPath = join(config.dataDir, 'catalog.sqlite')
+      // The data directory itself and what this adapter writes in it, not whatever else it holds.
+      const loose = [
+        ...tightenModes(config.dataDir, { recursive: false }),
+        ...tightenModes(brainsDir),
+        ...SQLITE_SUFFIXES.flatMap((suffix) => tightenModes(catalogPath + suffix)),
+      ]
+      if (loose.length > 0) (config.onLoosePermissions ?? warnLoosePermissions)(loose)
+      createPrivateFile(catalogPath)
+      catalogDb = open(catalogPath)
       prepareDatabase(catalogDb, 'catalog')
       catalogStatements = statementCache(catalogDb)
     },

@@ -81,6 +81,13 @@ export {
   syncVectorSnapshot,
 } from './indexes/vectors/vector-snapshot.js'
 export type { VectorSnapshotOptions } from './search/vector-snapshots.js'
+export {
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  createPrivateFile,
+  makePrivateDir,
+  tightenModes,
+} from './private-files.js'
 export { denseRerank } from './builtins/stages/dense-rerank.js'
 export { MAX_SNIPPET } from './search/snippet.js'
 export { registerIngestion } from './ingest/register-ingestion.js'

@@ -1,6 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { generateToken, hashToken } from '@engram/core'
+import {
+  generateToken,
+  hashToken,
+  makePrivateDir,
+  PRIVATE_FILE_MODE,
+  tightenModes,
+} from '@engram/core'
 
 export const SYSTEM_TOKEN_FILE = 'system-token.sha256'
 
@@ -12,7 +18,8 @@ export interface SystemTokenResult {
 
 /**
  * The system token: `SERVICEPAT_TOKEN` when set; otherwise generated on first start, returned once
- * for printing, and kept only as its SHA-256 hash in the data directory (file mode 0600).
+ * for printing, and kept only as its SHA-256 hash in the data directory (file mode 0600, directory
+ * 0700; a file an older version wrote is tightened).
  */
 export function resolveSystemToken(
   dataDir: string,
@@ -21,6 +28,10 @@ export function resolveSystemToken(
   if (fromEnv !== undefined) return { hash: hashToken(fromEnv), generated: null }
   const file = join(dataDir, SYSTEM_TOKEN_FILE)
   if (existsSync(file)) {
+    if (tightenModes(file).length > 0)
+      process.emitWarning(`Could not restrict ${file} to its owner (0600).`, {
+        code: 'ENGRAM_LOOSE_PERMISSIONS',
+      })
     const hash = readFileSync(file, 'utf8').trim()
     if (!/^[0-9a-f]{64}$/.test(hash))
       throw new Error(
@@ -28,10 +39,10 @@ export function resolveSystemToken(
       )
     return { hash, generated: null }
   }
-  mkdirSync(dataDir, { recursive: true })
+  makePrivateDir(dataDir)
   const token = generateToken()
   const hash = hashToken(token)
-  writeFileSync(file, `${hash}\n`, { mode: 0o600 })
-  chmodSync(file, 0o600)
+  writeFileSync(file, `${hash}\n`, { mode: PRIVATE_FILE_MODE })
+  chmodSync(file, PRIVATE_FILE_MODE)
   return { hash, generated: token }
 }

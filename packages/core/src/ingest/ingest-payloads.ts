@@ -66,26 +66,14 @@ export const structuredIngestPayload = z.object({
 })
 export type StructuredIngestPayload = z.infer<typeof structuredIngestPayload>
 
-/**
- * Shape rules of a structured item: `event` and `eventObj` go together; without them `subject` and
- * `subjEvent` form a direct edge. Returns a message per broken rule (empty when valid).
- */
-export function structuredItemProblems(item: StructuredItem, hasAnchor: boolean): string[] {
-  const problems: string[] = []
-  const hasEvent = item.event !== undefined
-  const hasEventObj = item.eventObj !== undefined
-  if (hasEvent !== hasEventObj) problems.push('`event` and `event_obj` must be given together')
-  if (!hasEvent && (item.subject === undefined || item.subjEvent === undefined)) {
-    problems.push('without `event`, both `subject` and `subj_event` are required (a direct edge)')
-  }
-  if (hasEvent && item.subject !== undefined && item.subjEvent === undefined) {
-    problems.push('`subject` with `event` needs `subj_event` (the actor leg)')
-  }
-  if (hasEvent && item.subject === undefined && item.subjEvent !== undefined && !hasAnchor) {
-    problems.push('`subj_event` without `subject` needs an `anchor` to act as the subject')
-  }
-  return problems
-}
+export {
+  STRUCTURED_ITEM_PARTS,
+  STRUCTURED_ITEM_SHAPES,
+  structuredItemProblems,
+  structuredItemShape,
+  type StructuredItemPart,
+  type StructuredItemShape,
+} from './structured/structured-item-shapes.js'
 
 /** Normalises `meta_keys`: keys lower-cased with spaces as `_`, nulls and nested values dropped. */
 export function normalizeMetaKeys(raw: Record<string, unknown> | null | undefined) {

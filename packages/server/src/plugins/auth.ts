@@ -102,7 +102,11 @@ export async function selectBrain(
       throw new EngramError(
         'AUTH_INVALID',
         'This token does not give access to the selected brain.',
-        { status: 403 },
+        {
+          status: 403,
+          resolution:
+            'A brain token reaches only its own brain: select that brain (or none, and it is used), or use the system token for another brain.',
+        },
       )
     }
     brainId = principal.brainId
@@ -143,6 +147,8 @@ export function registerAuth(
     if (auth === 'system' && principal.kind !== 'system') {
       throw new EngramError('AUTH_INVALID', 'This operation needs the system token.', {
         status: 403,
+        resolution:
+          'Call this operation with the system token (SERVICEPAT_TOKEN, or the one printed at first start); brain tokens cannot manage brains.',
       })
     }
     request.principal = principal

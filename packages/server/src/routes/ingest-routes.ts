@@ -7,14 +7,17 @@ import {
   INGEST_STRUCTURED,
   INGEST_TEXT,
   normalizeMetaKeys,
+  STRUCTURED_ITEM_PARTS,
+  STRUCTURED_ITEM_SHAPES,
   structuredItemProblems,
+  type StructuredItemPart,
   type Engram,
   type StructuredIngestPayload,
   type StructuredNode,
   type TextIngestPayload,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
-import { jsonObjectWire } from '../schemas/common.js'
+import { bodyBoolean, jsonObjectWire } from '../schemas/common.js'
 import { defineRoute } from './define-route.js'
 import { accepted, node, predicate } from './pending-routes.js'
 
@@ -57,6 +60,42 @@ const toNode = (n: z.infer<typeof node>): StructuredNode => ({
   ...(n.happened_at !== undefined ? { happenedAt: n.happened_at } : {}),
 })
 
+const WIRE_PART: Record<StructuredItemPart, string> = {
+  subject: 'subject',
+  subjEvent: 'subj_event',
+  event: 'event',
+  eventObj: 'event_obj',
+}
+
+/**
+ * A structured item: one object schema (so a malformed item gets a 422 naming what is missing), with
+ * the accepted combinations of its optional parts (STRUCTURED_ITEM_SHAPES) as a JSON Schema `oneOf`
+ * for the OpenAPI document: each variant requires its parts and forbids the others.
+ */
+const structuredItem = z
+  .object({
+    subject: node.optional(),
+    subj_event: predicate.optional(),
+    event: node.optional(),
+    event_obj: predicate.optional(),
+    object: node,
+  })
+  .meta({
+    description:
+      'One item: `object` plus one of the accepted combinations of `subject`, `subj_event`, `event` and `event_obj` (the `oneOf` variants). Other combinations: 422 naming the item.',
+    oneOf: STRUCTURED_ITEM_SHAPES.map((shape) => {
+      const absent = STRUCTURED_ITEM_PARTS.filter((p) => !shape.parts.includes(p))
+      return {
+        title: shape.name,
+        description: shape.description,
+        required: [...shape.parts.map((p) => WIRE_PART[p]), 'object'],
+        ...(absent.length > 0
+          ? { not: { anyOf: absent.map((p) => ({ required: [WIRE_PART[p]] })) } }
+          : {}),
+      }
+    }),
+  })
+
 /** `/ingest/*` (CONTRACT.md section 3): the task and its payload are stored before the 202. */
 export function ingestRoutes(
   app: FastifyInstance,
@@ -88,7 +127,7 @@ export function ingestRoutes(
         meta_keys: jsonObjectWire.optional(),
         observate_for: z.array(z.string().max(500)).max(100).default([]),
         source_timestamp: z.string().max(64).nullable().optional(),
-        skip_enrichment: z.boolean().default(false),
+        skip_enrichment: bodyBoolean(false),
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: accepted },
@@ -202,28 +241,20 @@ export function ingestRoutes(
       tag: 'ingest',
       summary: 'Ingest structured triples',
       description:
-        'Items `{subject?, subj_event?, event?, event_obj?, object}`: `event` and `event_obj` go together (subject -subj_event-> event -event_obj-> object, one flow key); without them `subject` + `subj_event` form a direct edge. `anchor` ({uuid} or {name, type}) is the actor of items without a subject. `mode` defaults to deterministic without `text` (no extractor runs) and hybrid with it. A malformed item: 422 naming it.',
+        'Items `{subject?, subj_event?, event?, event_obj?, object}` in one of these shapes: only `object` (creates that node, or merges it into the stored entity it resolves to, filling what it lacks; no edge); `subject` + `subj_event` (subject -subj_event-> object); `subj_event` with an `anchor` (anchor -subj_event-> object); `subject` + `subj_event` + `event` + `event_obj` (subject -subj_event-> event -event_obj-> object, one flow key); `event` + `event_obj` (event -event_obj-> object, plus anchor -MADE-> event when an `anchor` is given); `subj_event` + `event` + `event_obj` with an `anchor` (the anchor as the subject). `anchor` ({uuid} or {name, type}) stands in for a missing `subject`; it is resolved like any structured node (an unknown uuid fails the task) and is never linked to a node-only item, which names no predicate. `mode` defaults to deterministic without `text` (no extractor runs) and hybrid with it. Any other combination: 422 naming the item.',
       auth: 'brain',
       body: z.object({
-        data: z
-          .array(
-            z.object({
-              subject: node.optional(),
-              subj_event: predicate.optional(),
-              event: node.optional(),
-              event_obj: predicate.optional(),
-              object: node,
-            }),
-          )
-          .min(1)
-          .max(10_000),
+        data: z.array(structuredItem).min(1).max(10_000),
         anchor: z
           .union([
             z.object({ uuid: z.string().min(1).max(200) }),
             z.object({ name: z.string().min(1).max(512), type: z.string().min(1).max(128) }),
           ])
           .nullable()
-          .optional(),
+          .optional()
+          .describe(
+            'Stands in for a missing `subject` in the shapes that say so: `{uuid}` of a stored entity, or `{name, type}` resolved like any structured node (created when missing). Never linked to a node-only item.',
+          ),
         text: z.string().max(10_000_000).nullable().optional(),
         mode: z.enum(['deterministic', 'hybrid', 'enrich']).nullable().optional(),
         brain_id: z.string().max(200).optional(),

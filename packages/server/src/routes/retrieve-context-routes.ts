@@ -13,7 +13,7 @@ import {
   type Relationship,
   type SearchService,
 } from '@engram/core'
-import { brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
+import { bodyBoolean, bodyList, brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
 import { withObservations } from './retrieve-list-routes.js'
@@ -203,15 +203,15 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
       tag: 'retrieve',
       summary: 'Evidence pack for an LLM',
       description:
-        'Event-centred facts ranked with personalized PageRank and diversified with MMR, plus source passages.',
+        'Event-centred facts ranked with personalized PageRank and diversified with MMR, plus source passages. The booleans `use_ppr` and `profile_stages` take JSON booleans or `"true"`/`"false"`/`"1"`/`"0"`.',
       auth: 'brain',
       body: z.object({
         text: z.string().min(1).max(10_000),
         max_facts: z.number().int().min(0).max(500).default(40),
         max_passages: z.number().int().min(0).max(100).default(8),
         historical_limit: z.number().int().min(0).max(100).default(10),
-        use_ppr: z.boolean().default(true),
-        profile_stages: z.boolean().default(false),
+        use_ppr: bodyBoolean(true),
+        profile_stages: bodyBoolean(false),
         brain_id: z.string().max(200).optional(),
       }),
       success: {
@@ -278,21 +278,22 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
       operationId: 'retrieve_recommend_post',
       tag: 'retrieve',
       summary: 'Recommendations for a target (with behaviour weights)',
-      description: 'As GET, plus `behavior_weights` {behaviour: weight}.',
+      description:
+        'As GET, with the options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or `"true"`/`"false"`), plus `behavior_weights` {behaviour: weight}.',
       auth: 'brain',
       body: z.object({
         target,
         polarity: z.enum(['same', 'opposite']).default('same'),
         top_k: z.number().int().min(1).max(200).default(20),
-        include_asymmetric: z.boolean().default(true),
-        include_multi_interest: z.boolean().default(true),
-        include_attribute_pref: z.boolean().default(false),
-        diversify: z.boolean().default(true),
+        include_asymmetric: bodyBoolean(true),
+        include_multi_interest: bodyBoolean(true),
+        include_attribute_pref: bodyBoolean(false),
+        diversify: bodyBoolean(true),
         asymmetric_direction: z.enum(['outbound', 'inbound', 'both']).default('outbound'),
-        exclude_seen: z.boolean().default(false),
-        dampen_degree: z.boolean().default(false),
+        exclude_seen: bodyBoolean(false),
+        dampen_degree: bodyBoolean(false),
         recency_half_life_days: z.number().min(0).max(36_500).optional(),
-        labels: z.array(z.string().max(128)).max(50).optional(),
+        labels: bodyList({ maxItems: 50, maxLength: 128 }),
         behavior_weights: z.record(z.string(), z.number().finite()).optional(),
         brain_id: z.string().max(200).optional(),
       }),

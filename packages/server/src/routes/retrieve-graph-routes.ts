@@ -187,7 +187,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
       tag: 'retrieve',
       summary: 'Neighbours of an identified entity',
       description:
-        'Identifies the entity by `identification_params` (`name`, optional `entity_types` and properties).',
+        'Identifies the entity by `identification_params` (`name`, optional `entity_types` as an array or a comma-separated string, and properties).',
       auth: 'brain',
       body: z.object({
         identification_params: jsonObjectWire,
@@ -216,7 +216,8 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
       operationId: 'retrieve_neighbors_ai_mode',
       tag: 'retrieve',
       summary: 'Neighbours ranked by what you look for',
-      description: 'Neighbours ranked by similarity to each `looking_for` phrase; no LLM required.',
+      description:
+        'Neighbours ranked by similarity to each `looking_for` phrase; no LLM required. `looking_for` is a JSON array only: a phrase may contain commas, so a string is not split. `identification_params.entity_types` takes an array or a comma-separated string.',
       auth: 'brain',
       body: z.object({
         identification_params: jsonObjectWire,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { SearchRequest, SearchResponse, SearchService } from '@engram/core'
-import { brainIdQuery } from '../schemas/common.js'
+import { bodyBoolean, bodyList, brainIdQuery } from '../schemas/common.js'
 import { searchResponseWire } from '../schemas/search-wire.js'
 import type { DemoRateLimiter } from '../plugins/demo-rate-limit.js'
 import { defineRoute } from './define-route.js'
@@ -87,20 +87,20 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
       operationId: 'retrieve_search_post',
       tag: 'retrieve',
       summary: 'Multi-channel search (with extras filters)',
-      description: `${DESCRIPTION} POST adds \`extras\`: metadata equality filters (case-insensitive) applied before the cut to k.`,
+      description: `${DESCRIPTION} POST takes the same options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or \`"true"\`/\`"false"\`) and adds \`extras\`: metadata equality filters (case-insensitive) applied before the cut to k.`,
       auth: 'brain',
       body: z.object({
         query: z.string().min(1).max(2000),
         k: z.number().int().min(1).max(200).default(10),
-        channels: z.array(z.string().max(200)).max(20).optional(),
-        node_labels: z.array(z.string().max(128)).max(50).optional(),
-        community_labels: z.array(z.string().max(128)).max(50).optional(),
+        channels: bodyList({ maxItems: 20, maxLength: 200 }),
+        node_labels: bodyList({ maxItems: 50, maxLength: 128 }),
+        community_labels: bodyList({ maxItems: 50, maxLength: 128 }),
         expand: z.enum(['none', 'neighbors']).default('none'),
         fusion: z.string().max(200).default('rrf'),
         fusion_alpha: z.number().min(0).max(1).optional(),
         rerank: z.string().max(200).default('none'),
         target: z.string().max(512).optional(),
-        profile_stages: z.boolean().default(false),
+        profile_stages: bodyBoolean(false),
         extras: z
           .record(
             z.string().max(200),

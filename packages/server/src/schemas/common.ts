@@ -22,6 +22,39 @@ export const queryBoolean = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1')
 
+/**
+ * A list option in a JSON body (CONTRACT.md section 1, "POST carries GET's options"): a JSON array, or
+ * the comma-separated string the GET twin takes. The split string obeys the array's bounds, so both
+ * forms accept the same lists. An exclusive union, so the OpenAPI document shows `oneOf`.
+ */
+export const bodyList = ({ maxItems, maxLength }: { maxItems: number; maxLength: number }) => {
+  const list = z.array(z.string().max(maxLength)).max(maxItems)
+  return z
+    .xor([z.string().max(maxItems * (maxLength + 1)), list])
+    .transform((value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((v) => v.trim())
+            .filter((v) => v.length > 0)
+        : value,
+    )
+    .pipe(list)
+    .optional()
+    .describe('A JSON array of strings, or one comma-separated string as in the GET query.')
+}
+
+/**
+ * A boolean option in a JSON body: a JSON boolean, or the strings the GET twin takes
+ * (`true`/`false`/`1`/`0`; CONTRACT.md section 1).
+ */
+export const bodyBoolean = (fallback: boolean) =>
+  z
+    .xor([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+    .default(fallback)
+    .transform((v) => v === true || v === 'true' || v === '1')
+    .describe('A JSON boolean, or `"true"`/`"false"`/`"1"`/`"0"` as in the GET query.')
+
 export const pagination = {
   limit: z.coerce.number().int().min(1).max(1000).default(100).describe('Page size, 1..1000.'),
   skip: z.coerce.number().int().min(0).max(1_000_000_000).default(0).describe('Records to skip.'),

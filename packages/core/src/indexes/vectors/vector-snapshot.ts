@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import hnswlib from 'hnswlib-node'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../private-files.js'
 import { FlatVectors } from './flat-vectors.js'
 import { VectorIndex, type VectorIndexSettings } from './vector-index.js'
 
@@ -28,7 +29,8 @@ interface SnapshotMeta {
  * `writeIndex` (`hnsw.bin`, delete marks included), the flat vectors (`vectors.f32`, float32 in
  * platform byte order) and the id per label with the settings (`index.json`). Each file is written
  * under a temporary name, then the three are renamed, `index.json` last. Loading checks that the
- * three agree, so a crash between renames is detected and the caller rebuilds from storage.
+ * three agree, so a crash between renames is detected and the caller rebuilds from storage. The
+ * directory is created 0700 and the files are 0600 (they hold a brain's data; `private-files.ts`).
  *
  * `writeIndex` reads the graph on a libuv thread while this thread goes on: the caller must not
  * change `index` until the returned promise settles. The files are written, not synced; call
@@ -41,11 +43,11 @@ export async function saveVectorIndex(
 ): Promise<void> {
   const { settings, hnsw, flat, ids } = index.parts()
   const slots = ids.length
-  await mkdir(dir, { recursive: true })
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
   const tmp = (name: string) => join(dir, `${name}.tmp`)
   await hnsw.writeIndex(tmp(HNSW_FILE))
   const vectors = flat.bytes(slots)
-  await writeFile(tmp(VECTORS_FILE), vectors)
+  await writeFile(tmp(VECTORS_FILE), vectors, { mode: PRIVATE_FILE_MODE })
   const meta: SnapshotMeta = {
     format: FORMAT,
     id: options.id ?? '',
@@ -55,8 +57,13 @@ export async function saveVectorIndex(
     vectorsBytes: vectors.byteLength,
     ids,
   }
-  await writeFile(tmp(META_FILE), JSON.stringify(meta))
-  for (const name of [HNSW_FILE, VECTORS_FILE, META_FILE]) await rename(tmp(name), join(dir, name))
+  await writeFile(tmp(META_FILE), JSON.stringify(meta), { mode: PRIVATE_FILE_MODE })
+  // hnswlib creates its file with the process umask, and `writeFile` keeps the mode of a temporary
+  // file a crash left behind: set each one before it takes its final name.
+  for (const name of [HNSW_FILE, VECTORS_FILE, META_FILE]) {
+    await chmod(tmp(name), PRIVATE_FILE_MODE)
+    await rename(tmp(name), join(dir, name))
+  }
 }
 
 /**

@@ -62,7 +62,9 @@ function nodeCandidate(
 /**
  * Deterministic structured ingestion (CONTRACT.md section 3; original-notes B.6): full items form
  * subject -subj_event-> event -event_obj-> object sharing one flow key, partial items event -> object
- * (with the anchor, when given, as the actor), direct items subject -subj_event-> object. No extractor.
+ * (with the anchor, when given, as the actor), direct items subject -subj_event-> object (the anchor
+ * standing in for a missing subject), node items only their node. The accepted shapes are
+ * STRUCTURED_ITEM_SHAPES. No extractor.
  * It reads what it updates (the anchor, entities to merge into, stored edges), so the batch that is
  * committed is built under the brain's write lock.
  */
@@ -169,9 +171,11 @@ export async function buildStructuredBatch(
       if (actorKey !== null)
         edge(actorKey, item.subjEvent ?? { name: 'MADE' }, `${index}:event`, flowKey, happenedAt)
       edge(`${index}:event`, item.eventObj, `${index}:object`, flowKey, happenedAt)
-    } else if (item.subject !== undefined && item.subjEvent !== undefined) {
-      edge(`${index}:subject`, item.subjEvent, `${index}:object`, null, null)
+    } else if (item.subjEvent !== undefined) {
+      const actorKey = item.subject !== undefined ? `${index}:subject` : anchorKey
+      if (actorKey !== null) edge(actorKey, item.subjEvent, `${index}:object`, null, null)
     }
+    // A node item (only `object`) writes its node and no edge (STRUCTURED_ITEM_SHAPES).
   })
 
   const merged = await mergeWithStored(store, [...built.values()], ctx.now)
