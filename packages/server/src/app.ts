@@ -4,11 +4,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import multipart from '@fastify/multipart'
 import FindMyWay from 'find-my-way'
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  validatorCompiler,
-} from 'fastify-type-provider-zod'
+import { validatorCompiler } from 'fastify-type-provider-zod'
 import {
   createSearchService,
   EngramError,
@@ -17,6 +13,7 @@ import {
   type SearchService,
 } from '@engram/core'
 import { buildDocsSearch } from './docs-brain.js'
+import { documentObject, documentRoute } from './openapi-transforms.js'
 import { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
 import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
 import { ingestRoutes } from './routes/ingest-routes.js'
@@ -137,8 +134,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         name,
       })),
     },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transform: documentRoute,
+    transformObject: documentObject,
   })
   await app.register(swaggerUi, { routePrefix: `${basePath}/docs` })
 

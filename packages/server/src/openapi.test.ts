@@ -51,7 +51,24 @@ interface Operation {
   operationId?: string
   description?: string
   security?: unknown[]
-  responses?: Record<string, unknown>
+  parameters?: { in: string; name: string; required?: boolean; schema?: unknown }[]
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> }
+  responses?: Record<
+    string,
+    { headers?: Record<string, unknown>; content?: Record<string, { schema: Schema }> }
+  >
+}
+type Schema = Record<string, unknown>
+
+/** Every schema object under `node` with the path to it (properties, items, unions). */
+function* schemasIn(node: unknown, path = ''): Generator<[string, Schema]> {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) yield* schemasIn(item, `${path}[${i}]`)
+    return
+  }
+  if (typeof node !== 'object' || node === null) return
+  yield [path, node as Schema]
+  for (const [key, value] of Object.entries(node)) yield* schemasIn(value, `${path}/${key}`)
 }
 
 describe('OpenAPI document', async () => {
@@ -98,6 +115,89 @@ describe('OpenAPI document', async () => {
       ).toBe(true)
       expect(statuses, `${method} ${path}`).toContain('500')
     }
+  })
+
+  it('declares the optional X-Brain-ID header on every brain-scoped operation, and only there', () => {
+    for (const { path, method, op } of operations) {
+      const header = op.parameters?.find((p) => p.in === 'header' && p.name === 'X-Brain-ID')
+      const scoped =
+        op.security!.length > 0 && !path.startsWith('/system/') && path !== '/meta/login-info'
+      expect(header !== undefined, `${method} ${path}`).toBe(scoped)
+      if (header) expect(header, `${method} ${path}`).toMatchObject({ required: false })
+    }
+  })
+
+  it('declares X-Request-ID on every response, and Retry-After on every 429 and 503', () => {
+    const headers = (doc.components as unknown as { headers: Record<string, Schema> }).headers
+    expect(headers['X-Request-ID']).toMatchObject({ schema: { type: 'string', format: 'uuid' } })
+    expect(headers['Retry-After']).toMatchObject({ schema: { type: 'integer' } })
+    const retryAfter: string[] = []
+    for (const { path, method, op } of operations) {
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        expect(response.headers?.['X-Request-ID'], `${method} ${path} ${status}`).toEqual({
+          $ref: '#/components/headers/X-Request-ID',
+        })
+        expect(response.headers?.['Retry-After'] !== undefined, `${method} ${path} ${status}`).toBe(
+          status === '429' || status === '503',
+        )
+        if (status === '429' || status === '503') retryAfter.push(`${method} ${path} ${status}`)
+      }
+    }
+    expect(retryAfter).toContain('get /demo/search 429')
+    expect(retryAfter).toContain('post /ingest/ 503')
+  })
+
+  it('describes the multipart body of ingest_file', () => {
+    const body = doc.paths['/ingest/file']!.post!.requestBody!
+    expect(body.required).toBe(true)
+    expect(Object.keys(body.content)).toEqual(['multipart/form-data'])
+    expect(body.content['multipart/form-data']!.schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: { type: 'string', format: 'binary' },
+        brain_id: { type: 'string' },
+        meta_keys: { type: 'string' },
+      },
+    })
+  })
+
+  it('types every success response: no null but Task.result, dates as date-time, no bare items', () => {
+    const schemas = doc.components.schemas as unknown as Record<string, Schema>
+    const roots: [string, unknown][] = [
+      ...Object.entries(schemas).map(([name, schema]): [string, unknown] => [name, schema]),
+      ...operations.flatMap(({ path, method, op }) =>
+        Object.entries(op.responses ?? {})
+          .filter(([status]) => status.startsWith('2'))
+          .map(([status, r]): [string, unknown] => [`${method} ${path} ${status}`, r.content]),
+      ),
+    ]
+    const nullable: string[] = []
+    const undated: string[] = []
+    for (const [root, schema] of roots) {
+      for (const [at, s] of schemasIn(schema)) {
+        const types = Array.isArray(s.type) ? s.type : [s.type]
+        if (types.includes('null')) nullable.push(`${root}${at}`)
+        for (const [name, member] of Object.entries((s.properties ?? {}) as Record<string, Schema>))
+          if (/(_at|^timestamp|^last_updated)$/.test(name) && name !== 'happened_at')
+            if (member.format !== 'date-time' && member.$ref === undefined)
+              undated.push(`${root}${at}/${name}`)
+      }
+    }
+    // Spec 2.7: a Task's result is "any, may be null"; nothing else may be.
+    expect(nullable).toEqual(['Task/properties/result/anyOf[1]'])
+    expect(undated).toEqual([])
+    for (const path of ['/retrieve/hops', '/retrieve/entity/info']) {
+      const content = doc.paths[path]!.get!.responses!['200']!.content!
+      const bare = [...schemasIn(content)].filter(
+        ([, s]) => s.type === 'array' && JSON.stringify(s.items) === '{}',
+      )
+      expect(bare, path).toEqual([])
+    }
+    const info = JSON.stringify(doc.paths['/retrieve/entity/info']!.get!.responses!['200'])
+    expect(info).toContain(
+      '"oneOf":[{"$ref":"#/components/schemas/Relationship"},{"$ref":"#/components/schemas/Entity"}]',
+    )
   })
 
   it('documents exactly the catalogue’s codes in the error envelope and in docs/errors.md', () => {

@@ -18,7 +18,8 @@ export interface ContextBranch {
 /**
  * One entry of `natural_language_web`, the original's shape (original-notes.md section A.7):
  * `{description, information_direction, <PREDICATE>: {<node name>: <node description>, info}}` where
- * `info` holds the entries one level further (null at a leaf).
+ * `info` holds the entries one level further. Where the original had null (a leaf's `info`, an unset
+ * description) this has `[]` and `""`: the wire carries no null (docs/wire-format.md).
  */
 export type WebEntry = Record<string, unknown>
 
@@ -89,11 +90,11 @@ export async function entityContext(
 
 function webEntry(branch: ContextBranch): WebEntry {
   return {
-    description: branch.predicate.description,
+    description: branch.predicate.description ?? '',
     information_direction: branch.direction === 'out' ? 'outgoing' : 'incoming',
     [branch.predicate.name]: {
-      [branch.node.name]: branch.node.description,
-      info: branch.neighbors.length > 0 ? branch.neighbors.map(webEntry) : null,
+      [branch.node.name]: branch.node.description ?? '',
+      info: branch.neighbors.map(webEntry),
     },
   }
 }

@@ -19,9 +19,10 @@ export interface NeighborResult {
   /**
    * The shared neighbour that best explains the link: of the nodes adjacent to both the main node and
    * this neighbour, the most specific one (fewest relationships, as Adamic & Adar weight shared
-   * neighbours). Null for a direct neighbour that shares no other node with the main node.
+   * neighbours). For a direct neighbour that shares no other node with the main node, the main node
+   * itself: all the two have in common is their direct edge. Never null (docs/wire-format.md).
    */
-  mostCommon: Entity | null
+  mostCommon: Entity
   /** The direct edge to the main node, or else the edge from this neighbour to `mostCommon`. */
   relationship: Relationship
   /** In [0, 1]; see {@link rankNeighbors}. */
@@ -120,10 +121,9 @@ export async function rankNeighbors(
         ? DENSE_WEIGHT * Math.max(0, cosine(mainVector, vector)) + (1 - DENSE_WEIGHT) * structural
         : structural
 
-    const mostCommon = await mostSpecificShared(graph, mainNeighbors, neighborIds)
+    const shared = await mostSpecificShared(graph, mainNeighbors, neighborIds)
     const relationship =
-      direct ??
-      (await graph.of(node.uuid)).find((e) => e.node.uuid === mostCommon?.uuid)?.relationship
+      direct ?? (await graph.of(node.uuid)).find((e) => e.node.uuid === shared?.uuid)?.relationship
     if (relationship === undefined) continue
 
     let score = base
@@ -142,7 +142,7 @@ export async function rankNeighbors(
     }
     ranked.push({
       neighbor: node,
-      mostCommon,
+      mostCommon: shared ?? main,
       relationship,
       similarityScore: Math.min(1, Math.max(0, score)),
     })

@@ -192,10 +192,10 @@ describe('neighbors', () => {
     for (const s of scores) expect(s).toBeLessThanOrEqual(1)
     const bob = result.neighbors[0]!
     expect(bob.relationship.name).toBe('FRIEND_OF')
-    expect(bob.mostCommon?.name).toBe('Acme') // shared with Alice, fewer relationships than Berlin
+    expect(bob.mostCommon.name).toBe('Acme') // shared with Alice, fewer relationships than Berlin
     expect(bob.similarityScore).toBeCloseTo(4 / Math.sqrt(5 * 4))
     const carol = result.neighbors.find((n) => n.neighbor.name === 'Carol')!
-    expect(carol.mostCommon?.name).toBe('Berlin')
+    expect(carol.mostCommon.name).toBe('Berlin')
     expect(carol.relationship.uuid).toBe('carol-LIVES_IN-berlin')
   })
 
@@ -292,9 +292,9 @@ describe('entity context', () => {
     expect(three.textContexts).toContain('robotics company')
     const works = one.naturalLanguageWeb.find((w) => 'WORKS_AT' in w)!
     expect(works).toEqual({
-      description: null,
+      description: '',
       information_direction: 'outgoing',
-      WORKS_AT: { Acme: 'robotics company', info: null },
+      WORKS_AT: { Acme: 'robotics company', info: [] },
     })
     await expect(entityContext(deps, 'zzzz', 3)).rejects.toMatchObject({ status: 404 })
   })

@@ -55,7 +55,7 @@ const edgeWire = (r: Relationship) => ({
   ...toRelationship(r),
   subject_uuid: r.subjectUuid,
   object_uuid: r.objectUuid,
-  happened_at: r.happenedAt,
+  happened_at: r.happenedAt ?? '',
 })
 
 const target = z

@@ -25,6 +25,8 @@ export interface RouteSpec<Q extends Schema, B extends Schema, P extends Schema>
   consumes?: string[]
   /** The handler selects the brain (multipart routes). */
   multipartBrain?: boolean
+  /** The multipart/form-data body the handler parses itself: documented only (openapi-transforms.ts). */
+  multipartBody?: z.ZodObject
 }
 
 type Infer<S> = S extends Schema ? z.output<S> : undefined
@@ -54,7 +56,11 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
   app.withTypeProvider<ZodTypeProvider>().route({
     method: spec.method,
     url: spec.url,
-    config: { auth: spec.auth, ...(spec.multipartBrain ? { multipartBrain: true } : {}) },
+    config: {
+      auth: spec.auth,
+      ...(spec.multipartBrain ? { multipartBrain: true } : {}),
+      ...(spec.multipartBody ? { multipartBody: spec.multipartBody } : {}),
+    },
     schema: {
       operationId: spec.operationId,
       tags: [spec.tag],

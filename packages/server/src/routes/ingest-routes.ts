@@ -171,6 +171,14 @@ export function ingestRoutes(
       auth: 'brain',
       consumes: ['multipart/form-data'],
       multipartBrain: true,
+      multipartBody: z.object({
+        file: z.string().meta({ format: 'binary' }).describe('The file to ingest.'),
+        brain_id: z.string().optional().describe('Brain fallback when X-Brain-ID is not sent.'),
+        meta_keys: z
+          .string()
+          .optional()
+          .describe('A JSON object as a string, stored as passage metadata.'),
+      }),
       success: { 202: accepted },
       errors: [413, 415, 503],
     },

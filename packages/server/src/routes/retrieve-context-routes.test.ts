@@ -338,7 +338,7 @@ describe('POST /retrieve/context', () => {
   it('bounds max_facts and cites source passages of a text brain', async () => {
     const one = (await post('/retrieve/context', { text: 'Alice', max_facts: 1 })).json()
     expect(one.triples).toHaveLength(1)
-    expect(one.stage_timings).toBeNull()
+    expect(one.stage_timings).toEqual({})
     const none = (await post('/retrieve/context', { text: 'Alice', max_facts: 0 })).json()
     expect(none.triples).toEqual([])
 
@@ -366,7 +366,7 @@ describe('POST /retrieve/context', () => {
       source_passages: [],
       temporal_conflicts: [],
       topics: [],
-      stage_timings: null,
+      stage_timings: {},
     })
     expect((await post('/retrieve/context', { text: '' })).statusCode).toBe(422)
     expect((await post('/retrieve/context', { text: 'x', max_facts: 501 })).statusCode).toBe(422)

@@ -14,6 +14,7 @@ import {
   type SearchService,
 } from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
+import { stageTimingsWire } from '../schemas/search-wire.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
 import { withObservations } from './retrieve-list-routes.js'
@@ -115,7 +116,7 @@ function toContextWire(pack: ContextPack) {
       facts: c.facts,
     })),
     topics: pack.topics,
-    stage_timings: pack.stageTimings,
+    stage_timings: pack.stageTimings ?? {},
   }
 }
 
@@ -222,7 +223,7 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
               identified_entity: z.string(),
               source_chunk_ids: z.array(z.string()),
               source_session_ids: z.array(z.string()),
-              triple: z.array(z.union([entityWire, relationshipWire])),
+              triple: z.array(z.xor([entityWire, relationshipWire])),
             }),
           ),
           graph_session_ids: z.array(z.string()),
@@ -231,7 +232,7 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
           source_passages: z.array(z.unknown()),
           temporal_conflicts: z.array(z.unknown()),
           topics: z.array(z.unknown()),
-          stage_timings: z.record(z.string(), z.unknown()).nullable(),
+          stage_timings: stageTimingsWire,
         }),
       },
     },

@@ -12,11 +12,9 @@ import {
   retrieveRoot,
   type ContextBranch,
   type Engram,
-  type Entity,
   type Hop,
   type MatchPath,
   type NeighborsResult,
-  type Relationship,
   type SearchService,
 } from '@engram/core'
 import { brainIdQuery, csvList, jsonObjectWire, queryBoolean } from '../schemas/common.js'
@@ -39,7 +37,9 @@ const neighborsResponse = z.object({
   neighbors: z.array(
     z.object({
       neighbor: entityWire,
-      most_common: entityWire.nullable(),
+      most_common: entityWire.describe(
+        'The shared neighbour that best explains the link (the most specific node adjacent to both); for a direct neighbour that shares none, the main node itself.',
+      ),
       relationship: relationshipWire,
       similarity_score: z.number().min(0).max(1),
     }),
@@ -48,6 +48,7 @@ const neighborsResponse = z.object({
 const target = z.string().min(1).max(512)
 
 type EntityWire = z.infer<typeof entityWire>
+type RelationshipWire = z.infer<typeof relationshipWire>
 
 function toNeighbors(result: NeighborsResult, main: EntityWire): z.infer<typeof neighborsResponse> {
   return {
@@ -55,7 +56,7 @@ function toNeighbors(result: NeighborsResult, main: EntityWire): z.infer<typeof 
     count: result.count,
     neighbors: result.neighbors.map((n) => ({
       neighbor: toEntity(n.neighbor),
-      most_common: n.mostCommon === null ? null : toEntity(n.mostCommon),
+      most_common: toEntity(n.mostCommon),
       relationship: toRelationship(n.relationship),
       similarity_score: n.similarityScore,
     })),
@@ -71,30 +72,58 @@ function toBranch(b: ContextBranch): Record<string, unknown> {
   }
 }
 
-function toMatchPath(p: MatchPath): {
-  target_node: EntityWire
-  similarity: number
-  path: unknown[]
-  children: unknown[]
-} {
+/** One element of an entity/info path: a Relationship or an Entity (they alternate). */
+const pathElementWire = z.xor([relationshipWire, entityWire])
+const runnerUpPathWire = z.object({
+  target_node: entityWire.describe('The node the path ends at.'),
+  similarity: z.number().min(0).max(1),
+  path: z
+    .array(pathElementWire)
+    .describe('Relationship, Entity, Relationship, Entity, ... from the target to `target_node`.'),
+  children: z.array(z.never()).describe('Always empty for a runner-up.'),
+})
+const matchPathWire = runnerUpPathWire.extend({
+  target_node: entityWire.describe(
+    'The node the best path ends at; the target itself when no path matches the query.',
+  ),
+  path: z
+    .array(pathElementWire)
+    .describe(
+      'Relationship, Entity, Relationship, Entity, ... from the target to `target_node`; empty (with `similarity` 0) when no path matches the query.',
+    ),
+  children: z
+    .array(runnerUpPathWire)
+    .describe('Runner-up paths ending at other nodes (at most 3).'),
+})
+
+function toRunnerUp(p: MatchPath): z.infer<typeof runnerUpPathWire> {
   return {
     target_node: toEntity(p.targetNode),
     similarity: p.similarity,
-    // The original's sentinel for "nothing matched": an empty predicate, then the target itself.
-    path:
-      p.steps.length === 0
-        ? [{ name: '', description: '' }, toEntity(p.targetNode)]
-        : p.steps.flatMap((s) => [toRelationship(s.relationship), toEntity(s.node)]),
-    children: p.children.map(toMatchPath),
+    // Nothing matched: an empty path (the original put a placeholder predicate with no uuid here).
+    path: p.steps.flatMap((s) => [toRelationship(s.relationship), toEntity(s.node)]),
+    children: [],
   }
 }
 
-const flatNode = (e: Entity) => ({ uuid: e.uuid, labels: e.labels, name: e.name })
-const flatPredicate = (r: Relationship, direction: 'out' | 'in') => ({
-  uuid: r.uuid,
-  name: r.name,
-  direction,
+const toMatchPath = (p: MatchPath): z.infer<typeof matchPathWire> => ({
+  ...toRunnerUp(p),
+  children: p.children.map(toRunnerUp),
 })
+
+/**
+ * `/retrieve/hops`: one `[seed, hops]` per seed, where a hop is `[Relationship, Entity]` at the last
+ * degree and `[Relationship, Entity, hops]` before it. Written out for the three degrees allowed (a
+ * recursive schema would do, but code generators handle explicit tuples better).
+ */
+const lastHopWire = z.tuple([relationshipWire, entityWire])
+const middleHopWire = z.tuple([relationshipWire, entityWire, z.array(lastHopWire).optional()])
+const firstHopWire = z.tuple([relationshipWire, entityWire, z.array(middleHopWire).optional()])
+const hopsResponse = z
+  .array(z.tuple([entityWire, z.array(firstHopWire)]))
+  .describe(
+    'One [seed, hops] per seed; a hop is [Relationship, Entity] at the last degree, else [Relationship, Entity, hops].',
+  )
 
 /**
  * The graph operations of `/retrieve` (CONTRACT.md section 6; issue 5 points 1-5): the plain retrieve
@@ -290,17 +319,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         max_depth: z.coerce.number().int().min(1).max(5).default(3),
         ...brainIdQuery,
       }),
-      success: {
-        200: z.object({
-          target_node: entityWire,
-          path: z.object({
-            target_node: entityWire.nullable(),
-            similarity: z.number(),
-            path: z.array(z.unknown()),
-            children: z.array(z.unknown()),
-          }),
-        }),
-      },
+      success: { 200: z.object({ target_node: entityWire, path: matchPathWire }) },
     },
     async (request) => {
       const d = await deps(request)
@@ -329,7 +348,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         200: z.object({
           exists: z.boolean(),
           has_relationships: z.boolean(),
-          node: entityWire.nullable(),
+          node: entityWire.optional().describe('Left out when `exists` is false.'),
           observations: z.array(observationWire),
           relationships: z.array(z.tuple([relationshipWire, entityWire])),
         }),
@@ -344,7 +363,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
       return {
         exists: status.exists,
         has_relationships: status.hasRelationships,
-        node: status.node === null ? null : toEntity(status.node),
+        ...(status.node !== null ? { node: toEntity(status.node) } : {}),
         observations: status.observations.map(toObservation),
         relationships: status.relationships.map(
           ([r, e]): [ReturnType<typeof toRelationship>, EntityWire] => [
@@ -365,7 +384,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
       tag: 'retrieve',
       summary: 'Graph hops from seeds found by a query',
       description:
-        'Seeds from the entities channel, then 1..3 degrees of neighbours, flattened or full.',
+        "Seeds from the entities channel, then 1..3 degrees of neighbours, as full Entity and Relationship records in both forms. `flattened` (default true) gives the walk: each Relationship's `direction` is the hop's, `out` when the node above is its subject and `in` when it is its object; `flattened=false` gives every Relationship as stored.",
       auth: 'brain',
       querystring: z.object({
         query: z.string().min(1).max(2000),
@@ -373,24 +392,31 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         flattened: queryBoolean(true),
         ...brainIdQuery,
       }),
-      success: { 200: z.array(z.unknown()) },
+      success: { 200: hopsResponse },
     },
     async (request) => {
       const q = request.query
       const trees = await hops(await deps(request), q.query, q.degrees)
-      return trees.map((tree) => [
-        q.flattened ? flatNode(tree.seed) : toEntity(tree.seed),
-        tree.hops.map((h) => toHopAt(h, 1, q.degrees, q.flattened)),
+      return trees.map((tree): z.infer<typeof hopsResponse>[number] => [
+        toEntity(tree.seed),
+        tree.hops.map((h) => toHopAt(h, 1, q.degrees, q.flattened) as z.infer<typeof firstHopWire>),
       ])
     },
   )
 }
 
-/** A hop at `level` (1-based): `[pred, node]` at the last degree, else `[pred, node, [...next]]`. */
-function toHopAt(h: Hop, level: number, degrees: number, flattened: boolean): unknown[] {
-  const pair = flattened
-    ? [flatPredicate(h.relationship, h.direction), flatNode(h.node)]
-    : [toRelationship(h.relationship), toEntity(h.node)]
+type HopWire = [RelationshipWire, EntityWire] | [RelationshipWire, EntityWire, HopWire[]]
+
+/**
+ * A hop at `level` (1-based): `[pred, node]` at the last degree, else `[pred, node, [...next]]`.
+ * Flattened, the predicate's `direction` is the hop's (as the original's cut-down form had it).
+ */
+function toHopAt(h: Hop, level: number, degrees: number, flattened: boolean): HopWire {
+  const stored = toRelationship(h.relationship)
+  const pair: [RelationshipWire, EntityWire] = [
+    flattened ? { ...stored, direction: h.direction } : stored,
+    toEntity(h.node),
+  ]
   if (level >= degrees) return pair
   return [...pair, h.next.map((n) => toHopAt(n, level + 1, degrees, flattened))]
 }

@@ -22,7 +22,7 @@ export function toSearchWire(response: SearchResponse): z.infer<typeof searchRes
     node_ids: response.nodeIds,
     channel_lists: response.channelLists,
     facets: response.facets,
-    stage_timings: response.stageTimings,
+    stage_timings: response.stageTimings ?? {},
   }
 }
 

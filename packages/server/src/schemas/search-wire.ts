@@ -1,29 +1,52 @@
 import { z } from 'zod'
 
-export const searchHitWire = z.object({
-  id: z.string(),
-  node_id: z.string(),
-  channel: z.string(),
-  labels: z.array(z.string()),
-  score: z.number(),
-  scores: z.object({
-    bm25: z.number().optional(),
-    cc: z.number().optional(),
-    dense: z.number().optional(),
-    graph: z.number().optional(),
-    personalize: z.number().optional(),
-    rerank: z.number().optional(),
-    rrf: z.number().optional(),
-    plugin: z.record(z.string(), z.number()).optional(),
-  }),
-  snippet: z.string().max(240),
-  extras: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
-})
+export const searchHitWire = z
+  .object({
+    id: z.string(),
+    node_id: z.string(),
+    channel: z.string(),
+    labels: z.array(z.string()),
+    score: z.number(),
+    scores: z.object({
+      bm25: z.number().optional(),
+      cc: z.number().optional(),
+      dense: z.number().optional(),
+      graph: z.number().optional(),
+      personalize: z.number().optional(),
+      rerank: z.number().optional(),
+      rrf: z.number().optional(),
+      plugin: z.record(z.string(), z.number()).optional(),
+    }),
+    snippet: z.string().max(240),
+    extras: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  })
+  .meta({ id: 'SearchHit' })
 
-export const searchResponseWire = z.object({
-  hits: z.array(searchHitWire),
-  node_ids: z.array(z.string()),
-  channel_lists: z.record(z.string(), z.array(z.string())),
-  facets: z.record(z.string(), z.record(z.string(), z.number().int())),
-  stage_timings: z.record(z.string(), z.unknown()).nullable(),
-})
+/** `stage_timings` of search and context: `{}` unless `profile_stages` was asked for (never null). */
+export const stageTimingsWire = z
+  .object({
+    profile: z.literal(true).optional(),
+    total_ms: z.number().optional(),
+    stages: z
+      .array(
+        z.object({
+          stage: z.string(),
+          calls: z.number().int(),
+          wall_ms: z.number(),
+          started_ms: z.number(),
+          ended_ms: z.number(),
+        }),
+      )
+      .optional(),
+  })
+  .describe('{} unless `profile_stages` was asked for; then the wall time of each stage.')
+
+export const searchResponseWire = z
+  .object({
+    hits: z.array(searchHitWire),
+    node_ids: z.array(z.string()),
+    channel_lists: z.record(z.string(), z.array(z.string())),
+    facets: z.record(z.string(), z.record(z.string(), z.number().int())),
+    stage_timings: stageTimingsWire,
+  })
+  .meta({ id: 'SearchResponse' })

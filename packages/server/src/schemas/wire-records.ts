@@ -9,42 +9,56 @@ import type {
   Task,
 } from '@engram/core'
 import { jsonObjectWire } from './common.js'
+import { changeWire, toChange } from './changelog-change-wire.js'
+import { dateTimeWire } from './date-time-wire.js'
 
-/** Wire shapes (snake_case, spec section 2) and the mappers from core records. */
-export const observationWire = z.object({
-  id: z.string(),
-  resource_id: z.string(),
-  text: z.string(),
-  metadata: jsonObjectWire,
-  inserted_at: z.string(),
-})
+/**
+ * Wire shapes (snake_case, spec section 2) and the mappers from core records. No member is ever null
+ * (docs/wire-format.md): an unset string is "", an unset object {}, an unset number is left out. The
+ * `id`s name them as components of the OpenAPI document, so generated clients get named types.
+ */
+export const observationWire = z
+  .object({
+    id: z.string(),
+    resource_id: z.string(),
+    text: z.string(),
+    metadata: jsonObjectWire,
+    inserted_at: dateTimeWire,
+  })
+  .meta({ id: 'Observation' })
 
-export const entityWire = z.object({
-  uuid: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  labels: z.array(z.string()),
-  properties: jsonObjectWire,
-  metadata: jsonObjectWire.nullable(),
-  happened_at: z.string().nullable(),
-  last_updated: z.string(),
-  polarity: z.enum(['positive', 'negative', 'neutral']),
-  observations: z.array(observationWire),
-})
+export const entityWire = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    description: z.string().describe('"" when unset.'),
+    labels: z.array(z.string()),
+    properties: jsonObjectWire,
+    metadata: jsonObjectWire.describe('{} when unset.'),
+    happened_at: z
+      .string()
+      .describe('When the event the entity stands for happened, as written; "" when unset.'),
+    last_updated: dateTimeWire,
+    polarity: z.enum(['positive', 'negative', 'neutral']),
+    observations: z.array(observationWire),
+  })
+  .meta({ id: 'Entity' })
 
-export const relationshipWire = z.object({
-  uuid: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  amount: z.number().nullable(),
-  deprecated: z.boolean(),
-  direction: z.enum(['in', 'out', 'neutral']),
-  flow_key: z.string().nullable(),
-  level: z.string().nullable(),
-  properties: jsonObjectWire,
-  last_updated: z.string(),
-  observations: z.array(observationWire),
-})
+export const relationshipWire = z
+  .object({
+    uuid: z.string(),
+    name: z.string(),
+    description: z.string().describe('"" when unset.'),
+    amount: z.number().optional().describe('Left out when unset.'),
+    deprecated: z.boolean(),
+    direction: z.enum(['in', 'out', 'neutral']),
+    flow_key: z.string().describe('Shared by the legs of one event; "" when unset.'),
+    level: z.string().describe('"" when unset.'),
+    properties: jsonObjectWire,
+    last_updated: dateTimeWire,
+    observations: z.array(observationWire),
+  })
+  .meta({ id: 'Relationship' })
 
 export const tripleWire = z.object({
   subject: entityWire,
@@ -52,41 +66,51 @@ export const tripleWire = z.object({
   object: entityWire,
 })
 
-export const passageWire = z.object({
-  id: z.string(),
-  text: z.string(),
-  metadata: jsonObjectWire,
-  inserted_at: z.string(),
-  brain_version: z.string(),
-})
+export const passageWire = z
+  .object({
+    id: z.string(),
+    text: z.string(),
+    metadata: jsonObjectWire,
+    inserted_at: dateTimeWire,
+    brain_version: z.string(),
+  })
+  .meta({ id: 'Passage' })
 
-export const structuredWire = z.object({
-  id: z.string(),
-  data: jsonObjectWire,
-  types: z.array(z.string()),
-  metadata: jsonObjectWire,
-  inserted_at: z.string(),
-  brain_version: z.string(),
-})
+export const structuredWire = z
+  .object({
+    id: z.string(),
+    data: jsonObjectWire,
+    types: z.array(z.string()),
+    metadata: jsonObjectWire,
+    inserted_at: dateTimeWire,
+    brain_version: z.string(),
+  })
+  .meta({ id: 'StructuredRecord' })
 
-export const changelogWire = z.object({
-  id: z.string(),
-  timestamp: z.string(),
-  type: z.string(),
-  change: jsonObjectWire,
-})
+export const changelogWire = z
+  .object({
+    id: z.string(),
+    timestamp: dateTimeWire,
+    type: z.string(),
+    change: changeWire,
+  })
+  .meta({ id: 'Changelog' })
 
-export const taskWire = z.object({
-  id: z.string(),
-  task_id: z.string(),
-  status: z.enum(['queued', 'started', 'completed', 'partial_failed', 'failed']),
-  stage: z.string(),
-  result: jsonObjectWire.nullable(),
-  error: z.string().nullable(),
-  counts: z.record(z.string(), z.number()),
-  created_at: z.string(),
-  updated_at: z.string(),
-})
+export const taskWire = z
+  .object({
+    id: z.string(),
+    task_id: z.string(),
+    status: z.enum(['queued', 'started', 'completed', 'partial_failed', 'failed']),
+    stage: z.string(),
+    result: jsonObjectWire
+      .nullable()
+      .describe('Counts of what was written; null until the task ends (spec: "any, may be null").'),
+    error: z.string().describe('"" unless the task failed or partly failed.'),
+    counts: z.record(z.string(), z.number()),
+    created_at: dateTimeWire,
+    updated_at: dateTimeWire,
+  })
+  .meta({ id: 'Task' })
 
 export const toObservation = (o: Observation): z.infer<typeof observationWire> => ({
   id: o.id,
@@ -102,11 +126,11 @@ export const toEntity = (
 ): z.infer<typeof entityWire> => ({
   uuid: e.uuid,
   name: e.name,
-  description: e.description,
+  description: e.description ?? '',
   labels: e.labels,
   properties: e.properties,
-  metadata: e.metadata,
-  happened_at: e.happenedAt,
+  metadata: e.metadata ?? {},
+  happened_at: e.happenedAt ?? '',
   last_updated: e.lastUpdated,
   polarity: e.polarity,
   observations: observations.map(toObservation),
@@ -115,12 +139,12 @@ export const toEntity = (
 export const toRelationship = (r: Relationship): z.infer<typeof relationshipWire> => ({
   uuid: r.uuid,
   name: r.name,
-  description: r.description,
-  amount: r.amount,
+  description: r.description ?? '',
+  ...(r.amount !== null ? { amount: r.amount } : {}),
   deprecated: r.deprecated,
   direction: r.direction,
-  flow_key: r.flowKey,
-  level: r.level,
+  flow_key: r.flowKey ?? '',
+  level: r.level ?? '',
   properties: r.properties,
   last_updated: r.lastUpdated,
   observations: [],
@@ -147,7 +171,7 @@ export const toChangelog = (c: ChangelogEntry): z.infer<typeof changelogWire> =>
   id: c.id,
   timestamp: c.timestamp,
   type: c.type,
-  change: c.change,
+  change: toChange(c.change),
 })
 
 export const toTask = (t: Task): z.infer<typeof taskWire> => ({
@@ -156,7 +180,7 @@ export const toTask = (t: Task): z.infer<typeof taskWire> => ({
   status: t.status,
   stage: t.stage,
   result: t.result,
-  error: t.error,
+  error: t.error ?? '',
   counts: t.counts,
   created_at: t.createdAt,
   updated_at: t.updatedAt,

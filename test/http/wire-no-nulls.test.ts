@@ -1,0 +1,351 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startListeningApp, type ListeningApp } from '../support/listening-app.js'
+import { createResponseCheck } from '../support/openapi-response-check.js'
+
+/**
+ * Issue 11 item 9 (CONTRACT.md section 1): no `null` where the specification gives a plain type. A
+ * response check built from the server's own `/openapi.json` is run over a 2xx response of every
+ * operation of the document, on a brain holding real data: the Emily sentence through the extractor,
+ * structured items, entities and relationships written through /model with their optional fields
+ * unset, a file, and the updates that write property changelogs.
+ */
+const TOKEN = 'spat_wire-no-nulls-test-system-token'
+let server: ListeningApp
+let check: ReturnType<typeof createResponseCheck>
+const ids: Record<string, string> = {}
+
+interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  body?: unknown
+  form?: FormData
+}
+
+async function call(c: Call): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { ServicePAT: TOKEN }
+  let body: FormData | string | undefined
+  if (c.form !== undefined) body = c.form
+  else if (c.body !== undefined) {
+    headers['content-type'] = 'application/json'
+    body = JSON.stringify(c.body)
+  }
+  const res = await fetch(`${server.url}${c.path}`, { method: c.method, headers, body })
+  const text = await res.text()
+  return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) }
+}
+
+async function ok<T = Record<string, unknown>>(c: Call): Promise<T> {
+  const res = await call(c)
+  expect(res.status, `${c.method} ${c.path}: ${JSON.stringify(res.body)}`).toBeLessThan(300)
+  return res.body as T
+}
+
+const markdown = () => {
+  const form = new FormData()
+  form.append(
+    'file',
+    new Blob(['# Widgets\n\nThe Widget is made by Acme Corp in Lyon.\n'], {
+      type: 'text/markdown',
+    }),
+    'widgets.md',
+  )
+  form.append('meta_keys', JSON.stringify({ title: 'Widgets' }))
+  return form
+}
+
+beforeAll(async () => {
+  server = await startListeningApp(TOKEN)
+  check = createResponseCheck((await ok({ method: 'GET', path: '/openapi.json' })) as never)
+  const text = await ok({
+    method: 'POST',
+    path: '/ingest/',
+    body: {
+      text: 'Emily organized the AI Ethics Meetup in London on March 8, 2024.',
+      source_timestamp: '2024-04-01T00:00:00Z',
+    },
+  })
+  ids.task = text.task_id as string
+  await ok({
+    method: 'POST',
+    path: '/ingest/structured',
+    body: {
+      data: [
+        {
+          subject: { name: 'Alice', type: 'person' },
+          subj_event: { name: 'works at' },
+          object: { name: 'Globex', type: 'company' },
+        },
+      ],
+    },
+  })
+  await ok({ method: 'POST', path: '/ingest/file', form: markdown() })
+  // Optional fields left unset: description, metadata, happened_at, amount.
+  const [widget] = await ok<{ uuid: string }[]>({
+    method: 'POST',
+    path: '/model/entity',
+    body: { name: 'Widget', labels: ['PRODUCT'] },
+  })
+  const [maker] = await ok<{ uuid: string }[]>({
+    method: 'POST',
+    path: '/model/entity',
+    body: { name: 'Acme Corp', labels: ['COMPANY'] },
+  })
+  ids.widget = widget!.uuid
+  ids.relationship = await ok<string>({
+    method: 'POST',
+    path: '/model/relationship',
+    body: {
+      subject_uuid: widget!.uuid,
+      object_uuid: maker!.uuid,
+      predicate_name: 'made by',
+      predicate_description: 'manufacturer',
+    },
+  })
+  await server.engram.tasks.idle()
+  const changelogs = await ok<{ changelogs: { id: string }[] }>({
+    method: 'GET',
+    path: '/retrieve/changelogs',
+  })
+  ids.changelog = changelogs.changelogs[0]!.id
+  const observations = await ok<{ observations: { id: string }[] }>({
+    method: 'GET',
+    path: '/retrieve/observations',
+  })
+  ids.observation = observations.observations[0]!.id
+  const structured = await ok<{ data: { id: string }[] }>({
+    method: 'GET',
+    path: '/retrieve/structured-data',
+  })
+  ids.structured = structured.data[0]!.id
+  await ok({ method: 'POST', path: '/system/brains', body: { brain_id: 'scratch' } })
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+/** One 2xx call per operation of the document, in an order where each finds what it needs. */
+const CALLS: [string, () => Call][] = [
+  ['public_health', () => ({ method: 'GET', path: '/health' })],
+  ['public_demo_search', () => ({ method: 'GET', path: '/demo/search?query=brain%20token' })],
+  ['meta_entity_labels', () => ({ method: 'GET', path: '/meta/entity-labels' })],
+  ['meta_entity_properties', () => ({ method: 'GET', path: '/meta/entity-properties' })],
+  [
+    'meta_relationships_properties',
+    () => ({ method: 'GET', path: '/meta/relationships-properties' }),
+  ],
+  ['meta_login_info', () => ({ method: 'GET', path: '/meta/login-info' })],
+  ['system_list_brains', () => ({ method: 'GET', path: '/system/brains-list' })],
+  [
+    'system_create_brain',
+    () => ({ method: 'POST', path: '/system/brains', body: { brain_id: 'extra' } }),
+  ],
+  [
+    'system_rotate_brain_token',
+    () => ({ method: 'POST', path: '/system/brains/scratch/rotate-token' }),
+  ],
+  ['system_delete_brain', () => ({ method: 'DELETE', path: '/system/brains/scratch' })],
+  [
+    'model_create_entity',
+    () => ({
+      method: 'POST',
+      path: '/model/entity',
+      body: { name: 'Gadget', labels: ['PRODUCT'] },
+    }),
+  ],
+  [
+    'model_update_entity',
+    () => ({
+      method: 'PUT',
+      path: '/model/entity',
+      body: { uuid: ids.widget, new_properties: { color: 'red' } },
+    }),
+  ],
+  [
+    'model_create_relationship',
+    () => ({
+      method: 'POST',
+      path: '/model/relationship',
+      body: {
+        subject_uuid: ids.widget,
+        object_uuid: ids.widget,
+        predicate_name: 'variant of',
+        predicate_description: '',
+      },
+    }),
+  ],
+  [
+    'model_update_relationship',
+    () => ({
+      method: 'PUT',
+      path: '/model/relationship',
+      body: { uuid: ids.relationship, new_properties: { since: 2020 } },
+    }),
+  ],
+  ['ingest_text', () => ({ method: 'POST', path: '/ingest/', body: { text: 'Bob met Carol.' } })],
+  ['ingest_file', () => ({ method: 'POST', path: '/ingest/file', form: markdown() })],
+  [
+    'ingest_structured',
+    () => ({
+      method: 'POST',
+      path: '/ingest/structured',
+      body: {
+        data: [
+          {
+            subject: { name: 'Bob', type: 'person' },
+            subj_event: { name: 'knows' },
+            object: { name: 'Carol', type: 'person' },
+          },
+        ],
+      },
+    }),
+  ],
+  ['tasks_list', () => ({ method: 'GET', path: '/tasks/' })],
+  ['tasks_get', () => ({ method: 'GET', path: `/tasks/${ids.task}` })],
+  ['retrieve_entities', () => ({ method: 'GET', path: '/retrieve/entities' })],
+  ['retrieve_relationships', () => ({ method: 'GET', path: '/retrieve/relationships' })],
+  ['retrieve_observations', () => ({ method: 'GET', path: '/retrieve/observations' })],
+  ['retrieve_observation_labels', () => ({ method: 'GET', path: '/retrieve/observations/labels' })],
+  [
+    'retrieve_observation',
+    () => ({ method: 'GET', path: `/retrieve/observations/${ids.observation}` }),
+  ],
+  ['retrieve_structured_data', () => ({ method: 'GET', path: '/retrieve/structured-data' })],
+  [
+    'retrieve_structured_data_types',
+    () => ({ method: 'GET', path: '/retrieve/structured-data/types' }),
+  ],
+  [
+    'retrieve_structured_data_item',
+    () => ({ method: 'GET', path: `/retrieve/structured-data/${ids.structured}` }),
+  ],
+  ['retrieve_changelogs', () => ({ method: 'GET', path: '/retrieve/changelogs?limit=1000' })],
+  ['retrieve_changelog_types', () => ({ method: 'GET', path: '/retrieve/changelogs/types' })],
+  ['retrieve_changelog', () => ({ method: 'GET', path: `/retrieve/changelogs/${ids.changelog}` })],
+  [
+    'retrieve_search_get',
+    () => ({
+      method: 'GET',
+      path: '/retrieve/search?query=Emily&channels=passages,entities,events',
+    }),
+  ],
+  [
+    'retrieve_search_post',
+    () => ({ method: 'POST', path: '/retrieve/search', body: { query: 'Widget' } }),
+  ],
+  [
+    'retrieve_passages',
+    () => ({ method: 'GET', path: '/retrieve/?text=Emily%20meetup&preferred_entities=PERSON' }),
+  ],
+  [
+    'retrieve_neighbors_get',
+    () => ({ method: 'GET', path: `/retrieve/entities/neighbors?uuid=${ids.widget}` }),
+  ],
+  [
+    'retrieve_neighbors_post',
+    () => ({
+      method: 'POST',
+      path: '/retrieve/entities/neighbors',
+      body: { identification_params: { name: 'Emily' } },
+    }),
+  ],
+  [
+    'retrieve_neighbors_ai_mode',
+    () => ({
+      method: 'POST',
+      path: '/retrieve/entities/neighbors/ai-mode',
+      body: { identification_params: { name: 'Emily' }, looking_for: ['meetup'] },
+    }),
+  ],
+  [
+    'retrieve_entity_context',
+    () => ({ method: 'GET', path: '/retrieve/entity/context?target=Emily' }),
+  ],
+  [
+    'retrieve_entity_info',
+    () => ({ method: 'GET', path: '/retrieve/entity/info?target=Widget&query=zebra' }),
+  ],
+  [
+    'retrieve_entity_status',
+    () => ({ method: 'GET', path: '/retrieve/entity/status?target=nobody-here' }),
+  ],
+  ['retrieve_hops', () => ({ method: 'GET', path: '/retrieve/hops?query=Widget' })],
+  [
+    'retrieve_entity_synergies',
+    () => ({ method: 'GET', path: '/retrieve/entity/synergies?target=Emily' }),
+  ],
+  [
+    'retrieve_context',
+    () => ({
+      method: 'POST',
+      path: '/retrieve/context',
+      body: { text: 'What did Emily organize?' },
+    }),
+  ],
+  ['retrieve_recommend_get', () => ({ method: 'GET', path: '/retrieve/recommend?target=Emily' })],
+  [
+    'retrieve_recommend_post',
+    () => ({ method: 'POST', path: '/retrieve/recommend', body: { target: 'Emily' } }),
+  ],
+]
+
+describe('every 2xx response against /openapi.json', () => {
+  it('covers every operation of the document', () => {
+    expect(CALLS.map(([id]) => id).sort()).toEqual([...check.operationIds()].sort())
+  })
+
+  it.each(CALLS)('%s: conforms, with no null in a typed field', async (operationId, make) => {
+    const request = make()
+    const { path, method } = check.operation(operationId)
+    expect(request.method.toLowerCase()).toBe(method)
+    expect(request.path.split('?')[0]).toMatch(
+      new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    )
+    const res = await call(request)
+    expect(check.check(operationId, res.status, res.body)).toEqual([])
+  })
+
+  it('the check itself: flags typed nulls, missing fields and bad dates; free-form nulls pass', async () => {
+    const [entity] = await ok<Record<string, unknown>[]>({
+      method: 'POST',
+      path: '/model/entity',
+      body: { name: 'Probe', properties: { left: null } },
+    })
+    const at = (body: unknown) => check.check('model_create_entity', 201, body)
+    expect(at([entity])).toEqual([])
+    expect(at([{ ...entity, description: null }])).toEqual([
+      '/0/description must be string',
+      'null at $[0].description',
+    ])
+    expect(at([{ ...entity, last_updated: 'yesterday' }])).toEqual([
+      '/0/last_updated must match format "date-time"',
+    ])
+    const { uuid: _uuid, ...withoutUuid } = entity!
+    expect(at([withoutUuid])).toEqual(["/0 must have required property 'uuid'"])
+    const task = await ok({ method: 'GET', path: `/tasks/${ids.task}` })
+    expect(check.check('tasks_get', 200, { ...task, result: null })).toEqual([])
+    expect(check.check('tasks_get', 200, { ...task, error: null })).toContain('null at $.error')
+  })
+
+  it('holds the data the check is meant to see (unset optional fields, nested changes)', async () => {
+    const entities = await ok<{ entities: Record<string, unknown>[] }>({
+      method: 'GET',
+      path: '/retrieve/entities?query_text=Widget',
+    })
+    expect(entities.entities.find((e) => e.name === 'Widget')).toMatchObject({
+      description: '',
+      metadata: {},
+      happened_at: '',
+    })
+    const changes = await ok<{
+      changelogs: { type: string; change: { predicate?: Record<string, unknown> } }[]
+    }>({
+      method: 'GET',
+      path: '/retrieve/changelogs?types=relationship_created&limit=1000',
+    })
+    const made = changes.changelogs.find((c) => c.change.predicate?.name === 'MADE_BY')!
+    expect(made.change.predicate).toMatchObject({ description: 'manufacturer' })
+    expect(made.change.predicate).not.toHaveProperty('amount')
+    const task = await ok({ method: 'GET', path: `/tasks/${ids.task}` })
+    expect(task).toMatchObject({ status: 'completed', error: '' })
+  })
+})
