@@ -12,7 +12,8 @@ export default defineConfig({
       'benchmarks/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    // Timed reliability tests run alone afterwards (vitest.serial.config.ts).
+    exclude: ['**/node_modules/**', '**/dist/**', '**/*.serial.test.ts'],
     // eventsource-parser publishes TypeScript under a `source` export condition, which the
     // conditions above select; inlined (with its importer, the MCP SDK's HTTP client, used by the
     // MCP tests), Vite compiles it instead of handing Node a .ts file.

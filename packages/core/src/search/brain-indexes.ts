@@ -139,15 +139,25 @@ export class BrainIndexes {
     }
   }
 
-  /** Follows a committed batch. */
-  apply(batch: WriteBatch): void {
+  /**
+   * Follows a committed batch, with event-loop turns in between as a build has: a task of a megabyte
+   * commits hundreds of passages and vectors, and their HNSW inserts alone took 0.3-1 s in one go,
+   * during which no other brain's request was answered. A search meanwhile sees part of the batch.
+   */
+  async apply(batch: WriteBatch): Promise<void> {
+    const pause = loopYielder(SLICE_MS)
     this.graph.apply(batch)
     this.communities.apply(batch)
-    for (const p of batch.passages ?? []) this.passages.add(p.id, p.text)
+    for (const p of batch.passages ?? []) {
+      this.passages.add(p.id, p.text)
+      await pause()
+    }
     for (const e of batch.entities ?? []) this.putEntity(e)
     for (const o of batch.observations ?? []) this.observations.add(o.id, o.text)
-    for (const v of batch.vectors ?? [])
+    for (const v of batch.vectors ?? []) {
       if (isVectorSpace(v.space)) this.putVector(v.space, v.id, v.vector)
+      await pause()
+    }
     for (const v of batch.deleteVectors ?? [])
       if (isVectorSpace(v.space)) this.vectors.get(v.space)?.remove(v.id)
     for (const uuid of batch.deleteEntities ?? []) {

@@ -76,7 +76,11 @@ export interface VectorSnapshots {
    * Engine commit listener: runs `apply` (the index following `batch`) once no save is reading the
    * index, then schedules a background save.
    */
-  follow(brainId: string, batch: WriteBatch, apply: (() => void) | null): Promise<void>
+  follow(
+    brainId: string,
+    batch: WriteBatch,
+    apply: (() => void | Promise<void>) | null,
+  ): Promise<void>
   /** After the brain's indexes were built: schedules a background save of spaces rebuilt from storage. */
   built(brainId: string): void
   /** Saves the brain's changed spaces now (after a save already running). */
@@ -336,14 +340,16 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
       const state = states.get(brainId)
       const spaces = state?.pending.get(batch)
       if (state === undefined || spaces === undefined) {
-        apply?.()
+        await apply?.()
         return
       }
       try {
         // Re-checked after each wait: another save may have started in between. A failed save is
         // its own error (logged there); the batch is applied all the same.
         while (state.reading !== null) await state.reading.catch(() => {})
-        apply?.()
+        // The batch stays pending while it is applied (with event-loop turns): no save reads its
+        // spaces meanwhile.
+        await apply?.()
       } catch (error) {
         // The index may hold part of the batch: it no longer equals storage, so it is never saved.
         for (const space of spaces) state.unsafe.add(space)
