@@ -22,6 +22,7 @@ import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
 import { ingestRoutes } from './routes/ingest-routes.js'
 import { registerAuth } from './plugins/auth.js'
 import { sendError, toEngramError } from './plugins/error-envelope.js'
+import { registerJsonBodyParser } from './plugins/json-body-parser.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
 import { metaRoutes } from './routes/meta-routes.js'
 import { modelRoutes } from './routes/model-routes.js'
@@ -70,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: undefined,
   })
+  registerJsonBodyParser(app)
 
   app.setValidatorCompiler(validatorCompiler)
   // Responses are plain JSON; the response schemas document the contract (tests check conformance).

@@ -14,10 +14,11 @@ import {
   type TextIngestPayload,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
-import { jsonObjectWire } from '../schemas/common.js'
+import { freeFormMap } from '../schemas/free-form-map.js'
 import { defineRoute } from './define-route.js'
 import { accepted, node, predicate } from './pending-routes.js'
 
+const META_KEYS_FIELD = freeFormMap()
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
 function invalid(loc: (string | number)[], msg: string, status: 400 | 422 = 422): EngramError {
@@ -45,6 +46,27 @@ function sourceTimestamp(raw: string | null | undefined, loc: (string | number)[
   const time = Date.parse(raw)
   if (Number.isNaN(time)) throw invalid(loc, 'must be an ISO 8601 date-time')
   return new Date(time).toISOString()
+}
+
+/** The multipart `meta_keys` field: a JSON object within the free-form map limits. */
+function multipartMetaKeys(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    throw invalid(['body', 'meta_keys'], 'must be a JSON object')
+  }
+  const result = META_KEYS_FIELD.safeParse(parsed)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const limit =
+    issue?.code === 'custom' ? (issue.params as { type?: string } | undefined) : undefined
+  const msg = limit?.type !== undefined ? issue!.message : 'must be a JSON object'
+  throw new EngramError('VALIDATION_ERROR', `meta_keys ${msg}`, {
+    status: 422,
+    detail: [{ loc: ['body', 'meta_keys'], msg, type: limit?.type ?? 'value_error' }],
+  })
 }
 
 const toNode = (n: z.infer<typeof node>): StructuredNode => ({
@@ -82,10 +104,13 @@ export function ingestRoutes(
               data_type: z.literal('text'),
               text_data: z.string().min(1).max(10_000_000),
             }),
-            z.object({ data_type: z.literal('json').optional(), json_data: jsonObjectWire }),
+            z.object({
+              data_type: z.literal('json').optional(),
+              json_data: freeFormMap({ bytes: Infinity }),
+            }),
           ])
           .optional(),
-        meta_keys: jsonObjectWire.optional(),
+        meta_keys: freeFormMap().optional(),
         observate_for: z.array(z.string().max(500)).max(100).default([]),
         source_timestamp: z.string().max(64).nullable().optional(),
         skip_enrichment: z.boolean().default(false),
@@ -165,16 +190,7 @@ export function ingestRoutes(
       if (fromField && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(fromField))
         throw invalid(['body', 'brain_id'], 'must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$')
       const brainId = await selectBrain(engram, request.principal!, requested)
-      let metaKeys: Record<string, unknown> = {}
-      if (fields.meta_keys !== undefined) {
-        try {
-          metaKeys = JSON.parse(fields.meta_keys) as Record<string, unknown>
-        } catch {
-          throw invalid(['body', 'meta_keys'], 'must be a JSON object')
-        }
-        if (metaKeys === null || typeof metaKeys !== 'object' || Array.isArray(metaKeys))
-          throw invalid(['body', 'meta_keys'], 'must be a JSON object')
-      }
+      const metaKeys = multipartMetaKeys(fields.meta_keys)
       await checkFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({

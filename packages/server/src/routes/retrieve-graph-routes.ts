@@ -20,6 +20,7 @@ import {
   type SearchService,
 } from '@engram/core'
 import { brainIdQuery, csvList, jsonObjectWire, queryBoolean } from '../schemas/common.js'
+import { freeFormMap } from '../schemas/free-form-map.js'
 import {
   entityWire,
   observationWire,
@@ -190,7 +191,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         'Identifies the entity by `identification_params` (`name`, optional `entity_types` and properties).',
       auth: 'brain',
       body: z.object({
-        identification_params: jsonObjectWire,
+        identification_params: freeFormMap(),
         limit: z.number().int().min(1).max(100).default(10),
         look_for: z.string().max(2000).optional(),
         brain_id: z.string().max(200).optional(),
@@ -219,7 +220,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
       description: 'Neighbours ranked by similarity to each `looking_for` phrase; no LLM required.',
       auth: 'brain',
       body: z.object({
-        identification_params: jsonObjectWire,
+        identification_params: freeFormMap(),
         looking_for: z.array(z.string().max(500)).min(1).max(20),
         limit: z.number().int().min(1).max(100).default(10),
         brain_id: z.string().max(200).optional(),

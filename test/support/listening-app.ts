@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  createEngram,
+  defaultIngestionComponents,
+  hashToken,
+  memoryAdapter,
+  registerIngestion,
+  type Engram,
+  type StorageAdapter,
+} from '@engram/core'
+import { sqliteAdapter } from '@engram/adapter-sqlite'
+import { buildApp } from '@engram/server'
+
+export const SYSTEM_TOKEN = 'spat_listening-app-system-token-0123'
+
+export interface ListeningApp {
+  url: string
+  port: number
+  app: Awaited<ReturnType<typeof buildApp>>
+  engram: Engram
+  close(): Promise<void>
+}
+
+/**
+ * The app of `buildApp` (the server's own options: body limit, error handlers, parsers) listening on
+ * a real socket on 127.0.0.1, in this process: for tests that need what `inject` skips (Node's HTTP
+ * parser, sockets, resets). No embedder, so it starts in about a second.
+ */
+export async function listeningApp(
+  options: {
+    storage?: 'sqlite' | 'memory'
+    maxBodyBytes?: number
+    maxFileBytes?: number
+  } = {},
+): Promise<ListeningApp> {
+  const dataDir =
+    options.storage === 'memory' ? null : mkdtempSync(join(tmpdir(), 'engram-listening-'))
+  const storage: StorageAdapter = dataDir === null ? memoryAdapter() : sqliteAdapter({ dataDir })
+  const engram = createEngram({
+    storage,
+    version: '0.0.0-test',
+    systemTokenHash: hashToken(SYSTEM_TOKEN),
+  })
+  registerIngestion(engram, { components: defaultIngestionComponents() })
+  await engram.start()
+  const app = await buildApp({
+    engram,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+  })
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
+  return {
+    url,
+    port: Number(new URL(url).port),
+    app,
+    engram,
+    async close() {
+      await app.close()
+      await engram.stop({ graceMs: 100 })
+      if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
