@@ -16,6 +16,7 @@ import {
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
 import { freeFormMap } from '../schemas/free-form-map.js'
 import { defineRoute } from './define-route.js'
+import { readMultipartForm } from './multipart-form.js'
 import { accepted, node, predicate } from './pending-routes.js'
 
 const META_KEYS_FIELD = freeFormMap()
@@ -166,24 +167,11 @@ export function ingestRoutes(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send the file as multipart/form-data with a part named `file`.',
         )
-      const fields: Record<string, string> = {}
-      let file: { filename: string; mimeType: string; bytes: Buffer } | null = null
-      for await (const part of request.parts({
-        limits: { fileSize: options.maxFileBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
-      })) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || file !== null) {
-            await part.toBuffer()
-            throw invalid(
-              ['body', part.fieldname],
-              'send exactly one file, in the part named `file`',
-            )
-          }
-          file = { filename: part.filename, mimeType: part.mimetype, bytes: await part.toBuffer() }
-        } else if (typeof part.value === 'string') {
-          fields[part.fieldname] = part.value
-        }
-      }
+      const { fields, file } = await readMultipartForm(request, {
+        fileBytes: options.maxFileBytes,
+        fields: 20,
+        fieldBytes: 1024 * 1024,
+      })
       if (file === null) throw invalid(['body', 'file'], 'the part `file` is required')
       const fromField = fields.brain_id?.trim()
       const requested = requestedBrain(request) ?? (fromField ? fromField : null)
