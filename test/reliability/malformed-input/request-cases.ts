@@ -198,6 +198,7 @@ function multipartBody(rng: Prng): { body: Buffer; contentType: string; label: s
     ['../../etc/passwd', 'x', 'text/plain'],
     ['empty.txt', '', 'text/plain'],
     ['big.txt', 'word '.repeat(200_000), 'text/plain'],
+    ['deep.json', '['.repeat(100_000) + ']'.repeat(100_000), 'application/json'],
   ])
   const parts: Buffer[] = []
   const roll = rng.next()

@@ -53,9 +53,10 @@ describe('clientErrorHandler', () => {
     expect(body.error.request_id).toBe(requestId)
   })
 
-  it('maps header overflow to 431 and anything else to 400', async () => {
+  it('maps header overflow to 431, chunk extensions to 413 and anything else to 400', async () => {
     for (const [code, status, catalogue] of [
       ['HPE_HEADER_OVERFLOW', 431, 'HEADERS_TOO_LARGE'],
+      ['HPE_CHUNK_EXTENSIONS_OVERFLOW', 413, 'PAYLOAD_TOO_LARGE'],
       ['HPE_INVALID_CONSTANT', 400, 'VALIDATION_ERROR'],
     ] as const) {
       const pair = await socketPair()

@@ -27,6 +27,10 @@ function clientError(error: NodeJS.ErrnoException): EngramError {
       return new EngramError('HEADERS_TOO_LARGE')
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new EngramError('REQUEST_TIMEOUT')
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new EngramError('PAYLOAD_TOO_LARGE', 'The chunk extensions are over the size limit.', {
+        resolution: 'Send chunked bodies without chunk extensions.',
+      })
     default:
       return new EngramError('VALIDATION_ERROR', 'The request is not valid HTTP/1.1.', {
         status: 400,
@@ -37,10 +41,11 @@ function clientError(error: NodeJS.ErrnoException): EngramError {
 
 /**
  * Fastify's `clientErrorHandler`: the error envelope, with an X-Request-ID, for what Node's parser
- * rejects (oversize headers or URL: 431; malformed requests: 400; timeouts: 408). Fastify's default
- * writes a bare JSON body and destroys the socket at once, so a client still writing its request saw
- * a reset. Here the socket is half-closed after the answer and read until the client closes, for at
- * most CLIENT_ERROR_DRAIN; the parser reports each further chunk as another error, ignored here.
+ * rejects (oversize headers or URL: 431; oversize chunk extensions: 413; malformed requests: 400;
+ * timeouts: 408). Fastify's default writes a bare JSON body and destroys the socket at once, so a
+ * client still writing its request saw a reset. Here the socket is half-closed after the answer and
+ * read until the client closes, for at most CLIENT_ERROR_DRAIN; the parser reports each further
+ * chunk as another error, ignored here.
  */
 export function clientErrorHandler(error: NodeJS.ErrnoException, rawSocket: Socket): void {
   const socket = rawSocket as ClientSocket
