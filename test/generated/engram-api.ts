@@ -812,7 +812,7 @@ export interface components {
             detail: unknown;
             error: {
                 /** @enum {string} */
-                code: "VALIDATION_ERROR" | "BRAIN_ID_REQUIRED" | "AUTH_INVALID" | "BRAIN_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BRAIN_EXISTS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "BRAIN_ID_REQUIRED" | "AUTH_INVALID" | "BRAIN_NOT_FOUND" | "RESOURCE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "BRAIN_EXISTS" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE";
                 message: string;
                 resolution: string;
                 /** @description Equals the X-Request-ID response header. */
@@ -2159,6 +2159,7 @@ export interface operations {
                     new_name?: string;
                     new_description?: string | null;
                     new_labels?: string[];
+                    /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                     new_properties?: {
                         [key: string]: unknown;
                     };
@@ -2271,7 +2272,10 @@ export interface operations {
                     /** @default [] */
                     labels?: string[];
                     description?: string | null;
-                    /** @default {} */
+                    /**
+                     * @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised.
+                     * @default {}
+                     */
                     properties?: {
                         [key: string]: unknown;
                     };
@@ -2284,6 +2288,7 @@ export interface operations {
                      * @enum {string}
                      */
                     polarity?: "positive" | "negative" | "neutral";
+                    /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                     identification_params?: {
                         [key: string]: unknown;
                     };
@@ -2388,7 +2393,10 @@ export interface operations {
             content: {
                 "application/json": {
                     uuid: string;
-                    /** @default {} */
+                    /**
+                     * @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised.
+                     * @default {}
+                     */
                     new_properties?: {
                         [key: string]: unknown;
                     };
@@ -2500,7 +2508,10 @@ export interface operations {
                     predicate_name: string;
                     predicate_description: string;
                     amount?: number | null;
-                    /** @default {} */
+                    /**
+                     * @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised.
+                     * @default {}
+                     */
                     properties?: {
                         [key: string]: unknown;
                     };
@@ -4189,6 +4200,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                     identification_params: {
                         [key: string]: unknown;
                     };
@@ -4304,6 +4316,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                     identification_params: {
                         [key: string]: unknown;
                     };
@@ -5406,10 +5419,12 @@ export interface operations {
                     } | {
                         /** @enum {string} */
                         data_type?: "json";
+                        /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and the body limit serialised. */
                         json_data: {
                             [key: string]: unknown;
                         };
                     };
+                    /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                     meta_keys?: {
                         [key: string]: unknown;
                     };
@@ -5694,6 +5709,7 @@ export interface operations {
                             uuid?: string;
                             labels?: string[];
                             description?: string;
+                            /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                             properties?: {
                                 [key: string]: unknown;
                             };
@@ -5702,6 +5718,7 @@ export interface operations {
                         subj_event?: {
                             name: string;
                             description?: string;
+                            /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                             properties?: {
                                 [key: string]: unknown;
                             };
@@ -5713,6 +5730,7 @@ export interface operations {
                             uuid?: string;
                             labels?: string[];
                             description?: string;
+                            /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                             properties?: {
                                 [key: string]: unknown;
                             };
@@ -5721,6 +5739,7 @@ export interface operations {
                         event_obj?: {
                             name: string;
                             description?: string;
+                            /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                             properties?: {
                                 [key: string]: unknown;
                             };
@@ -5732,6 +5751,7 @@ export interface operations {
                             uuid?: string;
                             labels?: string[];
                             description?: string;
+                            /** @description A JSON object: at most 32 levels of nesting, 1000 keys per object and 65536 bytes serialised. */
                             properties?: {
                                 [key: string]: unknown;
                             };

@@ -3,7 +3,7 @@ import createClient from 'openapi-fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateOpenApi } from '@engram/server'
 import type { paths } from '../generated/engram-api.js'
-import { startListeningApp, type ListeningApp } from '../support/listening-app.js'
+import { listeningApp, type ListeningApp } from '../support/listening-app.js'
 import { CLIENT_TYPES_FILE, clientTypes } from '../support/openapi-client-types.js'
 
 /**
@@ -19,7 +19,7 @@ let client: ReturnType<typeof createClient<paths>>
 let document: string
 
 beforeAll(async () => {
-  server = await startListeningApp(TOKEN)
+  server = await listeningApp({ storage: 'memory', token: TOKEN })
   client = createClient<paths>({ baseUrl: server.url, headers: { ServicePAT: TOKEN } })
   document = await generateOpenApi()
 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startListeningApp, type ListeningApp } from '../support/listening-app.js'
+import { listeningApp, type ListeningApp } from '../support/listening-app.js'
 import { createResponseCheck } from '../support/openapi-response-check.js'
 
 /**
@@ -60,7 +60,7 @@ const edge = (subject: string, predicate: string, object: string, type = 'compan
 })
 
 beforeAll(async () => {
-  server = await startListeningApp(TOKEN)
+  server = await listeningApp({ storage: 'memory', token: TOKEN })
   check = createResponseCheck((await get('/openapi.json')).body as never)
   await post('/ingest/structured', {
     data: [

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startListeningApp, type ListeningApp } from '../support/listening-app.js'
+import { listeningApp, type ListeningApp } from '../support/listening-app.js'
 import { createResponseCheck } from '../support/openapi-response-check.js'
 
 /**
@@ -54,7 +54,7 @@ const markdown = () => {
 }
 
 beforeAll(async () => {
-  server = await startListeningApp(TOKEN)
+  server = await listeningApp({ storage: 'memory', token: TOKEN })
   check = createResponseCheck((await ok({ method: 'GET', path: '/openapi.json' })) as never)
   const text = await ok({
     method: 'POST',

@@ -1,4 +1,6 @@
-import type { AddressInfo } from 'node:net'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   createEngram,
   defaultIngestionComponents,
@@ -6,41 +8,67 @@ import {
   memoryAdapter,
   registerIngestion,
   type Engram,
+  type StorageAdapter,
 } from '@engram/core'
+import { sqliteAdapter } from '@engram/adapter-sqlite'
 import { buildApp } from '@engram/server'
 
+export const SYSTEM_TOKEN = 'spat_listening-app-system-token-0123'
+
 export interface ListeningApp {
-  app: Awaited<ReturnType<typeof buildApp>>
-  engram: Engram
   /** `http://127.0.0.1:<port>` */
   url: string
+  port: number
+  app: Awaited<ReturnType<typeof buildApp>>
+  /** At hand to wait for tasks (`engram.tasks.idle()`). */
+  engram: Engram
+  /** The system token. */
   token: string
   close(): Promise<void>
 }
 
 /**
- * The REST server over an in-memory engine with ingestion, listening on a free loopback port: real
- * HTTP for clients that only know a URL, with the engine at hand to wait for tasks (`tasks.idle()`).
+ * The app of `buildApp` (the server's own options: body limit, error handlers, parsers) with ingestion,
+ * listening on a real socket on 127.0.0.1, in this process: for tests that need what `inject` skips
+ * (Node's HTTP parser, sockets, resets) or clients that only know a URL. No embedder, so it starts in
+ * about a second.
  */
-export async function startListeningApp(token: string): Promise<ListeningApp> {
+export async function listeningApp(
+  options: {
+    storage?: 'sqlite' | 'memory'
+    maxBodyBytes?: number
+    maxFileBytes?: number
+    /** The system token (default `SYSTEM_TOKEN`). */
+    token?: string
+  } = {},
+): Promise<ListeningApp> {
+  const token = options.token ?? SYSTEM_TOKEN
+  const dataDir =
+    options.storage === 'memory' ? null : mkdtempSync(join(tmpdir(), 'engram-listening-'))
+  const storage: StorageAdapter = dataDir === null ? memoryAdapter() : sqliteAdapter({ dataDir })
   const engram = createEngram({
-    storage: memoryAdapter(),
+    storage,
     version: '0.0.0-test',
     systemTokenHash: hashToken(token),
   })
   registerIngestion(engram, { components: defaultIngestionComponents() })
   await engram.start()
-  const app = await buildApp({ engram })
-  await app.listen({ port: 0, host: '127.0.0.1' })
-  const { port } = app.server.address() as AddressInfo
+  const app = await buildApp({
+    engram,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+  })
+  const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return {
+    url,
+    port: Number(new URL(url).port),
     app,
     engram,
-    url: `http://127.0.0.1:${port}`,
     token,
     async close() {
       await app.close()
       await engram.stop({ graceMs: 100 })
+      if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

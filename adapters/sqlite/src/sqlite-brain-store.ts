@@ -36,6 +36,16 @@ function fromBlob(blob: Buffer): Float32Array {
   return new Float32Array(copy.buffer)
 }
 
+/**
+ * `json_extract(column, path)`, or NULL when the stored JSON is one SQLite cannot read: its JSON
+ * functions stop at 1,000 levels of nesting and fail the whole statement ("malformed JSON") on such a
+ * record. Records nested that deep predate the server's map limits or were written through the
+ * library; guarded, they are skipped by the filters and facets that look inside the JSON, and still
+ * listed (JSON.parse in JS reads them).
+ */
+const JSON_AT = (column: string, path: string) =>
+  `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${path}') END`
+
 /** Case-insensitive substring test usable in SQL (`instr(lower(col), lower(?)) > 0`). */
 const LIKE = (column: string) => `instr(lower(${column}), lower(?)) > 0`
 
@@ -386,7 +396,7 @@ export function createSqliteBrainStore(
           params.push(q.queryText)
         } else {
           where.push(
-            `(${LIKE('s.name')} OR ${LIKE('o.name')} OR ${LIKE("coalesce(json_extract(r.data, '$.description'), '')")})`,
+            `(${LIKE('s.name')} OR ${LIKE('o.name')} OR ${LIKE(`coalesce(${JSON_AT('r.data', '$.description')}, '')`)})`,
           )
           params.push(q.queryText, q.queryText, q.queryText)
         }
@@ -423,12 +433,12 @@ export function createSqliteBrainStore(
       }
       if (q.labels !== undefined && q.labels.length > 0) {
         where.push(
-          `EXISTS (SELECT 1 FROM json_each(json_extract(data, '$.metadata.labels')) WHERE value IN (${inList(q.labels)}))`,
+          `EXISTS (SELECT 1 FROM json_each(${JSON_AT('data', '$.metadata.labels')}) WHERE value IN (${inList(q.labels)}))`,
         )
         params.push(...q.labels)
       }
       if (q.queryText) {
-        where.push(LIKE("json_extract(data, '$.text')"))
+        where.push(LIKE(JSON_AT('data', '$.text')))
         params.push(q.queryText)
       }
       return paged<Observation>(
@@ -442,7 +452,7 @@ export function createSqliteBrainStore(
     },
     async observationLabels() {
       return column(
-        "SELECT DISTINCT j.value AS v FROM observations, json_each(json_extract(observations.data, '$.metadata.labels')) j WHERE json_type(observations.data, '$.metadata.labels') = 'array' ORDER BY v",
+        `SELECT DISTINCT j.value AS v FROM observations, json_each(${JSON_AT('observations.data', '$.metadata.labels')}) j WHERE CASE WHEN json_valid(observations.data) THEN json_type(observations.data, '$.metadata.labels') END = 'array' ORDER BY v`,
       )
     },
     async getStructured(id) {
@@ -454,7 +464,7 @@ export function createSqliteBrainStore(
       const params: unknown[] = []
       if (q.types !== undefined && q.types.length > 0) {
         where.push(
-          `EXISTS (SELECT 1 FROM json_each(json_extract(data, '$.types')) WHERE value IN (${inList(q.types)}))`,
+          `EXISTS (SELECT 1 FROM json_each(${JSON_AT('data', '$.types')}) WHERE value IN (${inList(q.types)}))`,
         )
         params.push(...q.types)
       }
@@ -473,7 +483,7 @@ export function createSqliteBrainStore(
     },
     async structuredTypes() {
       return column(
-        "SELECT DISTINCT j.value AS v FROM structured, json_each(json_extract(structured.data, '$.types')) j ORDER BY v",
+        `SELECT DISTINCT j.value AS v FROM structured, json_each(${JSON_AT('structured.data', '$.types')}) j ORDER BY v`,
       )
     },
     async getChangelog(id) {
@@ -489,7 +499,7 @@ export function createSqliteBrainStore(
         params.push(...q.types)
       }
       if (q.queryText) {
-        where.push(LIKE("json_extract(data, '$.change')"))
+        where.push(LIKE(JSON_AT('data', '$.change')))
         params.push(q.queryText)
       }
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
@@ -597,7 +607,7 @@ export function createSqliteBrainStore(
     },
     async entityPropertyKeys() {
       return column(
-        "SELECT DISTINCT j.key AS v FROM entities, json_each(json_extract(entities.data, '$.properties')) j ORDER BY v",
+        `SELECT DISTINCT j.key AS v FROM entities, json_each(${JSON_AT('entities.data', '$.properties')}) j ORDER BY v`,
       )
     },
     async relationshipNames() {

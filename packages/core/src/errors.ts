@@ -36,6 +36,11 @@ export const ERROR_CATALOGUE = {
     message: 'The method is not allowed on this path.',
     resolution: 'Use one of the methods listed in the Allow header.',
   },
+  REQUEST_TIMEOUT: {
+    statuses: [408],
+    message: 'The request was not received in time.',
+    resolution: 'Send the whole request without pauses, on a new connection.',
+  },
   BRAIN_EXISTS: {
     statuses: [409],
     message: 'A brain with this id already exists.',
@@ -45,6 +50,12 @@ export const ERROR_CATALOGUE = {
     statuses: [413],
     message: 'The request body or file is over the configured limit.',
     resolution: 'Split the content into smaller requests or files.',
+  },
+  URI_TOO_LONG: {
+    statuses: [414],
+    message: 'A path segment of the URL is over the length limit.',
+    resolution:
+      'Keep each path parameter to at most 500 characters; send long values in the query or body.',
   },
   UNSUPPORTED_MEDIA_TYPE: {
     statuses: [415],
@@ -56,6 +67,12 @@ export const ERROR_CATALOGUE = {
     message: 'Too many requests.',
     resolution:
       'Wait for the number of seconds in the Retry-After header, then retry with backoff.',
+  },
+  HEADERS_TOO_LARGE: {
+    statuses: [431],
+    message: 'The request line and headers are over the size limit.',
+    resolution:
+      'Send a shorter URL and fewer or smaller headers (16 KB in all); put long values in the body.',
   },
   INTERNAL_ERROR: {
     statuses: [500],

@@ -19,6 +19,9 @@ import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
 import { ingestRoutes } from './routes/ingest-routes.js'
 import { registerAuth } from './plugins/auth.js'
 import { sendError, toEngramError } from './plugins/error-envelope.js'
+import { clientErrorHandler, frameworkErrors, requireHost } from './plugins/framework-errors.js'
+import { registerJsonBodyParser } from './plugins/json-body-parser.js'
+import { drainUnreadBody } from './plugins/unread-body.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
 import { metaRoutes } from './routes/meta-routes.js'
 import { modelRoutes } from './routes/model-routes.js'
@@ -66,7 +69,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     ajv: undefined,
+    // Errors raised before a route runs answer the envelope too (plugins/framework-errors.ts).
+    clientErrorHandler,
+    frameworkErrors,
+    http: { requireHostHeader: false },
   })
+  app.addHook('onRequest', requireHost)
+  registerJsonBodyParser(app)
 
   app.setValidatorCompiler(validatorCompiler)
   // Responses are plain JSON; the response schemas document the contract (tests check conformance).
@@ -91,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-ID', request.id)
   })
+  app.addHook('onSend', drainUnreadBody)
 
   app.setErrorHandler((error, request, reply) => {
     const engramError = toEngramError(error)

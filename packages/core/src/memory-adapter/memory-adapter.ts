@@ -75,6 +75,15 @@ function indexNames(data: BrainData, entity: Entity, add: boolean): void {
 /** Deep copy so callers never hold references into the store (as with a real database). */
 const clone = <T>(value: T): T => structuredClone(value)
 
+/** A record's JSON for a text query; one too deep to serialise (library-written) matches nothing. */
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return ''
+  }
+}
+
 const contains = (haystack: string | null | undefined, needle: string | undefined) =>
   needle === undefined ||
   needle === '' ||
@@ -336,7 +345,7 @@ function createStore(brainId: string, get: () => BrainData): BrainStore {
           (q.types === undefined ||
             q.types.length === 0 ||
             s.types.some((t) => q.types!.includes(t))) &&
-          contains(JSON.stringify([s.data, s.types, s.metadata]), q.queryText),
+          contains(jsonText([s.data, s.types, s.metadata]), q.queryText),
       )
       return page(
         newestFirst(
@@ -360,7 +369,7 @@ function createStore(brainId: string, get: () => BrainData): BrainStore {
         .filter(
           (c) =>
             (q.types === undefined || q.types.length === 0 || q.types.includes(c.type)) &&
-            contains(JSON.stringify(c.change), q.queryText),
+            contains(jsonText(c.change), q.queryText),
         )
         .sort((a, b) => b.seq - a.seq)
       return page(items, q.limit, q.skip)

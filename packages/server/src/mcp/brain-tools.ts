@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { BRAIN_ID_PATTERN, RESERVED_BRAIN_IDS } from '@engram/core'
+import { freeFormMap } from '../schemas/free-form-map.js'
 import {
   asObject,
   defineTool,
@@ -154,10 +155,11 @@ export const ingestTextTool = restTool({
     'Stores text in the brain (POST /ingest/): it is chunked into passages and, unless skip_enrichment, extracted into entities, events, relationships and observations. Asynchronous: returns {message, task_id}; poll get_task until status is completed, partial_failed or failed. The same task_id again returns the same task.',
   input: z.object({
     text: z.string().min(1).max(10_000_000).describe('The text to remember.'),
-    meta_keys: z
-      .record(z.string(), z.unknown())
+    meta_keys: freeFormMap()
       .optional()
-      .describe('Metadata stored on the passages (e.g. {"title": "...", "session": "..."}).'),
+      .describe(
+        'Metadata stored on the passages (e.g. {"title": "...", "session": "..."}): at most 32 levels of nesting, 1,000 keys per object and 64 KB serialised.',
+      ),
     observate_for: z
       .array(z.string().max(500))
       .max(100)

@@ -67,7 +67,11 @@ function invalidArguments(error: z.ZodError): EngramError {
     detail: error.issues.map((issue) => ({
       loc: ['arguments', ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
       msg: issue.message,
-      type: issue.code,
+      // A custom check (a free-form map's limits) names its own type.
+      type:
+        (issue.code === 'custom'
+          ? (issue.params as { type?: string } | undefined)?.type
+          : undefined) ?? issue.code,
     })),
   })
 }

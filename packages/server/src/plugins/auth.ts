@@ -60,6 +60,16 @@ function invalidBrainId(where: string, value: string): EngramError {
   )
 }
 
+/**
+ * A short, safe rendering of a rejected brain id. Never `String(value)` of an array or object: that
+ * recurses through nested arrays, and a 10,000-deep `brain_id` overflowed the stack (a 500).
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value.slice(0, 100)
+  if (Array.isArray(value)) return '(an array)'
+  return value === null ? '(null)' : `(a ${typeof value})`
+}
+
 /** The brain named by the request: X-Brain-ID, then `brain_id` in the query, then in a JSON body. */
 export function requestedBrain(request: FastifyRequest): string | null {
   const candidates: [string, unknown][] = [
@@ -80,7 +90,7 @@ export function requestedBrain(request: FastifyRequest): string | null {
       !BRAIN_ID_PATTERN.test(id.trim()) ||
       RESERVED_BRAIN_IDS.has(id.trim())
     ) {
-      throw invalidBrainId(where, String(id).slice(0, 100))
+      throw invalidBrainId(where, shown(id))
     }
     return id.trim()
   }

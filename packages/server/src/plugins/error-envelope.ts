@@ -9,13 +9,19 @@ const LOCATION: Record<string, string> = {
   headers: 'header',
 }
 
+function customType(params: unknown): string | undefined {
+  const type = (params as { params?: { type?: unknown } } | undefined)?.params?.type
+  return typeof type === 'string' ? type : undefined
+}
+
 /** Turns a zod validation failure into the 422 `detail` list of `{loc, msg, type}`. */
 function validationError(error: FastifyError): EngramError {
   const where = LOCATION[error.validationContext ?? 'body'] ?? 'body'
   const detail = (error.validation ?? []).map((issue) => ({
     loc: [where, ...issue.instancePath.split('/').filter((s) => s.length > 0)],
     msg: issue.message ?? 'invalid value',
-    type: issue.keyword,
+    // A custom check (e.g. a free-form map's limits) names its own type in `params.type`.
+    type: customType(issue.params) ?? issue.keyword,
   }))
   return new EngramError('VALIDATION_ERROR', 'The request failed validation.', {
     status: 422,

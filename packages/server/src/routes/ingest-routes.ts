@@ -17,10 +17,13 @@ import {
   type TextIngestPayload,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
-import { bodyBoolean, jsonObjectWire } from '../schemas/common.js'
+import { bodyBoolean } from '../schemas/common.js'
+import { freeFormMap } from '../schemas/free-form-map.js'
 import { defineRoute } from './define-route.js'
+import { readMultipartForm } from './multipart-form.js'
 import { accepted, node, predicate } from './pending-routes.js'
 
+const META_KEYS_FIELD = freeFormMap()
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
 function invalid(loc: (string | number)[], msg: string, status: 400 | 422 = 422): EngramError {
@@ -48,6 +51,27 @@ function sourceTimestamp(raw: string | null | undefined, loc: (string | number)[
   const time = Date.parse(raw)
   if (Number.isNaN(time)) throw invalid(loc, 'must be an ISO 8601 date-time')
   return new Date(time).toISOString()
+}
+
+/** The multipart `meta_keys` field: a JSON object within the free-form map limits. */
+function multipartMetaKeys(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    throw invalid(['body', 'meta_keys'], 'must be a JSON object')
+  }
+  const result = META_KEYS_FIELD.safeParse(parsed)
+  if (result.success) return result.data
+  const issue = result.error.issues[0]
+  const limit =
+    issue?.code === 'custom' ? (issue.params as { type?: string } | undefined) : undefined
+  const msg = limit?.type !== undefined ? issue!.message : 'must be a JSON object'
+  throw new EngramError('VALIDATION_ERROR', `meta_keys ${msg}`, {
+    status: 422,
+    detail: [{ loc: ['body', 'meta_keys'], msg, type: limit?.type ?? 'value_error' }],
+  })
 }
 
 const toNode = (n: z.infer<typeof node>): StructuredNode => ({
@@ -121,10 +145,13 @@ export function ingestRoutes(
               data_type: z.literal('text'),
               text_data: z.string().min(1).max(10_000_000),
             }),
-            z.object({ data_type: z.literal('json').optional(), json_data: jsonObjectWire }),
+            z.object({
+              data_type: z.literal('json').optional(),
+              json_data: freeFormMap({ bytes: Infinity }),
+            }),
           ])
           .optional(),
-        meta_keys: jsonObjectWire.optional(),
+        meta_keys: freeFormMap().optional(),
         observate_for: z.array(z.string().max(500)).max(100).default([]),
         source_timestamp: z.string().max(64).nullable().optional(),
         skip_enrichment: bodyBoolean(false),
@@ -188,40 +215,18 @@ export function ingestRoutes(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send the file as multipart/form-data with a part named `file`.',
         )
-      const fields: Record<string, string> = {}
-      let file: { filename: string; mimeType: string; bytes: Buffer } | null = null
-      for await (const part of request.parts({
-        limits: { fileSize: options.maxFileBytes, files: 1, fields: 20, fieldSize: 1024 * 1024 },
-      })) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || file !== null) {
-            await part.toBuffer()
-            throw invalid(
-              ['body', part.fieldname],
-              'send exactly one file, in the part named `file`',
-            )
-          }
-          file = { filename: part.filename, mimeType: part.mimetype, bytes: await part.toBuffer() }
-        } else if (typeof part.value === 'string') {
-          fields[part.fieldname] = part.value
-        }
-      }
+      const { fields, file } = await readMultipartForm(request, {
+        fileBytes: options.maxFileBytes,
+        fields: 20,
+        fieldBytes: 1024 * 1024,
+      })
       if (file === null) throw invalid(['body', 'file'], 'the part `file` is required')
       const fromField = fields.brain_id?.trim()
       const requested = requestedBrain(request) ?? (fromField ? fromField : null)
       if (fromField && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(fromField))
         throw invalid(['body', 'brain_id'], 'must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$')
       const brainId = await selectBrain(engram, request.principal!, requested)
-      let metaKeys: Record<string, unknown> = {}
-      if (fields.meta_keys !== undefined) {
-        try {
-          metaKeys = JSON.parse(fields.meta_keys) as Record<string, unknown>
-        } catch {
-          throw invalid(['body', 'meta_keys'], 'must be a JSON object')
-        }
-        if (metaKeys === null || typeof metaKeys !== 'object' || Array.isArray(metaKeys))
-          throw invalid(['body', 'meta_keys'], 'must be a JSON object')
-      }
+      const metaKeys = multipartMetaKeys(fields.meta_keys)
       await checkFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({

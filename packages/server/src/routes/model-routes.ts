@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { Engram } from '@engram/core'
-import { jsonObjectWire } from '../schemas/common.js'
+import { freeFormMap } from '../schemas/free-form-map.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
 
@@ -27,11 +27,11 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         name: z.string().min(1).max(512),
         labels: z.array(label).max(50).default([]),
         description: z.string().max(20_000).nullable().optional(),
-        properties: jsonObjectWire.default({}),
-        metadata: jsonObjectWire.nullable().optional(),
+        properties: freeFormMap().default({}),
+        metadata: freeFormMap().nullable().optional(),
         happened_at: isoDate.nullable().optional(),
         polarity: polarity.default('neutral'),
-        identification_params: jsonObjectWire.optional(),
+        identification_params: freeFormMap().optional(),
         ...brainId,
       }),
       success: { 201: z.array(entityWire) },
@@ -70,7 +70,7 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         new_name: z.string().min(1).max(512).optional(),
         new_description: z.string().max(20_000).nullable().optional(),
         new_labels: z.array(label).max(50).optional(),
-        new_properties: jsonObjectWire.optional(),
+        new_properties: freeFormMap().optional(),
         properties_to_remove: z.array(z.string().max(256)).max(500).default([]),
         new_polarity: polarity.optional(),
         new_happened_at: isoDate.nullable().optional(),
@@ -116,7 +116,7 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         predicate_name: z.string().min(1).max(256),
         predicate_description: z.string().max(20_000),
         amount: z.number().finite().nullable().optional(),
-        properties: jsonObjectWire.default({}),
+        properties: freeFormMap().default({}),
         direction: z.enum(['in', 'out', 'neutral']).default('neutral'),
         happened_at: isoDate.nullable().optional(),
         ...brainId,
@@ -152,7 +152,7 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
       auth: 'brain',
       body: z.object({
         uuid: z.string().min(1).max(200),
-        new_properties: jsonObjectWire.default({}),
+        new_properties: freeFormMap().default({}),
         properties_to_remove: z.array(z.string().max(256)).max(500).default([]),
         new_description: z.string().max(20_000).nullable().optional(),
         ...brainId,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { csvList, jsonObjectWire, queryBoolean } from '../schemas/common.js'
+import { csvList, queryBoolean } from '../schemas/common.js'
+import { freeFormMap } from '../schemas/free-form-map.js'
 
 /**
  * Operations of the contract that later work fills in. They are registered with their full schemas so
@@ -13,13 +14,13 @@ export const node = z.object({
   uuid: z.string().max(200).optional(),
   labels: z.array(z.string().max(128)).max(50).optional(),
   description: z.string().max(20_000).optional(),
-  properties: jsonObjectWire.optional(),
+  properties: freeFormMap().optional(),
   happened_at: z.string().max(64).optional(),
 })
 export const predicate = z.object({
   name: z.string().min(1).max(256),
   description: z.string().max(20_000).optional(),
-  properties: jsonObjectWire.optional(),
+  properties: freeFormMap().optional(),
   amount: z.number().finite().optional(),
 })
 export const searchOptions = {

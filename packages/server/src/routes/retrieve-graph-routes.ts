@@ -18,6 +18,7 @@ import {
   type SearchService,
 } from '@engram/core'
 import { brainIdQuery, csvList, jsonObjectWire, queryBoolean } from '../schemas/common.js'
+import { freeFormMap } from '../schemas/free-form-map.js'
 import {
   entityWire,
   observationWire,
@@ -219,7 +220,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         'Identifies the entity by `identification_params` (`name`, optional `entity_types` as an array or a comma-separated string, and properties).',
       auth: 'brain',
       body: z.object({
-        identification_params: jsonObjectWire,
+        identification_params: freeFormMap(),
         limit: z.number().int().min(1).max(100).default(10),
         look_for: z.string().max(2000).optional(),
         brain_id: z.string().max(200).optional(),
@@ -249,7 +250,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         'Neighbours ranked by similarity to each `looking_for` phrase; no LLM required. `looking_for` is a JSON array only: a phrase may contain commas, so a string is not split. `identification_params.entity_types` takes an array or a comma-separated string.',
       auth: 'brain',
       body: z.object({
-        identification_params: jsonObjectWire,
+        identification_params: freeFormMap(),
         looking_for: z.array(z.string().max(500)).min(1).max(20),
         limit: z.number().int().min(1).max(100).default(10),
         brain_id: z.string().max(200).optional(),

@@ -86,4 +86,20 @@ describe('parseFile', () => {
       await code(() => parseFile({ filename: 'empty.pdf', mimeType: null, bytes: minimalPdf([]) })),
     ).toEqual(['VALIDATION_ERROR', 422])
   })
+
+  it('refuses JSON and JSONL nested deeper than 256 levels with a 422 that names the limit', async () => {
+    const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
+    for (const upload of [
+      { filename: 'a.json', mimeType: null, bytes: bytes(deep(100_000)) },
+      { filename: 'a.jsonl', mimeType: null, bytes: bytes(`{"a":1}\n${deep(300)}`) },
+    ]) {
+      const error = await parseFile(upload).then(
+        () => null,
+        (e: EngramError) => e,
+      )
+      expect([error?.code, error?.status]).toEqual(['VALIDATION_ERROR', 422])
+      expect(error?.message).toMatch(/nests deeper than 256 levels/)
+    }
+    expect(await text({ filename: 'a.json', mimeType: null, bytes: bytes(deep(256)) })).toBe('')
+  })
 })

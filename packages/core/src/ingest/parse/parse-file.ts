@@ -79,6 +79,25 @@ function invalid(message: string, loc: (string | number)[]): EngramError {
   })
 }
 
+/**
+ * Deepest nesting of an uploaded JSON document (or JSONL record) that is ingested. `jsonToText` walks
+ * the value recursively with a path that grows at each level, so a deeper one is refused (422) before
+ * the walk: a 100,000-deep file overflowed the stack, and the stack error became the message.
+ */
+const MAX_FILE_JSON_DEPTH = 256
+
+/** Whether a parsed JSON value nests deeper than `limit` (iterative: it may be far deeper). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!
+    if (current === null || typeof current !== 'object') continue
+    if (depth > limit) return true
+    for (const child of Object.values(current)) stack.push([child, depth + 1])
+  }
+  return false
+}
+
 /** A JSON value as readable `path: value` lines, so that BM25 and extraction see words, not braces. */
 export function jsonToText(value: unknown, path = ''): string {
   if (value === null || typeof value !== 'object')
@@ -160,21 +179,32 @@ function parseText(
     case 'html':
       return { text: htmlToText(raw), metadata: { file_type: type } }
     case 'json': {
+      let value: unknown
       try {
-        return { text: jsonToText(JSON.parse(raw)), metadata: { file_type: type } }
+        value = JSON.parse(raw)
       } catch (error) {
         throw invalid(`The file is not valid JSON: ${(error as Error).message}`, ['file'])
       }
+      if (nestsDeeperThan(value, MAX_FILE_JSON_DEPTH))
+        throw invalid(`The file nests deeper than ${MAX_FILE_JSON_DEPTH} levels.`, ['file'])
+      return { text: jsonToText(value), metadata: { file_type: type } }
     }
     case 'jsonl': {
       const lines = raw.split('\n').map((l) => l.trim())
       const records = lines.flatMap((line, i) => {
         if (line.length === 0) return []
+        let value: unknown
         try {
-          return [jsonToText(JSON.parse(line))]
+          value = JSON.parse(line)
         } catch {
           throw invalid(`Line ${i + 1} of the file is not valid JSON.`, ['file', i + 1])
         }
+        if (nestsDeeperThan(value, MAX_FILE_JSON_DEPTH))
+          throw invalid(
+            `Line ${i + 1} of the file nests deeper than ${MAX_FILE_JSON_DEPTH} levels.`,
+            ['file', i + 1],
+          )
+        return [jsonToText(value)]
       })
       return { text: records.join('\n\n'), metadata: { file_type: type, records: records.length } }
     }
