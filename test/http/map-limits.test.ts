@@ -151,6 +151,31 @@ describe('free-form map limits', () => {
     }
   })
 
+  it('flat maps of scalars (`extras`, `behavior_weights`) take at most 1,000 keys', async () => {
+    const weights = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1]))
+    for (const [path, body, loc] of [
+      ['/retrieve/search', (n: number) => ({ query: 'x', extras: weights(n) }), 'extras'],
+      [
+        '/retrieve/recommend',
+        (n: number) => ({ target: 'nobody', behavior_weights: weights(n) }),
+        'behavior_weights',
+      ],
+    ] as const) {
+      const envelope = await expectFetchEnvelope(
+        await send('POST', path, body(1001)),
+        422,
+        'VALIDATION_ERROR',
+      )
+      expect(envelope.detail, path).toEqual([
+        expect.objectContaining({ loc: ['body', loc], msg: 'at most 1000 keys' }),
+      ])
+      const atLimit = await send('POST', path, body(1000))
+      expect(atLimit.status, path).not.toBe(422)
+      await atLimit.text()
+    }
+  })
+
   it('accepts a map exactly at each limit', async () => {
     for (const map of [nested(32), manyKeys(1000), ofSize(64 * 1024)]) {
       const res = await send('POST', '/model/entity', { name: 'at the limit', properties: map })

@@ -15,6 +15,7 @@ import {
 } from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
 import { stageTimingsWire } from '../schemas/search-wire.js'
+import { flatMap } from '../schemas/free-form-map.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
 import { withObservations } from './retrieve-list-routes.js'
@@ -295,7 +296,7 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
         dampen_degree: bodyBoolean(false),
         recency_half_life_days: z.number().min(0).max(36_500).optional(),
         labels: bodyList({ maxItems: 50, maxLength: 128 }),
-        behavior_weights: z.record(z.string(), z.number().finite()).optional(),
+        behavior_weights: flatMap(z.number().finite()).optional(),
         brain_id: z.string().max(200).optional(),
       }),
       success: { 200: recommendResponse },

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { SearchRequest, SearchResponse, SearchService } from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery } from '../schemas/common.js'
 import { searchResponseWire } from '../schemas/search-wire.js'
+import { flatMap } from '../schemas/free-form-map.js'
 import type { DemoRateLimiter } from '../plugins/demo-rate-limit.js'
 import { defineRoute } from './define-route.js'
 import { searchOptions } from './pending-routes.js'
@@ -101,12 +102,9 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
         rerank: z.string().max(200).default('none'),
         target: z.string().max(512).optional(),
         profile_stages: bodyBoolean(false),
-        extras: z
-          .record(
-            z.string().max(200),
-            z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
-          )
-          .optional(),
+        extras: flatMap(
+          z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
+        ).optional(),
         brain_id: z.string().max(200).optional(),
       }),
       success: { 200: searchResponseWire },

@@ -67,6 +67,18 @@ export function mapProblem(value: unknown, limits: MapLimits = MAP_LIMITS): MapP
 }
 
 /**
+ * A flat map of scalars in a request (`extras` filters, `behavior_weights`): at most MAP_LIMITS.keys
+ * keys, like every map a client sends.
+ */
+export function flatMap<V extends z.ZodType>(value: V) {
+  return z
+    .record(z.string().max(200), value)
+    .refine((map) => Object.keys(map).length <= MAP_LIMITS.keys, {
+      message: `at most ${MAP_LIMITS.keys} keys`,
+    })
+}
+
+/**
  * The request-side schema of a free-form map: a JSON object within MAP_LIMITS (size: `bytes`,
  * default 64 KB). Beyond them: a 422 VALIDATION_ERROR whose `detail[].loc` names the field and whose
  * `type` says which limit. Responses keep `jsonObjectWire` (what is stored may predate the limits).
