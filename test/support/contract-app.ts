@@ -1,12 +1,6 @@
-import {
-  createEngram,
-  defaultIngestionComponents,
-  hashToken,
-  memoryAdapter,
-  registerIngestion,
-  type Engram,
-} from '@engram/core'
-import { buildApp } from '@engram/server'
+import type { Engram } from '@engram/core'
+import type { buildApp } from '@engram/server'
+import { listeningApp } from './listening-app.js'
 
 export const CONTRACT_TOKEN = 'spat_contract-test-system-token-0123'
 
@@ -20,21 +14,11 @@ export interface ContractApp {
 
 /** The REST app over an in-memory engine with ingestion, as a client sees it (`app.inject`). */
 export async function buildContractApp(): Promise<ContractApp> {
-  const engram = createEngram({
-    storage: memoryAdapter(),
-    version: '0.0.0-test',
-    systemTokenHash: hashToken(CONTRACT_TOKEN),
-  })
-  registerIngestion(engram, { components: defaultIngestionComponents() })
-  await engram.start()
-  const app = await buildApp({ engram })
+  const server = await listeningApp({ storage: 'memory', token: CONTRACT_TOKEN })
   return {
-    app,
-    engram,
+    app: server.app,
+    engram: server.engram,
     headers: (brain) => ({ ServicePAT: CONTRACT_TOKEN, ...(brain ? { 'X-Brain-ID': brain } : {}) }),
-    async close() {
-      await app.close()
-      await engram.stop({ graceMs: 100 })
-    },
+    close: () => server.close(),
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hitScoresSchema } from '@engram/core'
 
 export const searchHitWire = z
   .object({
@@ -7,16 +8,7 @@ export const searchHitWire = z
     channel: z.string(),
     labels: z.array(z.string()),
     score: z.number(),
-    scores: z.object({
-      bm25: z.number().optional(),
-      cc: z.number().optional(),
-      dense: z.number().optional(),
-      graph: z.number().optional(),
-      personalize: z.number().optional(),
-      rerank: z.number().optional(),
-      rrf: z.number().optional(),
-      plugin: z.record(z.string(), z.number()).optional(),
-    }),
+    scores: hitScoresSchema,
     snippet: z.string().max(240),
     extras: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   })
