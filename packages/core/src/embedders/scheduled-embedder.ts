@@ -1,4 +1,5 @@
 import type { EmbedOptions, Embedder } from '../contracts/embedder.js'
+import { boundedRanges } from '../bounded-ranges.js'
 import { FairQueue } from '../engine/fair-queue.js'
 import { EngramError } from '../errors.js'
 
@@ -30,23 +31,6 @@ interface Slice {
   call: Call
   start: number
   end: number
-}
-
-/** Consecutive ranges of `texts`, each within `maxTexts` and `maxChars` (a longer text alone). */
-function slices(texts: string[], maxTexts: number, maxChars: number): [number, number][] {
-  const out: [number, number][] = []
-  let start = 0
-  let chars = 0
-  texts.forEach((text, i) => {
-    if (i > start && (i - start >= maxTexts || chars + text.length > maxChars)) {
-      out.push([start, i])
-      start = i
-      chars = 0
-    }
-    chars += text.length
-  })
-  out.push([start, texts.length])
-  return out
 }
 
 /**
@@ -109,15 +93,17 @@ export function scheduledEmbedder<E extends Embedder>(
     signal.throwIfAborted()
     const priority = how.priority ?? 'bulk'
     const deadline = priority === 'interactive' ? AbortSignal.timeout(deadlineMs) : null
+    const callSignal = deadline === null ? signal : AbortSignal.any([signal, deadline])
     return new Promise<Float32Array[]>((resolve, reject) => {
+      const done = () => callSignal.removeEventListener('abort', onAbort)
       const call: Call = {
         texts,
         vectors: new Array<Float32Array>(texts.length),
         remaining: texts.length,
-        signal: deadline === null ? signal : AbortSignal.any([signal, deadline]),
+        signal: callSignal,
         settled: false,
-        resolve,
-        reject,
+        resolve: (vectors) => (done(), resolve(vectors)),
+        reject: (error) => (done(), reject(error)),
       }
       const onAbort = () =>
         fail(
@@ -130,11 +116,9 @@ export function scheduledEmbedder<E extends Embedder>(
                 { retryAfter: 5 },
               ),
         )
-      call.signal.addEventListener('abort', onAbort, { once: true })
-      const done = () => call.signal.removeEventListener('abort', onAbort)
-      call.resolve = (vectors) => (done(), resolve(vectors))
-      call.reject = (error) => (done(), reject(error))
-      for (const [start, end] of slices(texts, maxTexts, maxChars))
+      callSignal.addEventListener('abort', onAbort, { once: true })
+      const sizes = texts.map((text) => text.length)
+      for (const [start, end] of boundedRanges(sizes, maxTexts, maxChars))
         queues[priority].push(how.brainId ?? '', { call, start, end })
       pump()
     })

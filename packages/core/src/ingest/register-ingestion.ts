@@ -1,3 +1,4 @@
+import type { EmbedOptions } from '../contracts/embedder.js'
 import type { VectorReader } from '../contracts/search-plugins.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
 import type {
@@ -56,6 +57,13 @@ function parsePayload<T>(
   return parsed.data
 }
 
+/** `components` whose embedding is `call`'s work (brain and priority), for a shared embedder's scheduler. */
+function embeddingAs(components: IngestionComponents, call: EmbedOptions): IngestionComponents {
+  const embed = components.embed
+  if (embed === null) return components
+  return { ...components, embed: (texts, signal) => embed(texts, signal, call) }
+}
+
 /** Registers the three ingestion task kinds on an engine (text, file, structured). */
 export function registerIngestion(engram: Engram, options: IngestionOptions): void {
   const { components, entityVectors } = options
@@ -64,8 +72,12 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
    * The embedding step of resolution for a task, sharing `memo` with its embedding so that a candidate
    * embedded to be compared is not embedded again as a new entity.
    */
-  async function similarity(ctx: TaskContext, memo: EmbedMemo): Promise<Similarity> {
-    const embed = taskComponents(ctx).embed
+  async function similarity(
+    ctx: TaskContext,
+    memo: EmbedMemo,
+    own: IngestionComponents,
+  ): Promise<Similarity> {
+    const embed = own.embed
     if (embed === null || components.embedderInfo === null || entityVectors === undefined) return {}
     // Comparing with vectors of another model would be meaningless: refuse as embedding would.
     await checkEmbedder(ctx.store, components.embedderInfo)
@@ -81,15 +93,8 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
    * core), stays outside: a forecast of the batch, built from the records as they are now, is embedded
    * first; under the lock only texts that changed since are (`embedMissing` with the forecast's memo),
    * usually none. Without an embedder nothing is forecast: resolution runs once, under the lock.
+   * The task's embedding is its brain's bulk work on a shared embedder.
    */
-  /** The components with embedding done as the task's brain's bulk work (fair scheduling). */
-  function taskComponents(ctx: TaskContext): IngestionComponents {
-    const embed = components.embed
-    if (embed === null) return components
-    const call = { brainId: ctx.task.brainId, priority: 'bulk' } as const
-    return { ...components, embed: (texts, signal) => embed(texts, signal, call) }
-  }
-
   async function finish(ctx: TaskContext, build: BuildBatch): Promise<LockedOutcome> {
     const complete = (batch: WriteBatch, result: JsonObject): TaskOutcome => ({
       status: 'completed',
@@ -102,11 +107,11 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
         return complete(batch, result)
       }
     }
+    const own = embeddingAs(components, { brainId: ctx.task.brainId, priority: 'bulk' })
     const memo = embedMemo()
-    const similar = await similarity(ctx, memo)
+    const similar = await similarity(ctx, memo, own)
     const forecast = await build(similar)
     await ctx.progress('embedding')
-    const own = taskComponents(ctx)
     let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo)
     await ctx.progress('embedding', { embedded })
     return async () => {
@@ -204,15 +209,10 @@ export function registerIngestion(engram: Engram, options: IngestionOptions): vo
   // their forecast outside the brain's write lock, then, under it, only texts the forecast did not have.
   // Someone waits for them: interactive, ahead of ingestion (a shared embedder's deadline gives a 503).
   engram.beforeCommit(async (brainId, batch, forecast) => {
-    const embed = components.embed
-    if (batch.task !== undefined || embed === null) return
+    if (batch.task !== undefined || components.embed === null) return
     const store = await engram.store(brainId)
     const memo = forecast === undefined ? embedMemo() : embedMemoOf(forecast)
-    const call = { brainId, priority: 'interactive' } as const
-    const interactive = {
-      ...components,
-      embed: (texts: string[], signal: AbortSignal) => embed(texts, signal, call),
-    }
+    const interactive = embeddingAs(components, { brainId, priority: 'interactive' })
     await embedMissing(store, batch, interactive, AbortSignal.timeout(60_000), memo)
   })
 

@@ -32,13 +32,8 @@ interface Bounds {
   tokenChars: number
 }
 
-const length = (span: Span) => span.end - span.start
-
 const SENTENCE_END = /[.!?…]+["'”’)\]]*\s+|\n\s*\n+/g
 const RUN = /\S+/g
-
-/** Tokens of a run of `length` non-whitespace characters. */
-const runTokens = (length: number, tokenChars: number) => Math.ceil(length / tokenChars)
 
 /** Sentence spans with offsets: split after terminal punctuation or at blank lines. */
 function sentences(text: string, tokenChars: number): Span[] {
@@ -50,7 +45,8 @@ function sentences(text: string, tokenChars: number): Span[] {
     const trail = slice.length - slice.trimEnd().length
     if (lead < slice.length) {
       let tokens = 0
-      for (const run of slice.matchAll(RUN)) tokens += runTokens(run[0].length, tokenChars)
+      // A run of non-whitespace is one token per started `tokenChars` characters.
+      for (const run of slice.matchAll(RUN)) tokens += Math.ceil(run[0].length / tokenChars)
       spans.push({ start: start + lead, end: end - trail, tokens })
     }
   }
@@ -109,7 +105,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     tokenChars,
   }
   const spans = sentences(text, tokenChars).flatMap((s) =>
-    s.tokens > max || length(s) > bounds.chars ? splitLong(text, s, bounds) : [s],
+    s.tokens > max || s.end - s.start > bounds.chars ? splitLong(text, s, bounds) : [s],
   )
   const chunks: TextChunk[] = []
   let i = 0

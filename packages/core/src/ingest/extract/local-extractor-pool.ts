@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import type { ExtractionInput, Extractor } from '../../contracts/extractor.js'
 import { spawnModuleWorker } from '../../embedders/spawn-module-worker.js'
+import { boundedRanges } from '../../bounded-ranges.js'
 import { FairQueue } from '../../engine/fair-queue.js'
 import { EngramError } from '../../errors.js'
 import type { ExtractedGraph } from '../pipeline/ingestion-components.js'
@@ -58,23 +59,11 @@ function slicesOf(
   maxPassages: number,
   maxChars: number,
 ): ExtractionInput[] {
-  const slices: ExtractionInput[] = []
-  let passages: ExtractionInput['passages'] = []
-  let chars = 0
-  for (const passage of input.passages) {
-    if (
-      passages.length > 0 &&
-      (passages.length >= maxPassages || chars + passage.text.length > maxChars)
-    ) {
-      slices.push({ ...input, passages })
-      passages = []
-      chars = 0
-    }
-    passages.push(passage)
-    chars += passage.text.length
-  }
-  if (passages.length > 0 || slices.length === 0) slices.push({ ...input, passages })
-  return slices
+  const sizes = input.passages.map((p) => p.text.length)
+  return boundedRanges(sizes, maxPassages, maxChars).map(([start, end]) => ({
+    ...input,
+    passages: input.passages.slice(start, end),
+  }))
 }
 
 /**
