@@ -43,8 +43,9 @@ function fromBlob(blob: Buffer): Float32Array {
  * library; guarded, they are skipped by the filters and facets that look inside the JSON, and still
  * listed (JSON.parse in JS reads them).
  */
-const JSON_AT = (column: string, path: string) =>
-  `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${path}') END`
+const GUARDED_JSON = (fn: 'json_extract' | 'json_type', column: string, path: string) =>
+  `CASE WHEN json_valid(${column}) THEN ${fn}(${column}, '${path}') END`
+const JSON_AT = (column: string, path: string) => GUARDED_JSON('json_extract', column, path)
 
 /** Case-insensitive substring test usable in SQL (`instr(lower(col), lower(?)) > 0`). */
 const LIKE = (column: string) => `instr(lower(${column}), lower(?)) > 0`
@@ -452,7 +453,7 @@ export function createSqliteBrainStore(
     },
     async observationLabels() {
       return column(
-        `SELECT DISTINCT j.value AS v FROM observations, json_each(${JSON_AT('observations.data', '$.metadata.labels')}) j WHERE CASE WHEN json_valid(observations.data) THEN json_type(observations.data, '$.metadata.labels') END = 'array' ORDER BY v`,
+        `SELECT DISTINCT j.value AS v FROM observations, json_each(${JSON_AT('observations.data', '$.metadata.labels')}) j WHERE ${GUARDED_JSON('json_type', 'observations.data', '$.metadata.labels')} = 'array' ORDER BY v`,
       )
     },
     async getStructured(id) {

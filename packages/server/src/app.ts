@@ -97,10 +97,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     }
   })
 
-  app.addHook('onSend', async (request, reply) => {
+  // Callback style: two hooks run on every response, and neither needs a promise in the usual case.
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('X-Request-ID', request.id)
+    drainUnreadBody(request, reply, () => done(null, payload))
   })
-  app.addHook('onSend', drainUnreadBody)
 
   app.setErrorHandler((error, request, reply) => {
     const engramError = toEngramError(error)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { BRAIN_ID_PATTERN, RESERVED_BRAIN_IDS } from '@engram/core'
-import { freeFormMap } from '../schemas/free-form-map.js'
+import { freeFormMap, MAP_LIMITS } from '../schemas/free-form-map.js'
 import {
   asObject,
   defineTool,
@@ -158,7 +158,7 @@ export const ingestTextTool = restTool({
     meta_keys: freeFormMap()
       .optional()
       .describe(
-        'Metadata stored on the passages (e.g. {"title": "...", "session": "..."}): at most 32 levels of nesting, 1,000 keys per object and 64 KB serialised.',
+        `Metadata stored on the passages (e.g. {"title": "...", "session": "..."}): at most ${MAP_LIMITS.depth} levels of nesting, ${MAP_LIMITS.keys.toLocaleString('en')} keys per object and ${MAP_LIMITS.bytes / 1024} KB serialised.`,
       ),
     observate_for: z
       .array(z.string().max(500))

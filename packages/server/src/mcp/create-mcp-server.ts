@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { EngramError, isEngramError } from '@engram/core'
 import { toEngramError } from '../plugins/error-envelope.js'
+import { customIssueType } from '../schemas/free-form-map.js'
 import type { McpTool, ToolContext } from './mcp-tool.js'
 
 export interface McpServerInfo {
@@ -68,10 +69,7 @@ function invalidArguments(error: z.ZodError): EngramError {
       loc: ['arguments', ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
       msg: issue.message,
       // A custom check (a free-form map's limits) names its own type.
-      type:
-        (issue.code === 'custom'
-          ? (issue.params as { type?: string } | undefined)?.type
-          : undefined) ?? issue.code,
+      type: customIssueType(issue) ?? issue.code,
     })),
   })
 }

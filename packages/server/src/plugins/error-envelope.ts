@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { EngramError, isEngramError } from '@engram/core'
+import { customIssueType } from '../schemas/free-form-map.js'
 
 const LOCATION: Record<string, string> = {
   body: 'body',
@@ -9,19 +10,19 @@ const LOCATION: Record<string, string> = {
   headers: 'header',
 }
 
-function customType(params: unknown): string | undefined {
-  const type = (params as { params?: { type?: unknown } } | undefined)?.params?.type
-  return typeof type === 'string' ? type : undefined
-}
-
 /** Turns a zod validation failure into the 422 `detail` list of `{loc, msg, type}`. */
 function validationError(error: FastifyError): EngramError {
   const where = LOCATION[error.validationContext ?? 'body'] ?? 'body'
   const detail = (error.validation ?? []).map((issue) => ({
     loc: [where, ...issue.instancePath.split('/').filter((s) => s.length > 0)],
     msg: issue.message ?? 'invalid value',
-    // A custom check (e.g. a free-form map's limits) names its own type in `params.type`.
-    type: customType(issue.params) ?? issue.keyword,
+    // fastify-type-provider-zod moves the zod issue's code to `keyword` and the rest to `params`: a
+    // custom check (a free-form map's limits) names its own type in the issue's own `params`.
+    type:
+      customIssueType({
+        code: issue.keyword,
+        params: (issue.params as { params?: unknown } | undefined)?.params,
+      }) ?? issue.keyword,
   }))
   return new EngramError('VALIDATION_ERROR', 'The request failed validation.', {
     status: 422,
@@ -52,6 +53,13 @@ export function toEngramError(error: unknown): EngramError {
           resolution: 'Send application/json bodies (multipart/form-data for /ingest/file).',
         },
       )
+    case 'FST_ERR_BAD_URL':
+      return new EngramError('VALIDATION_ERROR', 'The URL path is not valid.', {
+        status: 400,
+        resolution: 'Percent-encode the path as UTF-8 (RFC 3986), e.g. %20 for a space.',
+      })
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new EngramError('URI_TOO_LONG')
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -78,16 +86,21 @@ export function toEngramError(error: unknown): EngramError {
   return new EngramError('INTERNAL_ERROR', undefined, { cause: error })
 }
 
-/** Sends the envelope `{detail, error: {code, message, resolution, request_id}}`. */
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: EngramError) {
-  if (error.retryAfter !== undefined) void reply.header('Retry-After', String(error.retryAfter))
-  return reply.status(error.status).send({
+/** The envelope `{detail, error: {code, message, resolution, request_id}}` (CONTRACT.md section 1). */
+export function envelope(error: EngramError, requestId: string) {
+  return {
     detail: error.detail,
     error: {
       code: error.code,
       message: error.message,
       resolution: error.resolution,
-      request_id: request.id,
+      request_id: requestId,
     },
-  })
+  }
+}
+
+/** Sends `error` in the envelope, with Retry-After when it has one. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: EngramError) {
+  if (error.retryAfter !== undefined) void reply.header('Retry-After', String(error.retryAfter))
+  return reply.status(error.status).send(envelope(error, request.id))
 }

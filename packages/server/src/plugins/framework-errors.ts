@@ -3,14 +3,14 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { EngramError } from '@engram/core'
-import { sendError, toEngramError } from './error-envelope.js'
+import { envelope, sendError, toEngramError } from './error-envelope.js'
 
 /**
  * After answering a request Node could not parse, how long and how many more bytes the socket is read
  * (and discarded) before it is closed: a client that writes its whole request before reading then
  * finds the answer instead of a connection reset.
  */
-export const CLIENT_ERROR_DRAIN = { ms: 5_000, bytes: 16 * 1024 * 1024 }
+const CLIENT_ERROR_DRAIN = { ms: 5_000, bytes: 16 * 1024 * 1024 }
 
 const ANSWERED = Symbol('engram.clientErrorAnswered')
 
@@ -62,15 +62,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, rawSocket: Sock
   }
   const engramError = clientError(error)
   const requestId = randomUUID()
-  const body = JSON.stringify({
-    detail: engramError.detail,
-    error: {
-      code: engramError.code,
-      message: engramError.message,
-      resolution: engramError.resolution,
-      request_id: requestId,
-    },
-  })
+  const body = JSON.stringify(envelope(engramError, requestId))
   socket.write(
     `HTTP/1.1 ${engramError.status} ${STATUS_CODES[engramError.status]}\r\n` +
       'Content-Type: application/json; charset=utf-8\r\n' +
@@ -96,25 +88,24 @@ export function frameworkErrors(
   reply: FastifyReply,
 ): void {
   void reply.header('X-Request-ID', request.id)
-  let engramError: EngramError
-  if (error.code === 'FST_ERR_BAD_URL')
-    engramError = new EngramError('VALIDATION_ERROR', 'The URL path is not valid.', {
-      status: 400,
-      resolution: 'Percent-encode the path as UTF-8 (RFC 3986), e.g. %20 for a space.',
-    })
-  else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') engramError = new EngramError('URI_TOO_LONG')
-  else engramError = toEngramError(error)
-  void sendError(request, reply, engramError)
+  void sendError(request, reply, toEngramError(error))
 }
 
 /**
  * onRequest: HTTP/1.1 requires a Host header (RFC 9112 section 3.2). Node's own check answers a bare
  * 400 without the envelope, so the server turns it off (`requireHostHeader: false`) and checks here.
  */
-export async function requireHost(request: FastifyRequest): Promise<void> {
+export function requireHost(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
-    throw new EngramError('VALIDATION_ERROR', 'The request has no Host header.', {
-      status: 400,
-      resolution: 'Send a Host header, as HTTP/1.1 requires.',
-    })
+    return done(
+      new EngramError('VALIDATION_ERROR', 'The request has no Host header.', {
+        status: 400,
+        resolution: 'Send a Host header, as HTTP/1.1 requires.',
+      }),
+    )
+  done()
 }

@@ -52,7 +52,8 @@ export function jsonNestsDeeperThan(text: string, limit: number): boolean {
  * prototype-poisoning checks and its errors for empty and invalid bodies. Nothing deeper than the
  * bound reaches a handler, so no code downstream can overflow the stack on a request body.
  */
-export function registerJsonBodyParser(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH): void {
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const maxDepth = MAX_JSON_DEPTH
   const parse = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

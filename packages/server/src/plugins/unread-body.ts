@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
  * it (413 over the body limit, a failed multipart read, a 401 on a POST): beyond either, it answers
  * and closes, and a client still writing may see a reset.
  */
-export const UNREAD_BODY_DRAIN = { bytes: 64 * 1024 * 1024, ms: 10_000 }
+const UNREAD_BODY_DRAIN = { bytes: 64 * 1024 * 1024, ms: 10_000 }
 
 /** Reads and discards the rest of `raw`; true when it ended within the bounds. */
 function discardRest(
@@ -47,14 +47,17 @@ function discardRest(
  * answered then, with `Connection: close`. The cost: a client that reads early sees the answer only
  * once it has sent its body.
  */
-export async function drainUnreadBody(
+export function drainUnreadBody(
   request: FastifyRequest,
   reply: FastifyReply,
-  payload: unknown,
-): Promise<unknown> {
+  done: () => void,
+): void {
   const raw = request.raw
   // `complete`: Node's parser has the whole message; `readableEnded`: the body was read (inject).
-  if (raw.complete || raw.readableEnded || raw.destroyed) return payload
-  if (!(await discardRest(raw, UNREAD_BODY_DRAIN))) void reply.header('Connection', 'close')
-  return payload
+  // The usual case, every request whose body was read, costs no promise.
+  if (raw.complete || raw.readableEnded || raw.destroyed) return done()
+  void discardRest(raw, UNREAD_BODY_DRAIN).then((ended) => {
+    if (!ended) void reply.header('Connection', 'close')
+    done()
+  })
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
+  BRAIN_ID_PATTERN,
   checkFile,
   EngramError,
   INGEST_FILE,
@@ -18,12 +19,11 @@ import {
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
 import { bodyBoolean } from '../schemas/common.js'
-import { freeFormMap } from '../schemas/free-form-map.js'
+import { freeFormMap, mapProblem } from '../schemas/free-form-map.js'
 import { defineRoute } from './define-route.js'
 import { readMultipartForm } from './multipart-form.js'
 import { accepted, node, predicate } from './pending-routes.js'
 
-const META_KEYS_FIELD = freeFormMap()
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
 function invalid(loc: (string | number)[], msg: string, status: 400 | 422 = 422): EngramError {
@@ -62,15 +62,14 @@ function multipartMetaKeys(raw: string | undefined): Record<string, unknown> {
   } catch {
     throw invalid(['body', 'meta_keys'], 'must be a JSON object')
   }
-  const result = META_KEYS_FIELD.safeParse(parsed)
-  if (result.success) return result.data
-  const issue = result.error.issues[0]
-  const limit =
-    issue?.code === 'custom' ? (issue.params as { type?: string } | undefined) : undefined
-  const msg = limit?.type !== undefined ? issue!.message : 'must be a JSON object'
-  throw new EngramError('VALIDATION_ERROR', `meta_keys ${msg}`, {
+  const problem =
+    parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)
+      ? { message: 'must be a JSON object', type: 'value_error' }
+      : mapProblem(parsed)
+  if (problem === null) return { ...(parsed as Record<string, unknown>) }
+  throw new EngramError('VALIDATION_ERROR', `meta_keys ${problem.message}`, {
     status: 422,
-    detail: [{ loc: ['body', 'meta_keys'], msg, type: limit?.type ?? 'value_error' }],
+    detail: [{ loc: ['body', 'meta_keys'], msg: problem.message, type: problem.type }],
   })
 }
 
@@ -223,8 +222,8 @@ export function ingestRoutes(
       if (file === null) throw invalid(['body', 'file'], 'the part `file` is required')
       const fromField = fields.brain_id?.trim()
       const requested = requestedBrain(request) ?? (fromField ? fromField : null)
-      if (fromField && !/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(fromField))
-        throw invalid(['body', 'brain_id'], 'must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$')
+      if (fromField && !BRAIN_ID_PATTERN.test(fromField))
+        throw invalid(['body', 'brain_id'], `must match ${BRAIN_ID_PATTERN.source}`)
       const brainId = await selectBrain(engram, request.principal!, requested)
       const metaKeys = multipartMetaKeys(fields.meta_keys)
       await checkFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })

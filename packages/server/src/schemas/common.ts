@@ -1,26 +1,33 @@
 import { z } from 'zod'
 import { ERROR_CODES } from '@engram/core'
 
+/** The values of a comma-separated string, trimmed, empty ones dropped. */
+const splitCsv = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0)
+
+/** The strings a boolean option takes, as a query value or in a JSON body. */
+const BOOLEAN_STRINGS = ['true', 'false', '1', '0'] as const
+const isTrue = (value: boolean | (typeof BOOLEAN_STRINGS)[number]) =>
+  value === true || value === 'true' || value === '1'
+
 /** A list parameter given as csv (`a,b`) and/or as repeated keys (`?x=a&x=b`). */
 export const csvList = z
   .union([z.string().max(10_000), z.array(z.string().max(10_000)).max(200)])
   .optional()
   .transform((value) =>
-    value === undefined
-      ? undefined
-      : (Array.isArray(value) ? value : [value])
-          .flatMap((v) => v.split(','))
-          .map((v) => v.trim())
-          .filter((v) => v.length > 0),
+    value === undefined ? undefined : (Array.isArray(value) ? value : [value]).flatMap(splitCsv),
   )
   .describe('Comma-separated values; repeating the key is also accepted.')
 
 /** Query booleans: `true`/`false`/`1`/`0`. */
 export const queryBoolean = (fallback: boolean) =>
   z
-    .enum(['true', 'false', '1', '0'])
+    .enum(BOOLEAN_STRINGS)
     .default(fallback ? 'true' : 'false')
-    .transform((v) => v === 'true' || v === '1')
+    .transform(isTrue)
 
 /**
  * A list option in a JSON body (CONTRACT.md section 1, "POST carries GET's options"): a JSON array, or
@@ -31,14 +38,7 @@ export const bodyList = ({ maxItems, maxLength }: { maxItems: number; maxLength:
   const list = z.array(z.string().max(maxLength)).max(maxItems)
   return z
     .xor([z.string().max(maxItems * (maxLength + 1)), list])
-    .transform((value) =>
-      typeof value === 'string'
-        ? value
-            .split(',')
-            .map((v) => v.trim())
-            .filter((v) => v.length > 0)
-        : value,
-    )
+    .transform((value) => (typeof value === 'string' ? splitCsv(value) : value))
     .pipe(list)
     .optional()
     .describe('A JSON array of strings, or one comma-separated string as in the GET query.')
@@ -50,9 +50,9 @@ export const bodyList = ({ maxItems, maxLength }: { maxItems: number; maxLength:
  */
 export const bodyBoolean = (fallback: boolean) =>
   z
-    .xor([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+    .xor([z.boolean(), z.enum(BOOLEAN_STRINGS)])
     .default(fallback)
-    .transform((v) => v === true || v === 'true' || v === '1')
+    .transform(isTrue)
     .describe('A JSON boolean, or `"true"`/`"false"`/`"1"`/`"0"` as in the GET query.')
 
 export const pagination = {

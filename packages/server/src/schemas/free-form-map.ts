@@ -67,6 +67,16 @@ export function mapProblem(value: unknown, limits: MapLimits = MAP_LIMITS): MapP
 }
 
 /**
+ * The `type` a custom check (`freeFormMap`'s limits) gave its zod issue, e.g. `map_too_deep`; undefined
+ * for any other issue. Reported as the `type` of a 422 `detail` entry.
+ */
+export function customIssueType(issue: { code?: string; params?: unknown }): string | undefined {
+  if (issue.code !== 'custom') return undefined
+  const type = (issue.params as { type?: unknown } | undefined)?.type
+  return typeof type === 'string' ? type : undefined
+}
+
+/**
  * A flat map of scalars in a request (`extras` filters, `behavior_weights`): at most MAP_LIMITS.keys
  * keys, like every map a client sends.
  */
