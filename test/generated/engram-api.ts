@@ -867,27 +867,6 @@ export interface components {
                 }[];
             };
         };
-        ChangeNode: {
-            uuid: string;
-            name: string;
-            /** @description "" when unset. */
-            description: string;
-            labels: string[];
-            properties: {
-                [key: string]: unknown;
-            };
-        };
-        ChangePredicate: {
-            uuid: string;
-            name: string;
-            /** @description "" when unset. */
-            description: string;
-            /** @description Left out when unset. */
-            amount?: number;
-            properties: {
-                [key: string]: unknown;
-            };
-        };
         Observation: {
             id: string;
             resource_id: string;
@@ -963,6 +942,47 @@ export interface components {
             inserted_at: string;
             brain_version: string;
         };
+        Task: {
+            id: string;
+            task_id: string;
+            /** @enum {string} */
+            status: "queued" | "started" | "completed" | "partial_failed" | "failed";
+            stage: string;
+            /** @description Counts of what was written; null until the task ends (spec: "any, may be null"). */
+            result: {
+                [key: string]: unknown;
+            } | null;
+            /** @description "" unless the task failed or partly failed. */
+            error: string;
+            counts: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChangeNode: {
+            uuid: string;
+            name: string;
+            /** @description "" when unset. */
+            description: string;
+            labels: string[];
+            properties: {
+                [key: string]: unknown;
+            };
+        };
+        ChangePredicate: {
+            uuid: string;
+            name: string;
+            /** @description "" when unset. */
+            description: string;
+            /** @description Left out when unset. */
+            amount?: number;
+            properties: {
+                [key: string]: unknown;
+            };
+        };
         Changelog: {
             id: string;
             /** Format: date-time */
@@ -988,26 +1008,6 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-        };
-        Task: {
-            id: string;
-            task_id: string;
-            /** @enum {string} */
-            status: "queued" | "started" | "completed" | "partial_failed" | "failed";
-            stage: string;
-            /** @description Counts of what was written; null until the task ends (spec: "any, may be null"). */
-            result: {
-                [key: string]: unknown;
-            } | null;
-            /** @description "" unless the task failed or partly failed. */
-            error: string;
-            counts: {
-                [key: string]: number;
-            };
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
     };
     responses: never;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildContractApp, type ContractApp } from '../support/contract-app.js'
+import { listeningApp, type ListeningApp } from '../support/listening-app.js'
 
 /**
  * Issue 11 item 14: each 403 (`AUTH_INVALID`) says what would work: the system token for `/system/*`,
  * the brain's own token (or the system token) for a brain token naming another brain.
  */
-let t: ContractApp
+let t: ListeningApp
 let notesToken: string
 
 interface Envelope {
@@ -14,7 +14,7 @@ interface Envelope {
 }
 
 beforeAll(async () => {
-  t = await buildContractApp()
+  t = await listeningApp({ storage: 'memory' })
   for (const brain_id of ['notes', 'other']) {
     const res = await t.app.inject({
       method: 'POST',

@@ -3,7 +3,7 @@ import createClient from 'openapi-fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateOpenApi } from '@engram/server'
 import type { paths } from '../generated/engram-api.js'
-import { listeningApp, type ListeningApp } from '../support/listening-app.js'
+import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 import { CLIENT_TYPES_FILE, clientTypes } from '../support/openapi-client-types.js'
 
 /**
@@ -13,14 +13,13 @@ import { CLIENT_TYPES_FILE, clientTypes } from '../support/openapi-client-types.
  * group is called against a listening server through them, the file upload included: a request the
  * document describes wrongly fails to typecheck here or fails at run time.
  */
-const TOKEN = 'spat_openapi-client-test-system-token'
 let server: ListeningApp
 let client: ReturnType<typeof createClient<paths>>
 let document: string
 
 beforeAll(async () => {
-  server = await listeningApp({ storage: 'memory', token: TOKEN })
-  client = createClient<paths>({ baseUrl: server.url, headers: { ServicePAT: TOKEN } })
+  server = await listeningApp({ storage: 'memory' })
+  client = createClient<paths>({ baseUrl: server.url, headers: { ServicePAT: SYSTEM_TOKEN } })
   document = await generateOpenApi()
 })
 afterAll(async () => {

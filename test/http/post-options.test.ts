@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildContractApp, type ContractApp } from '../support/contract-app.js'
+import { listeningApp, type ListeningApp } from '../support/listening-app.js'
 
 /**
  * Issue 11 item 8 (CONTRACT.md section 1, "POST carries GET's options"): wherever a GET takes a
  * comma-separated list or a boolean, the POST body takes the same string as well as a JSON array or
  * boolean, and answers as the GET does.
  */
-let t: ContractApp
+let t: ListeningApp
 const get = (url: string, brain?: string) =>
   t.app.inject({ method: 'GET', url, headers: t.headers(brain) })
 const post = (url: string, payload: object, brain?: string) =>
@@ -48,7 +48,7 @@ const rounded = (value: unknown): unknown =>
         : value
 
 beforeAll(async () => {
-  t = await buildContractApp()
+  t = await listeningApp({ storage: 'memory' })
   const passages = await post('/ingest/', {
     text: 'Ann bought a laptop and a keyboard. The keyboard club meets on Fridays.',
     skip_enrichment: true,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listeningApp, type ListeningApp } from '../support/listening-app.js'
+import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 import { createResponseCheck } from '../support/openapi-response-check.js'
 
 /**
@@ -8,7 +8,6 @@ import { createResponseCheck } from '../support/openapi-response-check.js'
  * matches, a neighbour's `most_common` is always an Entity, and `entity/status` leaves `node` out for
  * a missing target.
  */
-const TOKEN = 'spat_retrieve-graph-shapes-token'
 let server: ListeningApp
 let check: ReturnType<typeof createResponseCheck>
 
@@ -40,13 +39,13 @@ type Wire = Record<string, unknown>
 const keys = (record: unknown) => Object.keys(record as Wire).sort()
 
 async function get(path: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${server.url}${path}`, { headers: { ServicePAT: TOKEN } })
+  const res = await fetch(`${server.url}${path}`, { headers: { ServicePAT: SYSTEM_TOKEN } })
   return { status: res.status, body: (await res.json()) as unknown }
 }
 async function post(path: string, body: unknown): Promise<Wire> {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { ServicePAT: TOKEN, 'content-type': 'application/json' },
+    headers: { ServicePAT: SYSTEM_TOKEN, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
   expect(res.status, path).toBeLessThan(300)
@@ -60,7 +59,7 @@ const edge = (subject: string, predicate: string, object: string, type = 'compan
 })
 
 beforeAll(async () => {
-  server = await listeningApp({ storage: 'memory', token: TOKEN })
+  server = await listeningApp({ storage: 'memory' })
   check = createResponseCheck((await get('/openapi.json')).body as never)
   await post('/ingest/structured', {
     data: [

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildContractApp, type ContractApp } from '../support/contract-app.js'
+import { listeningApp, type ListeningApp } from '../support/listening-app.js'
 
 /**
  * Issue 11 item 10: the spec's minimal structured item (only `object`) is accepted and creates or
  * updates that node with no edge; the OpenAPI request schema lists exactly the accepted item shapes.
  */
-let t: ContractApp
+let t: ListeningApp
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: t.headers() })
 const ingest = (payload: object) =>
   t.app.inject({ method: 'POST', url: '/ingest/structured', headers: t.headers(), payload })
@@ -33,7 +33,7 @@ const widgets = async () =>
   ).filter((e) => e.name === 'Widget')
 
 beforeAll(async () => {
-  t = await buildContractApp()
+  t = await listeningApp({ storage: 'memory' })
 })
 afterAll(async () => {
   await t?.close()

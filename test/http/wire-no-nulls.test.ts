@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listeningApp, type ListeningApp } from '../support/listening-app.js'
+import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 import { createResponseCheck } from '../support/openapi-response-check.js'
 
 /**
@@ -9,7 +9,6 @@ import { createResponseCheck } from '../support/openapi-response-check.js'
  * structured items, entities and relationships written through /model with their optional fields
  * unset, a file, and the updates that write property changelogs.
  */
-const TOKEN = 'spat_wire-no-nulls-test-system-token'
 let server: ListeningApp
 let check: ReturnType<typeof createResponseCheck>
 const ids: Record<string, string> = {}
@@ -22,7 +21,7 @@ interface Call {
 }
 
 async function call(c: Call): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { ServicePAT: TOKEN }
+  const headers: Record<string, string> = { ServicePAT: SYSTEM_TOKEN }
   let body: FormData | string | undefined
   if (c.form !== undefined) body = c.form
   else if (c.body !== undefined) {
@@ -54,7 +53,7 @@ const markdown = () => {
 }
 
 beforeAll(async () => {
-  server = await listeningApp({ storage: 'memory', token: TOKEN })
+  server = await listeningApp({ storage: 'memory' })
   check = createResponseCheck((await ok({ method: 'GET', path: '/openapi.json' })) as never)
   const text = await ok({
     method: 'POST',

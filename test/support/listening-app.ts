@@ -22,8 +22,8 @@ export interface ListeningApp {
   app: Awaited<ReturnType<typeof buildApp>>
   /** At hand to wait for tasks (`engram.tasks.idle()`). */
   engram: Engram
-  /** The system token. */
-  token: string
+  /** Headers with the system token (and a brain when given). */
+  headers(brain?: string): Record<string, string>
   close(): Promise<void>
 }
 
@@ -38,18 +38,15 @@ export async function listeningApp(
     storage?: 'sqlite' | 'memory'
     maxBodyBytes?: number
     maxFileBytes?: number
-    /** The system token (default `SYSTEM_TOKEN`). */
-    token?: string
   } = {},
 ): Promise<ListeningApp> {
-  const token = options.token ?? SYSTEM_TOKEN
   const dataDir =
     options.storage === 'memory' ? null : mkdtempSync(join(tmpdir(), 'engram-listening-'))
   const storage: StorageAdapter = dataDir === null ? memoryAdapter() : sqliteAdapter({ dataDir })
   const engram = createEngram({
     storage,
     version: '0.0.0-test',
-    systemTokenHash: hashToken(token),
+    systemTokenHash: hashToken(SYSTEM_TOKEN),
   })
   registerIngestion(engram, { components: defaultIngestionComponents() })
   await engram.start()
@@ -64,7 +61,7 @@ export async function listeningApp(
     port: Number(new URL(url).port),
     app,
     engram,
-    token,
+    headers: (brain) => ({ ServicePAT: SYSTEM_TOKEN, ...(brain ? { 'X-Brain-ID': brain } : {}) }),
     async close() {
       await app.close()
       await engram.stop({ graceMs: 100 })

@@ -70,7 +70,6 @@ export {
   STRUCTURED_ITEM_PARTS,
   STRUCTURED_ITEM_SHAPES,
   structuredItemProblems,
-  structuredItemShape,
   type StructuredItemPart,
   type StructuredItemShape,
 } from './structured/structured-item-shapes.js'

@@ -19,7 +19,7 @@ export interface MatchPath {
   targetNode: Entity
   /** In [0, 1]: 0.8 * match + 0.2 * recency of the last step, times 0.85 per hop past the first. */
   similarity: number
-  /** Empty when no path matches the query (the wire then shows the original's empty sentinel). */
+  /** Empty when no path matches the query (the wire `path` is then `[]`). */
   steps: PathStep[]
   /** Runner-up paths ending at other nodes (at most 3; their own `children` are empty). */
   children: MatchPath[]

@@ -22,10 +22,10 @@ export interface RouteSpec<Q extends Schema, B extends Schema, P extends Schema>
   success: Record<number, Schema>
   /** Extra error statuses this route answers (the usual ones are added by `auth`). */
   errors?: number[]
-  consumes?: string[]
-  /** The handler selects the brain (multipart routes). */
-  multipartBrain?: boolean
-  /** The multipart/form-data body the handler parses itself: documented only (openapi-transforms.ts). */
+  /**
+   * A multipart/form-data route: the handler parses the body itself (this schema only documents it,
+   * openapi-transforms.ts) and selects the brain after reading its fields (a `brain_id` part may name it).
+   */
   multipartBody?: z.ZodObject
 }
 
@@ -58,8 +58,7 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
     url: spec.url,
     config: {
       auth: spec.auth,
-      ...(spec.multipartBrain ? { multipartBrain: true } : {}),
-      ...(spec.multipartBody ? { multipartBody: spec.multipartBody } : {}),
+      ...(spec.multipartBody ? { multipartBrain: true, multipartBody: spec.multipartBody } : {}),
     },
     schema: {
       operationId: spec.operationId,
@@ -70,7 +69,7 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
       ...(spec.querystring ? { querystring: spec.querystring } : {}),
       ...(spec.body ? { body: spec.body } : {}),
       ...(spec.params ? { params: spec.params } : {}),
-      ...(spec.consumes ? { consumes: spec.consumes } : {}),
+      ...(spec.multipartBody ? { consumes: ['multipart/form-data'] } : {}),
       response: { ...spec.success, ...errorResponses(...errorStatuses(spec.auth, spec.errors)) },
     },
     handler: handler as never,

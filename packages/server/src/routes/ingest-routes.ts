@@ -195,8 +195,6 @@ export function ingestRoutes(
       description:
         'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
       auth: 'brain',
-      consumes: ['multipart/form-data'],
-      multipartBrain: true,
       multipartBody: z.object({
         file: z.string().meta({ format: 'binary' }).describe('The file to ingest.'),
         brain_id: z.string().optional().describe('Brain fallback when X-Brain-ID is not sent.'),

@@ -5,6 +5,7 @@ import {
   createRetrieveDeps,
   recommend,
   synergies,
+  type BrainStore,
   type ContextPack,
   type Engram,
   type Entity,
@@ -127,8 +128,8 @@ function toContextWire(pack: ContextPack) {
  */
 export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, search: SearchService) {
   const deps = (request: FastifyRequest) => createRetrieveDeps(engram, search, request.brainId)
-  const recommendWire = async (request: FastifyRequest, result: RecommendResult) => ({
-    target_node: (await withObservations((await deps(request)).store, [result.targetNode]))[0]!,
+  const recommendWire = async (store: BrainStore, result: RecommendResult) => ({
+    target_node: (await withObservations(store, [result.targetNode]))[0]!,
     recommendations: result.recommendations.map((r) => ({
       node: toEntity(r.node),
       channel: r.channel,
@@ -265,10 +266,8 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
     },
     async (request) => {
       const q = request.query
-      return recommendWire(
-        request,
-        await recommend(await deps(request), q.target, toRecommendOptions(q)),
-      )
+      const d = await deps(request)
+      return recommendWire(d.store, await recommend(d, q.target, toRecommendOptions(q)))
     },
   )
 
@@ -303,10 +302,8 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, sear
     },
     async (request) => {
       const b = request.body
-      return recommendWire(
-        request,
-        await recommend(await deps(request), b.target, toRecommendOptions(b)),
-      )
+      const d = await deps(request)
+      return recommendWire(d.store, await recommend(d, b.target, toRecommendOptions(b)))
     },
   )
 }

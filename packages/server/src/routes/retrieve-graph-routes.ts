@@ -366,12 +366,10 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search
         has_relationships: status.hasRelationships,
         ...(status.node !== null ? { node: toEntity(status.node) } : {}),
         observations: status.observations.map(toObservation),
-        relationships: status.relationships.map(
-          ([r, e]): [ReturnType<typeof toRelationship>, EntityWire] => [
-            toRelationship(r),
-            toEntity(e),
-          ],
-        ),
+        relationships: status.relationships.map(([r, e]): [RelationshipWire, EntityWire] => [
+          toRelationship(r),
+          toEntity(e),
+        ]),
       }
     },
   )

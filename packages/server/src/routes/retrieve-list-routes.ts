@@ -2,12 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { notFound, type BrainStore, type Engram, type Entity } from '@engram/core'
 import { brainIdQuery, csvList, pagination } from '../schemas/common.js'
+import { changelogWire, toChangelog } from '../schemas/changelog-wire.js'
 import {
-  changelogWire,
   entityWire,
   observationWire,
   structuredWire,
-  toChangelog,
   toEntity,
   toObservation,
   toRelationship,

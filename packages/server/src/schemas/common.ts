@@ -37,9 +37,14 @@ export const queryBoolean = (fallback: boolean) =>
 export const bodyList = ({ maxItems, maxLength }: { maxItems: number; maxLength: number }) => {
   const list = z.array(z.string().max(maxLength)).max(maxItems)
   return z
-    .xor([z.string().max(maxItems * (maxLength + 1)), list])
-    .transform((value) => (typeof value === 'string' ? splitCsv(value) : value))
-    .pipe(list)
+    .xor([
+      z
+        .string()
+        .max(maxItems * (maxLength + 1))
+        .transform(splitCsv)
+        .pipe(list),
+      list,
+    ])
     .optional()
     .describe('A JSON array of strings, or one comma-separated string as in the GET query.')
 }

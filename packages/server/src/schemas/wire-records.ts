@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import type {
-  ChangelogEntry,
   Entity,
   Observation,
   Passage,
@@ -9,7 +8,6 @@ import type {
   Task,
 } from '@engram/core'
 import { jsonObjectWire } from './common.js'
-import { changeWire, toChange } from './changelog-change-wire.js'
 import { dateTimeWire } from './date-time-wire.js'
 
 /**
@@ -87,15 +85,6 @@ export const structuredWire = z
   })
   .meta({ id: 'StructuredRecord' })
 
-export const changelogWire = z
-  .object({
-    id: z.string(),
-    timestamp: dateTimeWire,
-    type: z.string(),
-    change: changeWire,
-  })
-  .meta({ id: 'Changelog' })
-
 export const taskWire = z
   .object({
     id: z.string(),
@@ -165,13 +154,6 @@ export const toStructured = (s: StructuredRecord): z.infer<typeof structuredWire
   metadata: s.metadata,
   inserted_at: s.insertedAt,
   brain_version: s.brainVersion,
-})
-
-export const toChangelog = (c: ChangelogEntry): z.infer<typeof changelogWire> => ({
-  id: c.id,
-  timestamp: c.timestamp,
-  type: c.type,
-  change: toChange(c.change),
 })
 
 export const toTask = (t: Task): z.infer<typeof taskWire> => ({

@@ -164,15 +164,14 @@ export async function buildStructuredBatch(
   }
 
   payload.items.forEach((item, index) => {
+    const actorKey = item.subject !== undefined ? `${index}:subject` : anchorKey
     if (item.event !== undefined && item.eventObj !== undefined) {
       const flowKey = stableId('flow', ctx.taskId, String(index))
       const happenedAt = item.event.happenedAt ?? null
-      const actorKey = item.subject !== undefined ? `${index}:subject` : anchorKey
       if (actorKey !== null)
         edge(actorKey, item.subjEvent ?? { name: 'MADE' }, `${index}:event`, flowKey, happenedAt)
       edge(`${index}:event`, item.eventObj, `${index}:object`, flowKey, happenedAt)
     } else if (item.subjEvent !== undefined) {
-      const actorKey = item.subject !== undefined ? `${index}:subject` : anchorKey
       if (actorKey !== null) edge(actorKey, item.subjEvent, `${index}:object`, null, null)
     }
     // A node item (only `object`) writes its node and no edge (STRUCTURED_ITEM_SHAPES).

@@ -15,8 +15,6 @@ export interface StructuredItemShape {
   /** Stable name (the OpenAPI variant's title). */
   name: string
   parts: readonly StructuredItemPart[]
-  /** The request must carry an `anchor`: it stands in for the missing `subject`. */
-  needsAnchor: boolean
   /** What the item writes. */
   description: string
 }
@@ -34,45 +32,47 @@ export const STRUCTURED_ITEM_SHAPES: readonly StructuredItemShape[] = [
   {
     name: 'node',
     parts: [],
-    needsAnchor: false,
     description:
       'Only `object`: creates that node, or merges it into the stored entity it resolves to; no edge.',
   },
   {
     name: 'direct_edge',
     parts: ['subject', 'subjEvent'],
-    needsAnchor: false,
     description: 'subject -subj_event-> object.',
   },
   {
     name: 'anchored_edge',
     parts: ['subjEvent'],
-    needsAnchor: true,
     description: 'anchor -subj_event-> object (the request needs an `anchor`).',
   },
   {
     name: 'event',
     parts: ['subject', 'subjEvent', 'event', 'eventObj'],
-    needsAnchor: false,
     description: 'subject -subj_event-> event -event_obj-> object, sharing one flow key.',
   },
   {
     name: 'event_without_actor',
     parts: ['event', 'eventObj'],
-    needsAnchor: false,
     description: 'event -event_obj-> object; with an `anchor`, also anchor -MADE-> event.',
   },
   {
     name: 'anchored_event',
     parts: ['subjEvent', 'event', 'eventObj'],
-    needsAnchor: true,
     description:
       'anchor -subj_event-> event -event_obj-> object, sharing one flow key (the request needs an `anchor`).',
   },
 ]
 
+/**
+ * Whether an item of `shape` needs the request's `anchor`: it names a predicate from a subject it does
+ * not carry (`subj_event` without `subject`), and the anchor stands in for that subject.
+ */
+function needsAnchor(shape: StructuredItemShape): boolean {
+  return shape.parts.includes('subjEvent') && !shape.parts.includes('subject')
+}
+
 /** The shape `item` has, or undefined when its combination of parts is not accepted. */
-export function structuredItemShape(item: StructuredItem): StructuredItemShape | undefined {
+function structuredItemShape(item: StructuredItem): StructuredItemShape | undefined {
   const present = STRUCTURED_ITEM_PARTS.filter((part) => item[part] !== undefined)
   return STRUCTURED_ITEM_SHAPES.find(
     (shape) =>
@@ -93,7 +93,7 @@ export function structuredItemProblems(item: StructuredItem, hasAnchor: boolean)
       ? ['`event` and `event_obj` must be given together']
       : ['`subject` needs `subj_event` (the predicate from the subject)']
   }
-  if (shape.needsAnchor && !hasAnchor)
+  if (needsAnchor(shape) && !hasAnchor)
     return ['`subj_event` without `subject` needs an `anchor` to act as the subject']
   return []
 }

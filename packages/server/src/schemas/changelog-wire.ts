@@ -1,26 +1,16 @@
 import { z } from 'zod'
-import { jsonObjectWire } from './common.js'
+import type { ChangelogEntry } from '@engram/core'
+import { dateTimeWire } from './date-time-wire.js'
+import { entityWire, relationshipWire } from './wire-records.js'
 
 /** A node inside a change (spec section 2.6): description, labels, name, properties, uuid. */
-const changeNodeWire = z
-  .object({
-    uuid: z.string(),
-    name: z.string(),
-    description: z.string().describe('"" when unset.'),
-    labels: z.array(z.string()),
-    properties: jsonObjectWire,
-  })
+const changeNodeWire = entityWire
+  .pick({ uuid: true, name: true, description: true, labels: true, properties: true })
   .meta({ id: 'ChangeNode' })
 
 /** The predicate inside a relationship change: amount, description, name, properties, uuid. */
-const changePredicateWire = z
-  .object({
-    uuid: z.string(),
-    name: z.string(),
-    description: z.string().describe('"" when unset.'),
-    amount: z.number().optional().describe('Left out when unset.'),
-    properties: jsonObjectWire,
-  })
+const changePredicateWire = relationshipWire
+  .pick({ uuid: true, name: true, description: true, amount: true, properties: true })
   .meta({ id: 'ChangePredicate' })
 
 const propertyChangeWire = z.object({
@@ -51,9 +41,9 @@ const withoutNulls = (o: Json): Json =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null))
 
 /**
- * The stored change as the wire shows it: no null member (entries written before the rule keep their
- * nulls in storage, so the mapping happens here, on the way out). A null description becomes "", any
- * other null member is left out.
+ * The stored change as the wire shows it: no null member. Changes are stored as written (the graph
+ * writers put null in unset members), so the mapping happens here, on the way out: a null description
+ * becomes "", any other null member is left out.
  */
 export function toChange(change: Json): z.infer<typeof changeWire> {
   const out: Json = withoutNulls(change)
@@ -66,3 +56,19 @@ export function toChange(change: Json): z.infer<typeof changeWire> {
     out.properties = out.properties.map((p: unknown) => (isObject(p) ? withoutNulls(p) : p))
   return out as z.infer<typeof changeWire>
 }
+
+export const changelogWire = z
+  .object({
+    id: z.string(),
+    timestamp: dateTimeWire,
+    type: z.string(),
+    change: changeWire,
+  })
+  .meta({ id: 'Changelog' })
+
+export const toChangelog = (c: ChangelogEntry): z.infer<typeof changelogWire> => ({
+  id: c.id,
+  timestamp: c.timestamp,
+  type: c.type,
+  change: toChange(c.change),
+})
