@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  createEngram,
-  createSearchService,
-  defaultIngestionComponents,
+  createEngine,
   hashToken,
   memoryAdapter,
-  registerIngestion,
   scheduledEmbedder,
   type Embedder,
   type Engram,
@@ -44,15 +41,14 @@ const inner = jammableEmbedder()
 
 beforeAll(async () => {
   const embedder = scheduledEmbedder(inner, { concurrency: 1, interactiveDeadlineMs: 300 })
-  engram = createEngram({
+  engram = createEngine({
     storage: memoryAdapter(),
     version: '0.0.0-test',
     systemTokenHash: hashToken(TOKEN),
+    embedder,
   })
-  const search = createSearchService(engram, { embedder })
-  registerIngestion(engram, { components: defaultIngestionComponents({ embedder }) })
   await engram.start()
-  app = await buildApp({ engram, search })
+  app = await buildApp({ engram })
   // Vectors exist, so a passages search embeds its query.
   await app.inject({
     method: 'POST',

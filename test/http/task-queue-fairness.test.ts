@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  createEngram,
-  defaultIngestionComponents,
+  createEngine,
   hashToken,
   localExtractor,
   memoryAdapter,
-  registerIngestion,
   type Engram,
   type Extractor,
 } from '@engram/core'
@@ -41,14 +39,14 @@ let app: Awaited<ReturnType<typeof buildApp>>
 const extractor = gatedExtractor()
 
 beforeAll(async () => {
-  engram = createEngram({
+  engram = createEngine({
     storage: memoryAdapter(),
     version: '0.0.0-test',
     systemTokenHash: hashToken(TOKEN),
     workers: 2,
     maxPendingTasks: CAP,
+    extractor,
   })
-  registerIngestion(engram, { components: defaultIngestionComponents({ extractor }) })
   await engram.start()
   app = await buildApp({ engram })
   for (const brain_id of ['flood', 'quiet'])

@@ -35,7 +35,7 @@ async function durableState(dataDir: string) {
   await storage.open()
   try {
     const store = await storage.brain('default')
-    const tasks = await store.listTasks({ limit: 1000, skip: 0 })
+    const tasks = await store.tasks.list({ limit: 1000, skip: 0 })
     return { statuses: tasks.map((t) => t.status), stats: await store.stats() }
   } finally {
     await storage.close()

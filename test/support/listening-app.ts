@@ -2,11 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
-  createEngram,
-  defaultIngestionComponents,
+  createEngine,
   hashToken,
   memoryAdapter,
-  registerIngestion,
   type Engram,
   type StorageAdapter,
 } from '@engram/core'
@@ -43,12 +41,11 @@ export async function listeningApp(
   const dataDir =
     options.storage === 'memory' ? null : mkdtempSync(join(tmpdir(), 'engram-listening-'))
   const storage: StorageAdapter = dataDir === null ? memoryAdapter() : sqliteAdapter({ dataDir })
-  const engram = createEngram({
+  const engram = createEngine({
     storage,
     version: '0.0.0-test',
     systemTokenHash: hashToken(SYSTEM_TOKEN),
   })
-  registerIngestion(engram, { components: defaultIngestionComponents() })
   await engram.start()
   const app = await buildApp({
     engram,

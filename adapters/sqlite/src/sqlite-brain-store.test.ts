@@ -56,7 +56,7 @@ describe('sqlite brain store: large batches', () => {
     // entities.name is NOT NULL: the last entity fails after 50 passages were written in the open transaction.
     const broken = { ...fixtures.entity({ uuid: 'bad' }), name: null } as unknown as Entity
     const applying = store.apply({ passages: passages(50), entities: [broken] })
-    const created = store.createTask(fixtures.task({ id: 'meanwhile' }))
+    const created = store.tasks.create(fixtures.task({ id: 'meanwhile' }))
     await expect(applying).rejects.toThrow()
     expect((await created).created).toBe(true)
     expect(await store.stats()).toMatchObject({ passages: 0, entities: 0, tasks: 1 })

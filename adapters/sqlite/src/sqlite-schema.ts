@@ -15,6 +15,12 @@ const CATALOG_MIGRATIONS = [
    CREATE INDEX brains_token_hash ON brains(token_hash);`,
 ]
 
+/**
+ * Migration 1's `snapshots` table is unused since the port lost `getSnapshot`/`putSnapshot` (index
+ * snapshots are files in `snapshotDir`). It stays: migration 1 is released, and dropping the table in a
+ * new migration would destroy whatever an older version wrote there, for no gain (an empty table costs
+ * one page).
+ */
 const BRAIN_MIGRATIONS = [
   `CREATE TABLE passages (id TEXT PRIMARY KEY, source TEXT, inserted_at TEXT NOT NULL, data TEXT NOT NULL);
    CREATE INDEX passages_source ON passages(source);

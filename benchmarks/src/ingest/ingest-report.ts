@@ -63,9 +63,9 @@ export function ingestReport(input: IngestReportInput): string {
       `${int(corpus.turns)} turns, ${int(tokens)} whitespace tokens (\`speaker: text\` per turn, as the retrieval loader builds them). ` +
       'One brain per conversation.',
     '',
-    'How: the real pipeline in one process, configured as `npm start` configures the server: `createEngram` on the ' +
-      `SQLite adapter in a fresh temp dir, ${input.server.workers} tasks at once (\`WORKERS_PER_BRAIN=${input.server.workers}\`: one brain's tasks), \`registerIngestion(engram, { components: ` +
-      `defaultIngestionComponents({ extractor: localExtractorPool({ workers: ${input.server.extractorWorkers} }) }) })\` (the local extractor on ${input.server.extractorWorkers} ` +
+    'How: the real pipeline in one process, configured as `npm start` configures the server: `createEngine` on the ' +
+      `SQLite adapter in a fresh temp dir, ${input.server.workers} tasks at once (\`WORKERS_PER_BRAIN=${input.server.workers}\`: one brain's tasks), with ` +
+      `\`extractor: localExtractorPool({ workers: ${input.server.extractorWorkers} })\` (the local extractor on ${input.server.extractorWorkers} ` +
       `worker threads, \`EXTRACTOR_WORKERS=${input.server.extractorWorkers}\`; 256/32-token chunks), no embedder unless stated. Every task is submitted ` +
       'with `engram.tasks.submit({ kind: "ingest_text" })` (each stored durably first), timed from the first submit ' +
       "until `engram.tasks.idle()`. Session tasks join a session's turns with newlines; `source_timestamp` is the " +

@@ -4,11 +4,9 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
 import {
-  createEngram,
-  defaultIngestionComponents,
+  createEngine,
   EVENT_LABEL,
   INGEST_TEXT,
-  registerIngestion,
   type Embedder,
   type Engram,
   type Extractor,
@@ -71,9 +69,9 @@ export interface IngestRunOptions {
 }
 
 /**
- * Runs ingestion tasks through the real pipeline in this process: `createEngram` on the SQLite adapter in a
- * fresh temp dir, `registerIngestion` with `defaultIngestionComponents` (256/32 chunks, the given extractor and,
- * when given, an embedder), every task submitted through `engram.tasks.submit`, then `tasks.idle()`. Record
+ * Runs ingestion tasks through the real pipeline in this process: `createEngine` on the SQLite adapter in a
+ * fresh temp dir with the default ingestion components (256/32 chunks, the given extractor and, when given,
+ * an embedder, whose entity vectors entity resolution then compares with, as in the server), every task submitted through `engram.tasks.submit`, then `tasks.idle()`. Record
  * counts come from the stores afterwards. The temp dir is removed at the end.
  */
 export async function runIngestTasks(
@@ -83,7 +81,7 @@ export async function runIngestTasks(
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'))
   let engram: Engram | null = null
   try {
-    engram = createEngram({
+    engram = createEngine({
       storage: sqliteAdapter({ dataDir: dir }),
       version: 'bench',
       defaultBrain: null,
@@ -92,12 +90,8 @@ export async function runIngestTasks(
         : {}),
       // Every task is submitted up front; the default cap (1,000 pending) would answer 503.
       maxPendingTasks: specs.length + 1,
-    })
-    registerIngestion(engram, {
-      components: defaultIngestionComponents({
-        embedder: options.embedder ?? null,
-        ...(options.extractor ? { extractor: options.extractor } : {}),
-      }),
+      embedder: options.embedder ?? null,
+      ...(options.extractor ? { extractor: options.extractor } : {}),
     })
     await engram.start()
     const brains = [...new Set(specs.map((s) => s.brainId))]
@@ -135,7 +129,7 @@ export async function runIngestTasks(
       totals.relationships += stats.relationships
       totals.observations += stats.observations
       for (let after: string | null = null; ;) {
-        const page = await store.scanEntities(after, 1000)
+        const page = await store.entities.scan(after, 1000)
         for (const entity of page) {
           if (entity.labels.includes(EVENT_LABEL)) totals.events++
           else {

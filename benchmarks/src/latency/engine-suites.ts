@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
-import {
-  createEngram,
-  createSearchService,
-  defaultIngestionComponents,
-  INGEST_TEXT,
-  registerIngestion,
-  type SearchRequest,
-} from '@engram/core'
+import { createEngine, INGEST_TEXT, type SearchRequest } from '@engram/core'
 import { locomoTasks } from '../ingest/locomo-tasks.js'
 import { summarizeLatency, type LatencySummary } from '../metrics/percentiles.js'
 import { fnv1a, syntheticEmbedder, syntheticUnitVector } from '../scale/synthetic-vectors.js'
@@ -36,7 +29,7 @@ function request(query: string, overrides: Partial<SearchRequest> = {}): SearchR
 /** `SearchService.search` end to end (channels, fusion, hydration, snippets), as `/retrieve/search` runs it. */
 export const engineSearchSuite: LatencySuite = {
   name: 'engine-search',
-  stage: 'the search pipeline (`createSearchService(engram).search`), SQLite adapter, k=10',
+  stage: 'the search pipeline (`engram.search.search`), SQLite adapter, k=10',
   missing: null,
   async add(bench, fixture) {
     const lexicalDir = tempDir()
@@ -128,12 +121,11 @@ export const neighbourExpansionSuite: LatencySuite = {
     const locomo = fixture.locomo()
     const group = locomo.groups[0]!
     const brainId = group.name
-    const engram = createEngram({ storage: sqliteAdapter({ dataDir: dir }), version: 'bench' })
-    registerIngestion(engram, { components: defaultIngestionComponents() })
+    const engram = createEngine({ storage: sqliteAdapter({ dataDir: dir }), version: 'bench' })
     await engram.start()
     await engram.brains.create(brainId)
-    const search = createSearchService(engram)
-    await search.indexes(brainId)
+    const search = engram.search
+    await engram.indexes.get(brainId)
     const t0 = performance.now()
     const tasks = locomoTasks({ ...locomo, groups: [group] }, 'session')
     for (const t of tasks)

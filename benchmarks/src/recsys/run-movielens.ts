@@ -4,13 +4,10 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
 import {
-  createEngram,
+  createEngine,
   createRetrieveDeps,
-  createSearchService,
-  defaultIngestionComponents,
   INGEST_STRUCTURED,
   recommend,
-  registerIngestion,
   type Engram,
   type RecommendOptions,
   type StructuredItem,
@@ -70,12 +67,11 @@ export async function runMovieLens(
 
   // SQLite (the embedded default) in a temp dir, removed at the end.
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-movielens-'))
-  const engram = createEngram({
+  const engram = createEngine({
     storage: sqliteAdapter({ dataDir: dir }),
     version: 'bench',
     defaultBrain: BRAIN,
   })
-  registerIngestion(engram, { components: defaultIngestionComponents() })
   try {
     await engram.start()
     return await measureAll(engram, { env, split, graph, users, resultsDir, log })
@@ -116,9 +112,8 @@ async function measureAll(
     `ingested ${tasks.length} tasks in ${(ingestMs / 1000).toFixed(1)} s: ${stats.entities} entities, ${stats.relationships} relationships`,
   )
 
-  const search = createSearchService(engram)
   const t1 = performance.now()
-  const indexes = await search.indexes(BRAIN)
+  const indexes = await engram.indexes.get(BRAIN)
   await indexes.graph.get(await engram.store(BRAIN))
   const indexMs = performance.now() - t1
   log(`indexes (BM25 + graph) built in ${(indexMs / 1000).toFixed(1)} s`)
@@ -161,7 +156,7 @@ async function measureAll(
   await measure('item-kNN (cosine, 50 neighbours)', knn)
   for (const condition of CONDITIONS) {
     await measure(condition.name, async (user, k) => {
-      const deps = await createRetrieveDeps(engram, search, BRAIN, {
+      const deps = await createRetrieveDeps(engram, BRAIN, {
         now: () => new Date(lastTrain.get(user)! * 1000),
       })
       const result = await recommend(deps, userUuid(user), {

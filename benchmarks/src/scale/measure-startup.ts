@@ -3,7 +3,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
-import { createEngram, createSearchService, type Logger } from '@engram/core'
+import { createEngine, type Logger } from '@engram/core'
 import { docToPassage } from '../systems/engine-brain.js'
 import { syntheticPassages, syntheticQueries } from './synthetic-corpus.js'
 import { fnv1a, syntheticEmbedder, syntheticUnitVector } from './synthetic-vectors.js'
@@ -28,7 +28,7 @@ export interface StartupSeed {
   readonly load1: number
 }
 
-/** `search.saveSnapshots(brain)` of the seeded brain: what a background or shutdown save costs. */
+/** `engram.indexes.saveSnapshots(brain)` of the seeded brain: what a background or shutdown save costs. */
 export interface SnapshotSave {
   readonly ms: number
   /** hnswlib `writeIndex` + the flat vectors + ids: writes to the brain wait this long. */
@@ -45,9 +45,9 @@ export interface StartupTiming {
   readonly vectors: number
   /** Where the passages vector index came from (the engine's own account). */
   readonly vectorOrigin: string
-  /** `createEngram(...)` + `engram.start()` (opens SQLite, ensures the brain, resumes tasks). */
+  /** `createEngine(...)` + `engram.start()` (opens SQLite, ensures the brain, resumes tasks). */
   readonly engineStartMs: number
-  /** `search.indexes(brainId)`: snapshots loaded (if any), the rest rebuilt from the adapter. */
+  /** `engram.indexes.get(brainId)`: snapshots loaded (if any), the rest rebuilt from the adapter. */
   readonly indexesMs: number
   /** Parts of `indexesMs`, from the engine's `brain indexes built` log line. */
   readonly snapshotLoadMs: number
@@ -86,20 +86,17 @@ function recordingLogger(): Logger & { records: { msg: string; obj: Record<strin
 
 function engine(dataDir: string, mode: StartupMode) {
   const logger = recordingLogger()
-  const engram = createEngram({
+  const engram = createEngine({
     storage: sqliteAdapter({ dataDir }),
     version: 'bench',
     defaultBrain: STARTUP_BRAIN,
     logger,
+    // The query embedder is SYNTHETIC and instant: the first search times retrieval, not embedding.
+    embedder: syntheticEmbedder(),
+    // Background saves are pushed out of the measured window; the seed saves explicitly.
+    snapshots: mode === 'rebuild' ? false : { idleMs: 3_600_000 },
   })
-  // The query embedder is SYNTHETIC and instant: the first search times retrieval, not embedding.
-  // Background saves are pushed out of the measured window; the seed saves explicitly.
-  const search = () =>
-    createSearchService(engram, {
-      embedder: syntheticEmbedder(),
-      snapshots: mode === 'rebuild' ? false : { idleMs: 3_600_000 },
-    })
-  return { engram, search, logger }
+  return { engram, logger }
 }
 
 function sizeOf(path: string): number {
@@ -135,9 +132,8 @@ async function maxStall<T>(work: () => Promise<T>): Promise<{ result: T; maxStal
  */
 export async function seedStartupBrain(dataDir: string, size: number): Promise<StartupSeed> {
   const load1 = loadavg()[0]!
-  const { engram, search: createSearch, logger } = engine(dataDir, 'snapshot')
+  const { engram, logger } = engine(dataDir, 'snapshot')
   await engram.start()
-  const search = createSearch()
   const docs = syntheticPassages(size)
   const now = new Date().toISOString()
   const t0 = performance.now()
@@ -153,9 +149,9 @@ export async function seedStartupBrain(dataDir: string, size: number): Promise<S
     })
   }
   const t1 = performance.now()
-  await search.indexes(STARTUP_BRAIN)
+  await engram.indexes.get(STARTUP_BRAIN)
   const t2 = performance.now()
-  const { maxStallMs } = await maxStall(() => search.saveSnapshots(STARTUP_BRAIN))
+  const { maxStallMs } = await maxStall(() => engram.indexes.saveSnapshots(STARTUP_BRAIN))
   const t3 = performance.now()
   const saved = logger.records.find((r) => r.msg === 'vector snapshot saved')
   if (saved === undefined)
@@ -189,13 +185,12 @@ export async function openStartupBrain(dataDir: string, mode: StartupMode): Prom
   const query = syntheticQueries(1)[0]!.text
   const load1 = loadavg()[0]!
   const t0 = performance.now()
-  const { engram, search: createSearch, logger } = engine(dataDir, mode)
+  const { engram, logger } = engine(dataDir, mode)
   await engram.start()
   const t1 = performance.now()
-  const search = createSearch()
-  const { result: indexes, maxStallMs } = await maxStall(() => search.indexes(STARTUP_BRAIN))
+  const { result: indexes, maxStallMs } = await maxStall(() => engram.indexes.get(STARTUP_BRAIN))
   const t2 = performance.now()
-  const response = await search.search(STARTUP_BRAIN, {
+  const response = await engram.search.search(STARTUP_BRAIN, {
     query,
     k: 10,
     channels: ['passages'],

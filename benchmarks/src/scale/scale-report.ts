@@ -87,8 +87,8 @@ export function scaleReport(input: ScaleReportInput): string {
       `(${s(seed.commitMs)} s; ${(seed.sqliteBytes / 2 ** 20).toFixed(0)} MB of SQLite). In that first process every index ` +
       `was built from SQLite (${s(seed.indexMs)} s, nearly all of it HNSW inserts) and the vector snapshot saved ` +
       `(${(seed.snapshotBytes / 2 ** 20).toFixed(0)} MB of files in \`brains/${STARTUP_BRAIN}.indexes/\`), then the engine stopped. ` +
-      'Then, each in a new process, a new engine on the same dir: `createEngram` + `start()`, ' +
-      '`createSearchService(engram).indexes(brainId)`, and the first search (BM25 + dense over passages, rrf, k = 10; the ' +
+      'Then, each in a new process, a new engine on the same dir: `createEngine` + `start()`, ' +
+      '`engram.indexes.get(brainId)`, and the first search (BM25 + dense over passages, rrf, k = 10; the ' +
       'query embedder is SYNTHETIC and instant). With the snapshot, the HNSW index is read from its files; without it ' +
       '(`snapshots: false`, as every start was before snapshots), every vector is re-inserted. BM25 is rebuilt from ' +
       'SQLite in both.',

@@ -1,6 +1,5 @@
 import {
-  createEngram,
-  createSearchService,
+  createEngine,
   memoryAdapter,
   type Embedder,
   type Engram,
@@ -55,21 +54,20 @@ export interface EngineBrainOptions {
   readonly plugins?: readonly SearchPlugin[]
 }
 
-/** The real engine (createEngram + createSearchService) on one brain, for in-process measurements. */
+/** The real engine (`createEngine`) on one brain, for in-process measurements. */
 export async function openEngineBrain(options: EngineBrainOptions = {}): Promise<EngineBrain> {
   const brainId = options.brainId ?? 'bench'
-  const engram = createEngram({
+  const engram = createEngine({
     storage: options.storage ?? memoryAdapter(),
     version: 'bench',
     defaultBrain: brainId,
     workers: 1,
-  })
-  await engram.start()
-  const search = createSearchService(engram, {
     embedder: options.embedder ?? null,
     plugins: [...(options.plugins ?? [])],
   })
-  if (options.warmIndexes !== false) await search.indexes(brainId)
+  await engram.start()
+  const search = engram.search
+  if (options.warmIndexes !== false) await engram.indexes.get(brainId)
   return {
     engram,
     search,

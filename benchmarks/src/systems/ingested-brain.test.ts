@@ -54,14 +54,14 @@ describe('ingestDocs (lexical, no embedder)', () => {
       expect(brain.counts.splitDocs).toBe(1)
       expect(brain.counts.passages).toBeGreaterThan(4)
       const store = await brain.engram.store(brain.brainId)
-      const passages = (await store.listPassages({ limit: 100, skip: 0 })).items
+      const passages = (await store.passages.list({ limit: 100, skip: 0 })).items
       for (const p of passages) expect(brain.docsOf(p.id)).toEqual([p.metadata[DOC_ID_KEY]])
       expect(passages.filter((p) => brain.docOfPassage(p.id) === 'p9').length).toBeGreaterThan(1)
 
       // London is named in two turns: one entity, standing for both.
-      const [london] = await store.findEntitiesByName('london')
+      const [london] = await store.entities.findByName('london')
       expect(brain.docsOf(london!.uuid)).toEqual(['conv-1/D1:1', 'conv-1/D2:1'])
-      const events = await store.listEntities({ labels: ['EVENT'], limit: 100, skip: 0 })
+      const events = await store.entities.list({ labels: ['EVENT'], limit: 100, skip: 0 })
       expect(events.total).toBe(brain.counts.events)
       for (const e of events.items) expect(brain.docsOf(e.uuid).length).toBeGreaterThan(0)
       expect(brain.docsOf('nothing')).toEqual([])

@@ -1,13 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import {
-  createEngram,
+  createEngine,
   createRetrieveDeps,
-  createSearchService,
-  defaultIngestionComponents,
   EVENT_LABEL,
   INGEST_TEXT,
   memoryAdapter,
-  registerIngestion,
   type Embedder,
   type Engram,
   type RetrieveDeps,
@@ -109,8 +106,8 @@ const BRAIN = 'bench'
 const PAGE = 1000
 
 /**
- * Ingests one group's documents through the real pipeline, in process: `createEngram` on the memory adapter,
- * `registerIngestion` with `defaultIngestionComponents` (local extractor, 256/32-token chunks, the embedder),
+ * Ingests one group's documents through the real pipeline, in process: `createEngine` on the memory adapter
+ * with the default ingestion components (local extractor, 256/32-token chunks, the embedder),
  * one `ingest_text` task per document submitted with `engram.tasks.submit`, then `tasks.idle()`. One task at
  * a time (`workers: 1`): entity resolution reads what earlier tasks wrote, so two tasks in flight could
  * resolve differently from run to run, and quality numbers must not. Every task must complete.
@@ -123,21 +120,18 @@ export async function ingestDocs(
   docs: readonly BenchDoc[],
   options: IngestOptions,
 ): Promise<IngestedBrain> {
-  const engram = createEngram({
+  const engram = createEngine({
     storage: memoryAdapter(),
     version: 'bench',
     defaultBrain: BRAIN,
     workers: 1,
     maxPendingTasks: docs.length + 1,
+    // Configured as the server: the indexes follow every commit and resolution compares candidates
+    // with the entity vectors.
+    embedder: options.embedder,
   })
+  const search = engram.search
   try {
-    // Configured as the server: the search service follows every commit and resolution compares
-    // candidates with its entity vectors.
-    const search = createSearchService(engram, { embedder: options.embedder })
-    registerIngestion(engram, {
-      components: defaultIngestionComponents({ embedder: options.embedder }),
-      entityVectors: (brainId) => search.vectors(brainId),
-    })
     await engram.start()
     const tasks = docs.map(docTask)
     for (const t of tasks)
@@ -162,7 +156,7 @@ export async function ingestDocs(
     const passageDoc = new Map<string, string>()
     const chunksPerDoc = new Map<string, number>()
     for (let after: string | null = null; ;) {
-      const page = await store.scanPassages(after, PAGE)
+      const page = await store.passages.scan(after, PAGE)
       for (const p of page) {
         const doc = p.metadata[DOC_ID_KEY]
         if (typeof doc !== 'string') continue
@@ -175,7 +169,7 @@ export async function ingestDocs(
     const entityDocs = new Map<string, readonly string[]>()
     let events = 0
     for (let after: string | null = null; ;) {
-      const page = await store.scanEntities(after, PAGE)
+      const page = await store.entities.scan(after, PAGE)
       for (const e of page) {
         if (e.labels.includes(EVENT_LABEL)) events++
         const sources = e.sourcePassageIds.map((id) => passageDoc.get(id))
@@ -194,7 +188,7 @@ export async function ingestDocs(
       observations: stats.observations,
     }
 
-    await search.indexes(BRAIN)
+    await engram.indexes.get(BRAIN)
     const newest = Math.max(...tasks.map((t) => Date.parse(t.payload.sourceTimestamp)))
     const clock = new Date(Number.isFinite(newest) ? newest : Date.parse(UNDATED_SOURCE))
     return {
@@ -208,7 +202,7 @@ export async function ingestDocs(
         const doc = passageDoc.get(id)
         return doc !== undefined ? [doc] : (entityDocs.get(id) ?? [])
       },
-      retrieveDeps: () => createRetrieveDeps(engram, search, BRAIN, { now: () => clock }),
+      retrieveDeps: () => createRetrieveDeps(engram, BRAIN, { now: () => clock }),
       close: () => engram.stop({ graceMs: 0 }),
     }
   } catch (error) {

@@ -5,17 +5,17 @@ export * from './logger.js'
 export { loopYielder } from './loop-yielder.js'
 export type * from './contracts/storage-adapter.js'
 export type * from './engine/engine-types.js'
-export { createEngram } from './engine/create-engram.js'
+export { createEngine } from './engine/create-engine.js'
 export { FairQueue } from './engine/fair-queue.js'
 export * from './brain/tokens.js'
-export { normalizeEntityName } from './graph-writes/normalize-entity-name.js'
+export { normalizeEntityName } from './model-writes/normalize-entity-name.js'
 export {
   changelogEntry,
   nodeCreated,
   relationshipChange,
   partialNode,
   partialPredicate,
-} from './graph-writes/changelog.js'
+} from './model-writes/changelog.js'
 export { memoryAdapter } from './memory-adapter/index.js'
 export * from './analysis/analyze.js'
 export { ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
@@ -43,32 +43,33 @@ export {
   type PluginFactory,
   type PluginModuleExport,
 } from './registry/load-plugin-modules.js'
-export { BrainCommunities, type BrainCommunitiesOptions } from './graph/brain-communities.js'
+export {
+  BrainCommunities,
+  type BrainCommunitiesOptions,
+} from './indexes/communities/brain-communities.js'
 export {
   CommunityIndex,
   type CommunityMatch,
   type CommunityStats,
-} from './graph/community-index.js'
-export { KnowledgeGraph } from './graph/knowledge-graph.js'
-export { louvainPartition, type Partition } from './graph/louvain-communities.js'
+} from './indexes/communities/community-index.js'
+export { graphologyView, type KnowledgeMultiGraph } from './indexes/communities/graphology-view.js'
+export { louvainPartition, type Partition } from './indexes/communities/louvain-communities.js'
 export { rrf, fuseByReciprocalRank } from './builtins/fusions/reciprocal-rank.js'
 export {
   convexCombination,
   fuseByConvexCombination,
 } from './builtins/fusions/convex-combination.js'
 export { noFusion } from './builtins/fusions/no-fusion.js'
-export {
-  createSearchService,
-  type SearchService,
-  type SearchServiceOptions,
-} from './search/search-service.js'
+export type { SearchService, SearchServiceOptions } from './search/search-service.js'
+export type { IndexManager, IndexManagerOptions } from './indexes/index-manager.js'
+export type { IndexComponent } from './indexes/index-component.js'
 export type { SearchRequest } from './search/search-request.js'
 export {
   BrainIndexes,
   VECTOR_SPACES,
   type VectorSpace,
   type VectorIndexOrigin,
-} from './search/brain-indexes.js'
+} from './indexes/brain-indexes.js'
 export {
   VectorIndex,
   VECTOR_INDEX_DEFAULTS,
@@ -80,7 +81,7 @@ export {
   loadVectorIndex,
   syncVectorSnapshot,
 } from './indexes/vectors/vector-snapshot.js'
-export type { VectorSnapshotOptions } from './search/vector-snapshots.js'
+export type { VectorSnapshotOptions } from './indexes/vector-snapshots.js'
 export {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
@@ -90,7 +91,6 @@ export {
 } from './private-files.js'
 export { denseRerank } from './builtins/stages/dense-rerank.js'
 export { MAX_SNIPPET } from './search/snippet.js'
-export { registerIngestion } from './ingest/register-ingestion.js'
 export * from './ingest/ingest-payloads.js'
 export type * from './ingest/pipeline/ingestion-components.js'
 export {
@@ -117,7 +117,6 @@ export {
 } from './ingest/parse/parse-file.js'
 export {
   createRetrieveDeps,
-  type DenseReaders,
   type RetrieveDeps,
   type RetrieveDepsOptions,
 } from './retrieve/retrieve-deps.js'
@@ -128,6 +127,20 @@ export {
   type ResolveTargetOptions,
 } from './retrieve/resolve-target.js'
 export { NeighborsOf, type NeighborEdge } from './retrieve/neighbors-of.js'
+export {
+  traverse,
+  type TraverseOptions,
+  type Traversal,
+  type TraversedNode,
+} from './retrieve/traverse.js'
+export type { Records } from './records/records.js'
+export { createRecords, type RecordsSource } from './records/create-records.js'
+export {
+  entityObservations,
+  observationsOf,
+  OBSERVATIONS_PER_ENTITY,
+  type EntityWithObservations,
+} from './records/entity-observations.js'
 export {
   rankNeighbors,
   neighborsByUuid,

@@ -66,7 +66,7 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect(stats).toMatchObject({ passages: 1, entities: 1 })
         expect(await adapter.catalog.get('alpha')).toBeNull()
         expect(await adapter.catalog.delete('alpha')).toBeNull()
-        expect(await (await adapter.brain('beta')).getPassages(['pb'])).toHaveLength(1)
+        expect(await (await adapter.brain('beta')).passages.get(['pb'])).toHaveLength(1)
         await adapter.catalog.create(f.brain('alpha'))
         expect((await (await adapter.brain('alpha')).stats()).passages).toBe(0)
       })
@@ -111,16 +111,16 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
       t('upserts by id and deletes', async () => {
         await store.apply({ entities: [f.entity()], relationships: [f.relationship()] })
         await store.apply({ entities: [f.entity({ name: 'Emily Stone' })] })
-        expect((await store.getEntities(['e1']))[0]?.name).toBe('Emily Stone')
+        expect((await store.entities.get(['e1']))[0]?.name).toBe('Emily Stone')
         await store.apply({ deleteEntities: ['e1'], deleteRelationships: ['r1'] })
-        expect(await store.getEntities(['e1'])).toEqual([])
-        expect(await store.getRelationships(['r1'])).toEqual([])
+        expect(await store.entities.get(['e1'])).toEqual([])
+        expect(await store.relationships.get(['r1'])).toEqual([])
       })
       t('keeps brains isolated', async () => {
         await store.apply({ passages: [f.passage()], entities: [f.entity()] })
         const beta = await adapter.brain('beta')
-        expect(await beta.getPassages(['p1'])).toEqual([])
-        expect((await beta.listEntities({ limit: 10, skip: 0 })).total).toBe(0)
+        expect(await beta.passages.get(['p1'])).toEqual([])
+        expect((await beta.entities.list({ limit: 10, skip: 0 })).total).toBe(0)
       })
     })
 
@@ -136,12 +136,12 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
           observations: [f.observation()],
           structured: [f.structured()],
         })
-        expect(await store.getPassages(['p1', 'missing'])).toEqual([p])
-        expect(await store.getEntities(['e1'])).toEqual([e])
-        expect(await store.getRelationships(['r1'])).toEqual([f.relationship()])
-        expect(await store.getObservation('o1')).toEqual(f.observation())
-        expect(await store.getStructured('s1')).toEqual(f.structured())
-        expect(await store.getObservation('nope')).toBeNull()
+        expect(await store.passages.get(['p1', 'missing'])).toEqual([p])
+        expect(await store.entities.get(['e1'])).toEqual([e])
+        expect(await store.relationships.get(['r1'])).toEqual([f.relationship()])
+        expect(await store.observations.get('o1')).toEqual(f.observation())
+        expect(await store.structured.get('s1')).toEqual(f.structured())
+        expect(await store.observations.get('nope')).toBeNull()
       })
       t('finds entities by normalised name and alias', async () => {
         await store.apply({
@@ -150,17 +150,17 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
             f.entity({ uuid: 'e2', name: 'London' }),
           ],
         })
-        expect((await store.findEntitiesByName('emily stone')).map((e) => e.uuid)).toEqual(['e1'])
-        expect((await store.findEntitiesByName('em')).map((e) => e.uuid)).toEqual(['e1'])
-        expect(await store.findEntitiesByName('paris')).toEqual([])
+        expect((await store.entities.findByName('emily stone')).map((e) => e.uuid)).toEqual(['e1'])
+        expect((await store.entities.findByName('em')).map((e) => e.uuid)).toEqual(['e1'])
+        expect(await store.entities.findByName('paris')).toEqual([])
         // A rename drops the old name, an alias added later is found, a deleted entity is not.
         await store.apply({
           entities: [f.entity({ name: 'Emily Park', aliases: ['Em', 'Emmy'] })],
           deleteEntities: ['e2'],
         })
-        expect(await store.findEntitiesByName('emily stone')).toEqual([])
-        expect((await store.findEntitiesByName('emmy')).map((e) => e.uuid)).toEqual(['e1'])
-        expect(await store.findEntitiesByName('london')).toEqual([])
+        expect(await store.entities.findByName('emily stone')).toEqual([])
+        expect((await store.entities.findByName('emmy')).map((e) => e.uuid)).toEqual(['e1'])
+        expect(await store.entities.findByName('london')).toEqual([])
       })
       t('lists entities with label and text filters, paging and total, newest first', async () => {
         await store.apply({
@@ -185,14 +185,14 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
             }),
           ],
         })
-        expect((await store.listEntities({ limit: 10, skip: 0 })).items.map((e) => e.uuid)).toEqual(
-          ['c', 'b', 'a'],
-        )
-        const people = await store.listEntities({ limit: 1, skip: 1, labels: ['PERSON'] })
+        expect(
+          (await store.entities.list({ limit: 10, skip: 0 })).items.map((e) => e.uuid),
+        ).toEqual(['c', 'b', 'a'])
+        const people = await store.entities.list({ limit: 1, skip: 1, labels: ['PERSON'] })
         expect(people.total).toBe(2)
         expect(people.items.map((e) => e.uuid)).toEqual(['a'])
         expect(
-          (await store.listEntities({ limit: 10, skip: 0, queryText: 'AR' })).items.map(
+          (await store.entities.list({ limit: 10, skip: 0, queryText: 'AR' })).items.map(
             (e) => e.uuid,
           ),
         ).toEqual(['c'])
@@ -215,24 +215,24 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
             }),
           ],
         })
-        const all = await store.listRelationships({ limit: 10, skip: 0 })
+        const all = await store.relationships.list({ limit: 10, skip: 0 })
         expect(all.total).toBe(2)
         expect(all.items[0]!.predicate.uuid).toBe('r2')
         expect(all.items[0]!.object.name).toBe('Acme')
         expect(
-          (await store.listRelationships({ limit: 10, skip: 0, types: ['LIVES_IN'] })).total,
+          (await store.relationships.list({ limit: 10, skip: 0, types: ['LIVES_IN'] })).total,
         ).toBe(1)
         expect(
-          (await store.listRelationships({ limit: 10, skip: 0, toLabels: ['ORG'] })).items.map(
+          (await store.relationships.list({ limit: 10, skip: 0, toLabels: ['ORG'] })).items.map(
             (t) => t.predicate.uuid,
           ),
         ).toEqual(['r2'])
         expect(
-          (await store.listRelationships({ limit: 10, skip: 0, fromLabels: ['PLACE'] })).total,
+          (await store.relationships.list({ limit: 10, skip: 0, fromLabels: ['PLACE'] })).total,
         ).toBe(0)
         expect(
           (
-            await store.listRelationships({
+            await store.relationships.list({
               limit: 10,
               skip: 0,
               queryText: 'london',
@@ -242,7 +242,7 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         ).toBe(1)
         expect(
           (
-            await store.listRelationships({
+            await store.relationships.list({
               limit: 10,
               skip: 0,
               queryText: 'london',
@@ -251,10 +251,10 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
           ).total,
         ).toBe(0)
         expect(
-          (await store.listRelationships({ limit: 10, skip: 0, queryText: 'JOB' })).total,
+          (await store.relationships.list({ limit: 10, skip: 0, queryText: 'JOB' })).total,
         ).toBe(1)
-        expect((await store.relationshipsOf('e1')).map((r) => r.uuid).sort()).toEqual(['r1', 'r2'])
-        expect((await store.relationshipsOf('e3')).map((r) => r.uuid)).toEqual(['r2'])
+        expect((await store.relationships.of('e1')).map((r) => r.uuid).sort()).toEqual(['r1', 'r2'])
+        expect((await store.relationships.of('e3')).map((r) => r.uuid)).toEqual(['r2'])
       })
       t('lists observations, structured records and their labels and types', async () => {
         await store.apply({
@@ -274,37 +274,37 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
           ],
         })
         expect(
-          (await store.listObservations({ limit: 10, skip: 0 })).items.map((o) => o.id),
+          (await store.observations.list({ limit: 10, skip: 0 })).items.map((o) => o.id),
         ).toEqual(['o2', 'o1'])
-        expect((await store.listObservations({ limit: 10, skip: 0, resourceId: 'e1' })).total).toBe(
-          1,
-        )
         expect(
-          (await store.listObservations({ limit: 10, skip: 0, labels: ['PLACE'] })).items.map(
+          (await store.observations.list({ limit: 10, skip: 0, resourceId: 'e1' })).total,
+        ).toBe(1)
+        expect(
+          (await store.observations.list({ limit: 10, skip: 0, labels: ['PLACE'] })).items.map(
             (o) => o.id,
           ),
         ).toEqual(['o2'])
-        expect((await store.listObservations({ limit: 10, skip: 0, queryText: 'BIG' })).total).toBe(
-          1,
-        )
-        expect(await store.observationLabels()).toEqual(['PERSON', 'PLACE'])
         expect(
-          (await store.listStructured({ limit: 10, skip: 0, types: ['catalog'] })).items.map(
+          (await store.observations.list({ limit: 10, skip: 0, queryText: 'BIG' })).total,
+        ).toBe(1)
+        expect(await store.observations.labels()).toEqual(['PERSON', 'PLACE'])
+        expect(
+          (await store.structured.list({ limit: 10, skip: 0, types: ['catalog'] })).items.map(
             (s) => s.id,
           ),
         ).toEqual(['s2'])
-        expect((await store.listStructured({ limit: 10, skip: 0, queryText: 'x1' })).total).toBe(1)
-        expect(await store.structuredTypes()).toEqual(['catalog', 'ingestion_structured'])
+        expect((await store.structured.list({ limit: 10, skip: 0, queryText: 'x1' })).total).toBe(1)
+        expect(await store.structured.types()).toEqual(['catalog', 'ingestion_structured'])
       })
       t('scans in id order by pages', async () => {
         await store.apply({
           passages: ['c', 'a', 'b'].map((id) => f.passage({ id })),
           entities: ['y', 'x'].map((uuid) => f.entity({ uuid })),
         })
-        expect((await store.scanPassages(null, 2)).map((p) => p.id)).toEqual(['a', 'b'])
-        expect((await store.scanPassages('b', 2)).map((p) => p.id)).toEqual(['c'])
-        expect(await store.scanPassages('c', 2)).toEqual([])
-        expect((await store.scanEntities(null, 5)).map((e) => e.uuid)).toEqual(['x', 'y'])
+        expect((await store.passages.scan(null, 2)).map((p) => p.id)).toEqual(['a', 'b'])
+        expect((await store.passages.scan('b', 2)).map((p) => p.id)).toEqual(['c'])
+        expect(await store.passages.scan('c', 2)).toEqual([])
+        expect((await store.entities.scan(null, 5)).map((e) => e.uuid)).toEqual(['x', 'y'])
       })
       t('lists passages newest first, optionally by source task', async () => {
         await store.apply({
@@ -313,11 +313,11 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
             f.passage({ id: 'b', source: 't2', insertedAt: '2025-01-01T00:00:00.000Z' }),
           ],
         })
-        expect((await store.listPassages({ limit: 10, skip: 0 })).items.map((p) => p.id)).toEqual([
+        expect((await store.passages.list({ limit: 10, skip: 0 })).items.map((p) => p.id)).toEqual([
           'b',
           'a',
         ])
-        expect((await store.listPassages({ limit: 10, skip: 0, source: 't1' })).total).toBe(1)
+        expect((await store.passages.list({ limit: 10, skip: 0, source: 't1' })).total).toBe(1)
       })
       t('reports distinct sorted labels, property keys and relationship names', async () => {
         await store.apply({
@@ -331,15 +331,15 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
             f.relationship({ uuid: 'r3', name: 'KNOWS' }),
           ],
         })
-        expect(await store.entityLabels()).toEqual(['ADMIN', 'PERSON'])
-        expect(await store.entityPropertyKeys()).toEqual(['a', 'm', 'z'])
-        expect(await store.relationshipNames()).toEqual(['KNOWS', 'LIVES_IN'])
+        expect(await store.entities.labels()).toEqual(['ADMIN', 'PERSON'])
+        expect(await store.entities.propertyKeys()).toEqual(['a', 'm', 'z'])
+        expect(await store.relationships.names()).toEqual(['KNOWS', 'LIVES_IN'])
       })
     })
 
     describe('changelog', () => {
       const t = test('changelog')
-      t('assigns increasing seq, skips duplicate ids, filters and tails', async () => {
+      t('assigns increasing seq, skips duplicate ids and filters', async () => {
         await store.apply({
           changelog: [
             f.changelog({ id: 'c1' }),
@@ -351,65 +351,63 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
           ],
         })
         await store.apply({ changelog: [f.changelog({ id: 'c1' }), f.changelog({ id: 'c3' })] })
-        const all = await store.listChangelog({ limit: 10, skip: 0 })
+        const all = await store.changelog.list({ limit: 10, skip: 0 })
         expect(all.items.map((c) => c.id)).toEqual(['c3', 'c2', 'c1'])
         expect(all.items[0]!.seq).toBeGreaterThan(all.items[1]!.seq)
         expect(
-          (await store.listChangelog({ limit: 10, skip: 0, types: ['relationship_created'] }))
+          (await store.changelog.list({ limit: 10, skip: 0, types: ['relationship_created'] }))
             .total,
         ).toBe(1)
         expect(
-          (await store.listChangelog({ limit: 10, skip: 0, queryText: 'bob' })).items.map(
+          (await store.changelog.list({ limit: 10, skip: 0, queryText: 'bob' })).items.map(
             (c) => c.id,
           ),
         ).toEqual(['c2'])
-        expect(await store.changelogTypes()).toEqual(['node_created', 'relationship_created'])
-        const first = all.items[2]!.seq
-        expect((await store.changelogSince(first, 10)).map((c) => c.id)).toEqual(['c2', 'c3'])
-        expect((await store.getChangelog('c2'))?.type).toBe('relationship_created')
-        expect(await store.getChangelog('nope')).toBeNull()
+        expect(await store.changelog.types()).toEqual(['node_created', 'relationship_created'])
+        expect((await store.changelog.get('c2'))?.type).toBe('relationship_created')
+        expect(await store.changelog.get('nope')).toBeNull()
       })
     })
 
     describe('tasks', () => {
       const t = test('tasks')
       t('creates idempotently, overwrites, lists newest first and by status', async () => {
-        expect((await store.createTask(f.task({ id: 't1' }))).created).toBe(true)
-        const again = await store.createTask(f.task({ id: 't1', kind: 'other' }))
+        expect((await store.tasks.create(f.task({ id: 't1' }))).created).toBe(true)
+        const again = await store.tasks.create(f.task({ id: 't1', kind: 'other' }))
         expect(again.created).toBe(false)
         expect(again.task.kind).toBe('ingest_text')
-        await store.createTask(f.task({ id: 't2', createdAt: '2025-01-01T00:00:00.000Z' }))
-        await store.putTask(f.task({ id: 't1', status: 'started', stage: 'chunking' }))
-        expect((await store.getTask('t1'))?.stage).toBe('chunking')
-        expect((await store.listTasks({ limit: 10, skip: 0 })).map((x) => x.id)).toEqual([
+        await store.tasks.create(f.task({ id: 't2', createdAt: '2025-01-01T00:00:00.000Z' }))
+        await store.tasks.put(f.task({ id: 't1', status: 'started', stage: 'chunking' }))
+        expect((await store.tasks.get('t1'))?.stage).toBe('chunking')
+        expect((await store.tasks.list({ limit: 10, skip: 0 })).map((x) => x.id)).toEqual([
           't2',
           't1',
         ])
-        expect((await store.tasksInStatus(['started'])).map((x) => x.id)).toEqual(['t1'])
-        expect((await store.tasksInStatus(['queued', 'started'])).map((x) => x.id)).toEqual([
+        expect((await store.tasks.inStatus(['started'])).map((x) => x.id)).toEqual(['t1'])
+        expect((await store.tasks.inStatus(['queued', 'started'])).map((x) => x.id)).toEqual([
           't1',
           't2',
         ])
-        expect(await store.getTask('nope')).toBeNull()
+        expect(await store.tasks.get('nope')).toBeNull()
       })
       t('deletes only terminal tasks that ended before the cutoff', async () => {
-        await store.createTask(
+        await store.tasks.create(
           f.task({ id: 'old', status: 'completed', endedAt: '2020-01-01T00:00:00.000Z' }),
         )
-        await store.createTask(
+        await store.tasks.create(
           f.task({ id: 'new', status: 'failed', endedAt: '2030-01-01T00:00:00.000Z' }),
         )
-        await store.createTask(f.task({ id: 'running', status: 'started' }))
-        expect(await store.deleteTasksEndedBefore('2025-01-01T00:00:00.000Z')).toBe(1)
-        expect((await store.listTasks({ limit: 10, skip: 0 })).map((x) => x.id).sort()).toEqual([
+        await store.tasks.create(f.task({ id: 'running', status: 'started' }))
+        expect(await store.tasks.deleteEndedBefore('2025-01-01T00:00:00.000Z')).toBe(1)
+        expect((await store.tasks.list({ limit: 10, skip: 0 })).map((x) => x.id).sort()).toEqual([
           'new',
           'running',
         ])
       })
     })
 
-    describe('vectors, meta and snapshots', () => {
-      const t = test('vectors, meta and snapshots')
+    describe('vectors and meta', () => {
+      const t = test('vectors and meta')
       t('round-trips vectors exactly and scans a space', async () => {
         const v = new Float32Array([0.1, -0.2, 1e-7, 3.4028234663852886e38])
         await store.apply({
@@ -419,23 +417,22 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
             { space: 'entities', id: 'a', vector: new Float32Array([1]) },
           ],
         })
-        const [got] = await store.getVectors('passages', ['b'])
+        const [got] = await store.vectors.get('passages', ['b'])
         expect(Array.from(got!.vector)).toEqual(Array.from(v))
         expect(got!.vector).toBeInstanceOf(Float32Array)
-        expect((await store.scanVectors('passages', null, 10)).map((x) => x.id)).toEqual(['a', 'b'])
-        expect((await store.scanVectors('entities', null, 10)).map((x) => x.id)).toEqual(['a'])
+        expect((await store.vectors.scan('passages', null, 10)).map((x) => x.id)).toEqual([
+          'a',
+          'b',
+        ])
+        expect((await store.vectors.scan('entities', null, 10)).map((x) => x.id)).toEqual(['a'])
         await store.apply({ deleteVectors: [{ space: 'passages', id: 'a' }] })
-        expect(await store.getVectors('passages', ['a'])).toEqual([])
+        expect(await store.vectors.get('passages', ['a'])).toEqual([])
       })
-      t('stores meta values and binary snapshots', async () => {
-        expect(await store.getMeta('embedder')).toBeNull()
-        await store.setMeta('embedder', '{"name":"x"}')
-        await store.setMeta('embedder', '{"name":"y"}')
-        expect(await store.getMeta('embedder')).toBe('{"name":"y"}')
-        const bytes = new Uint8Array([0, 255, 1, 128])
-        await store.putSnapshot('bm25', bytes)
-        expect(Array.from((await store.getSnapshot('bm25'))!)).toEqual([0, 255, 1, 128])
-        expect(await store.getSnapshot('nope')).toBeNull()
+      t('stores meta values', async () => {
+        expect(await store.meta.get('embedder')).toBeNull()
+        await store.meta.set('embedder', '{"name":"x"}')
+        await store.meta.set('embedder', '{"name":"y"}')
+        expect(await store.meta.get('embedder')).toBe('{"name":"y"}')
       })
     })
   })

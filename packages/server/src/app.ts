@@ -5,13 +5,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import multipart from '@fastify/multipart'
 import FindMyWay from 'find-my-way'
 import { validatorCompiler } from 'fastify-type-provider-zod'
-import {
-  createSearchService,
-  EngramError,
-  isUuid,
-  type Engram,
-  type SearchService,
-} from '@engram/core'
+import { EngramError, isUuid, type Engram, type SearchService } from '@engram/core'
 import { buildDocsSearch } from './docs-brain.js'
 import { documentObject, documentRoute } from './openapi-transforms.js'
 import { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
@@ -40,8 +34,6 @@ export interface BuildAppOptions {
   /** Largest uploaded file (default 50 MB). */
   maxFileBytes?: number
   logger?: FastifyServerOptions['logger']
-  /** Search over `engram`; created when absent (one per engine: it listens to commits). */
-  search?: SearchService
   /** The documentation brain of `/demo/search`; built from docs/ when absent. */
   docs?: { search: SearchService; brainId: string }
   demoRateLimiter?: DemoRateLimiter
@@ -56,7 +48,6 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { engram } = options
   const basePath = options.basePath ?? ''
-  const search = options.search ?? createSearchService(engram)
   const docs = options.docs ?? (await buildDocsSearch())
   const demoLimiter = options.demoRateLimiter ?? createDemoRateLimiter()
   const app = Fastify({
@@ -163,14 +154,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
       publicRoutes(api, engram)
       demoSearchRoute(api, docs, demoLimiter)
-      searchRoutes(api, search)
+      searchRoutes(api, engram.search)
       metaRoutes(api, engram)
       systemRoutes(api, engram)
       modelRoutes(api, engram)
       taskRoutes(api, engram)
       retrieveListRoutes(api, engram)
-      retrieveGraphRoutes(api, engram, search)
-      retrieveContextRoutes(api, engram, search)
+      retrieveGraphRoutes(api, engram)
+      retrieveContextRoutes(api, engram)
       ingestRoutes(api, engram, { maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024 })
       pendingRoutes(api)
     },

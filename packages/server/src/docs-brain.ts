@@ -2,8 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
-  createEngram,
-  createSearchService,
+  createEngine,
   memoryAdapter,
   stableId,
   type Passage,
@@ -59,13 +58,12 @@ export function markdownSections(text: string): { heading: string; text: string 
 export async function buildDocsSearch(
   docsDir: string = DEFAULT_DOCS_DIR,
 ): Promise<{ search: SearchService; brainId: string; passages: number }> {
-  const engram = createEngram({
+  const engram = createEngine({
     storage: memoryAdapter(),
     version: 'docs',
     defaultBrain: DOCS_BRAIN,
   })
   await engram.start()
-  const search = createSearchService(engram)
   const passages: Passage[] = []
   const now = new Date().toISOString()
   for (const file of markdownFiles(docsDir)) {
@@ -85,6 +83,6 @@ export async function buildDocsSearch(
     })
   }
   await engram.commit(DOCS_BRAIN, { passages })
-  await search.indexes(DOCS_BRAIN)
-  return { search, brainId: DOCS_BRAIN, passages: passages.length }
+  await engram.indexes.get(DOCS_BRAIN)
+  return { search: engram.search, brainId: DOCS_BRAIN, passages: passages.length }
 }

@@ -1,10 +1,10 @@
-import { createEngram, memoryAdapter } from '@engram/core'
+import { createEngine, memoryAdapter } from '@engram/core'
 import { buildApp } from './app.js'
 import { packageVersion } from './config.js'
 
 /** The OpenAPI 3.1 document as the routes describe it, serialised deterministically. */
 export async function generateOpenApi(): Promise<string> {
-  const engram = createEngram({ storage: memoryAdapter(), version: packageVersion() })
+  const engram = createEngine({ storage: memoryAdapter(), version: packageVersion() })
   const app = await buildApp({ engram })
   try {
     return `${JSON.stringify(app.swagger(), null, 2)}\n`

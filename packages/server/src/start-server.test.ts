@@ -58,12 +58,12 @@ describe('startServer: vector index snapshots', () => {
     dirs.push(dataDir)
     const first = await startServer(config(dataDir), () => {})
     await first.engram.commit('default', vectors())
-    await first.search.indexes('default')
+    await first.engram.indexes.get('default')
     await first.close()
     expect(snapshotsOf(dataDir, 'default')).toEqual([expect.stringMatching(/^vectors-passages-/)])
 
     const second = await startServer(config(dataDir), () => {})
-    const indexes = await second.search.indexes('default')
+    const indexes = await second.engram.indexes.get('default')
     expect(indexes.vectorOrigin.get('passages')).toBe('snapshot')
     expect(indexes.vectors.get('passages')!.size).toBe(30)
     await second.close()
@@ -75,8 +75,8 @@ describe('startServer: vector index snapshots', () => {
     const server = await startServer(config(dataDir), () => {})
     await server.engram.brains.create('alpha')
     await server.engram.commit('alpha', vectors())
-    await server.search.indexes('alpha')
-    await server.search.saveSnapshots('alpha')
+    await server.engram.indexes.get('alpha')
+    await server.engram.indexes.saveSnapshots('alpha')
     expect(snapshotsOf(dataDir, 'alpha')).toHaveLength(1)
     const res = await server.app.inject({
       method: 'DELETE',

@@ -1,13 +1,9 @@
 import {
-  createEngram,
-  createSearchService,
-  defaultIngestionComponents,
+  createEngine,
   memoryAdapter,
-  registerIngestion,
   silentLogger,
   type Engram,
   type Logger,
-  type SearchService,
   type StorageAdapter,
 } from '@engram/core'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
@@ -23,8 +19,6 @@ import { warmIndexes } from './warm-indexes.js'
 export interface RunningServer {
   app: FastifyInstance
   engram: Engram
-  /** The search service of the routes (one per engine). */
-  search: SearchService
   url: string
   /**
    * Graceful stop: stop accepting, let running tasks finish (or leave them queued), save changed
@@ -78,11 +72,10 @@ export async function startServer(
     error: (obj, msg) => engineLog.error(obj, msg),
   }
   let engram: Engram
-  let search: SearchService
   let app: FastifyInstance
   let address: string
   try {
-    engram = createEngram({
+    engram = createEngine({
       storage: storageFor(config),
       version: config.version,
       systemTokenHash: systemToken.hash,
@@ -90,14 +83,9 @@ export async function startServer(
       workers: config.workers,
       workersPerBrain: config.workersPerBrain,
       logger: engineLogger,
-    })
-    // Before start: tasks resumed by `start` commit through its listeners and resolve against its
-    // entity vectors.
-    search = createSearchService(engram, { embedder, plugins })
-    const entitySearch = search
-    registerIngestion(engram, {
-      components: defaultIngestionComponents({ embedder, extractor }),
-      entityVectors: (brainId) => entitySearch.vectors(brainId),
+      embedder,
+      extractor,
+      plugins,
     })
     await engram.start()
     app = await buildApp({
@@ -106,7 +94,6 @@ export async function startServer(
       maxFileBytes: config.maxFileBytes,
       maxBodyBytes: config.maxBodyBytes,
       logger,
-      search,
     })
     engineLog = app.log
     address = await app.listen({ port: config.port, host: config.host })
@@ -133,13 +120,12 @@ export async function startServer(
   // After the listen, in the background: a restarted server answers /health at once, and each brain's
   // first search finds its indexes built (from snapshots when valid) instead of building them.
   if (config.warmIndexes)
-    void warmIndexes(engram, search, app.log, () => closing !== null).catch((error: unknown) =>
+    void warmIndexes(engram, app.log, () => closing !== null).catch((error: unknown) =>
       app.log.warn({ err: error }, 'index warm-up stopped'),
     )
   return {
     app,
     engram,
-    search,
     url: address,
     close() {
       closing ??= (async () => {

@@ -1,4 +1,4 @@
-import type { Engram, Logger, SearchService } from '@engram/core'
+import type { Engram, Logger } from '@engram/core'
 
 /**
  * Builds the search indexes of every brain, one brain at a time, so that the first search of each
@@ -9,7 +9,6 @@ import type { Engram, Logger, SearchService } from '@engram/core'
  */
 export async function warmIndexes(
   engram: Engram,
-  search: SearchService,
   logger: Logger,
   stopped: () => boolean,
 ): Promise<void> {
@@ -18,7 +17,7 @@ export async function warmIndexes(
   for (const brain of await engram.brains.list()) {
     if (stopped()) return
     try {
-      await search.indexes(brain.id)
+      await engram.indexes.get(brain.id)
       brains++
     } catch (error) {
       // Deleted meanwhile, or storage closing: the brain's first request builds (or reports) it.

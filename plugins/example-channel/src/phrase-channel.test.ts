@@ -1,4 +1,4 @@
-import { createEngram, createSearchService, memoryAdapter, type Passage } from '@engram/core'
+import { createEngine, memoryAdapter, type Passage } from '@engram/core'
 import { describe, expect, it } from 'vitest'
 import plugins, { combMnz, longestRun, phraseChannel } from './index.js'
 
@@ -15,9 +15,13 @@ const passage = (id: string, text: string): Passage => ({
 })
 
 async function setup() {
-  const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+  const engram = createEngine({
+    storage: memoryAdapter(),
+    version: 't',
+    plugins: [phraseChannel(), combMnz()],
+  })
   await engram.start()
-  const search = createSearchService(engram, { plugins: [phraseChannel(), combMnz()] })
+  const search = engram.search
   await engram.commit('default', {
     passages: [
       passage('ordered', 'The best new york pizza is sold near the station.'),

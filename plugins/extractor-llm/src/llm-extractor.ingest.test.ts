@@ -1,9 +1,8 @@
 import {
-  createEngram,
+  createEngine,
   defaultIngestionComponents,
   INGEST_TEXT,
   memoryAdapter,
-  registerIngestion,
   type TextIngestPayload,
 } from '@engram/core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -29,7 +28,6 @@ afterEach(async () => {
 async function ingest(replies: ScriptedReply[]) {
   const server = await fakeChatServer(replies)
   close = server.close
-  const engram = createEngram({ storage: memoryAdapter(), version: 'test' })
   const extractor = llmExtractor({
     baseUrl: server.baseUrl,
     model: 'gpt-4o-mini',
@@ -42,7 +40,7 @@ async function ingest(replies: ScriptedReply[]) {
     embed: null,
     embedderInfo: null,
   }
-  registerIngestion(engram, { components })
+  const engram = createEngine({ storage: memoryAdapter(), version: 'test', ingestion: components })
   await engram.start()
   const { task } = await engram.tasks.submit({ brainId: 'default', kind: INGEST_TEXT, payload })
   await engram.tasks.idle()
@@ -57,15 +55,15 @@ describe('llm extractor in the ingestion pipeline', () => {
     expect(task.result).toMatchObject({ entities: 3, events: 1, relationships: 3, observations: 1 })
 
     const store = await engram.store('default')
-    const entities = (await store.listEntities({ limit: 100, skip: 0 })).items
+    const entities = (await store.entities.list({ limit: 100, skip: 0 })).items
     const event = entities.find((e) => e.labels.includes('EVENT'))!
     expect(event.happenedAt).toBe('2024-03-08')
-    const legs = await store.relationshipsOf(event.uuid)
+    const legs = await store.relationships.of(event.uuid)
     expect(legs).toHaveLength(3)
     expect(new Set(legs.map((l) => l.flowKey)).size).toBe(1)
     expect(legs[0]!.flowKey).not.toBeNull()
     const emily = entities.find((e) => e.name === 'Emily')!
-    const observations = (await store.listObservations({ limit: 10, skip: 0 })).items
+    const observations = (await store.observations.list({ limit: 10, skip: 0 })).items
     expect(observations.map((o) => o.resourceId)).toEqual([emily.uuid])
     await engram.stop({ graceMs: 0 })
   })

@@ -11,11 +11,19 @@ import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
 import type { Task, TaskStage } from '../model/task.js'
 import type { Logger } from '../logger.js'
+import type { Embedder } from '../contracts/embedder.js'
+import type { Extractor } from '../contracts/extractor.js'
+import type { SearchPlugin } from '../contracts/search-plugins.js'
+import type { IndexManager } from '../indexes/index-manager.js'
+import type { VectorSnapshotOptions } from '../indexes/vector-snapshots.js'
+import type { IngestionComponents } from '../ingest/pipeline/ingestion-components.js'
+import type { Records } from '../records/records.js'
+import type { SearchService } from '../search/search-service.js'
 
 /** Who a token belongs to. */
 export type Principal = { kind: 'system' } | { kind: 'brain'; brainId: string }
 
-export interface EngramOptions {
+export interface EngineCoreOptions {
   storage: StorageAdapter
   /** Written as `brain_version` on passages and structured records (the server's package version). */
   version: string
@@ -191,8 +199,11 @@ export type BeforeCommitHook = (
   forecast?: WriteBatch,
 ) => Promise<void>
 
-/** The engine: what the server and library users drive. */
-export interface Engram {
+/**
+ * The engine's core: storage, brains, graph writes, the task queue and the commit path. The index
+ * manager, search and ingestion are built on it by the composition root (`createEngine`).
+ */
+export interface EngineCore {
   readonly version: string
   readonly logger: Logger
   readonly storage: StorageAdapter
@@ -222,4 +233,36 @@ export interface Engram {
   start(): Promise<void>
   /** Stops accepting tasks, lets running ones finish (up to `graceMs`), leaves the rest queued, closes storage. */
   stop(options?: { graceMs?: number }): Promise<void>
+}
+
+export interface EngineOptions extends EngineCoreOptions {
+  /**
+   * Embeds passages and entities at ingestion and queries at search: one model for both. Without it,
+   * search is lexical and graph only. The caller owns it (the engine does not close it).
+   */
+  embedder?: Embedder | null
+  /** Extraction for text ingestion; default: the local extractor in-process. The caller owns it. */
+  extractor?: Extractor | null
+  /**
+   * The ingestion stages, for callers that replace some (tests, benchmarks); default:
+   * `defaultIngestionComponents({ embedder, extractor })`.
+   */
+  ingestion?: IngestionComponents
+  /** Extra channel, fusion and stage plugins, registered after the built-ins (names must not clash). */
+  plugins?: SearchPlugin[]
+  /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
+  snapshots?: VectorSnapshotOptions | false
+}
+
+/**
+ * The engine: what the server, the documentation brain, benchmarks and library users drive. Built by
+ * `createEngine`, the one composition root; started and stopped as one.
+ */
+export interface Engram extends EngineCore {
+  /** Every brain's in-memory indexes. */
+  readonly indexes: IndexManager
+  /** The search pipeline and its plugin registry. */
+  readonly search: SearchService
+  /** Record lists and lookups with their query semantics (what `/retrieve/*` lists and `/meta/*` read). */
+  readonly records: Records
 }

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { createEngram } from '../engine/create-engram.js'
+import { createEngine } from '../engine/create-engine.js'
 import type { Engram } from '../engine/engine-types.js'
 import { stableId } from '../ids.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
-import { normalizeEntityName } from '../graph-writes/normalize-entity-name.js'
+import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
 import { INGEST_STRUCTURED, INGEST_TEXT, type StructuredIngestPayload } from './ingest-payloads.js'
 import type { ExtractedGraph, IngestionComponents } from './pipeline/ingestion-components.js'
-import { registerIngestion } from './register-ingestion.js'
 
 /**
  * Lost updates between writes of one brain. Each test holds one write in the middle of its
@@ -95,13 +94,13 @@ function components(hooks: Hooks, withEmbedder: boolean): IngestionComponents {
 }
 
 async function start(hooks: Hooks, { workers = 2, embedder = true } = {}) {
-  const engram = createEngram({
+  const engram = createEngine({
     storage: memoryAdapter(),
     version: 'test',
     workers,
     workersPerBrain: workers,
+    ingestion: components(hooks, embedder),
   })
-  registerIngestion(engram, { components: components(hooks, embedder) })
   await engram.start()
   return engram
 }
@@ -125,7 +124,7 @@ const ingest = async (engram: Engram, text: string) =>
 const passageOf = (taskId: string) => stableId('passage', taskId, '0')
 
 async function entityNamed(engram: Engram, name: string): Promise<Entity> {
-  const found = await (await engram.store('default')).findEntitiesByName(normalizeEntityName(name))
+  const found = await (await engram.store('default')).entities.findByName(normalizeEntityName(name))
   expect(found).toHaveLength(1)
   return found[0]!
 }
@@ -140,7 +139,7 @@ describe('writes of one brain at once', () => {
     expect((await engram.tasks.get('default', b))?.status).toBe('completed')
     const alice = await entityNamed(engram, 'Alice')
     expect([...alice.sourcePassageIds].sort()).toEqual([passageOf(a), passageOf(b)].sort())
-    const [vector] = await (await engram.store('default')).getVectors('entities', [alice.uuid])
+    const [vector] = await (await engram.store('default')).vectors.get('entities', [alice.uuid])
     expect(vector?.vector).toEqual(vectorOf('Alice'))
   })
 
@@ -170,7 +169,7 @@ describe('writes of one brain at once', () => {
     await engram.tasks.idle()
     const store = await engram.store('default')
     const alice = await entityNamed(engram, 'Alice')
-    const edges = await store.relationshipsOf(alice.uuid)
+    const edges = await store.relationships.of(alice.uuid)
     expect(edges).toHaveLength(1)
     expect([...edges[0]!.sourcePassageIds].sort()).toEqual([passageOf(a), passageOf(b)].sort())
   })
@@ -241,7 +240,7 @@ describe('writes of one brain at once', () => {
     const alice = await entityNamed(engram, 'Alice')
     expect(alice.description).toBe('an engineer')
     expect(alice.sourcePassageIds).toEqual([passageOf(task)])
-    const [vector] = await (await engram.store('default')).getVectors('entities', [alice.uuid])
+    const [vector] = await (await engram.store('default')).vectors.get('entities', [alice.uuid])
     expect(vector?.vector).toEqual(vectorOf('Alice: an engineer'))
   })
 
@@ -265,14 +264,14 @@ describe('writes of one brain at once', () => {
     await submit()
     await engram.tasks.idle()
     const store = await engram.store('default')
-    const [edge] = await store.relationshipsOf((await entityNamed(engram, 'Alice')).uuid)
+    const [edge] = await store.relationships.of((await entityNamed(engram, 'Alice')).uuid)
     await engram.graph.updateRelationship('default', {
       uuid: edge!.uuid,
       newProperties: { since: 2020 },
     })
     await submit()
     await engram.tasks.idle()
-    const [after] = await store.getRelationships([edge!.uuid])
+    const [after] = await store.relationships.get([edge!.uuid])
     expect(after?.properties).toEqual({ since: 2020 })
   })
 })

@@ -2,7 +2,7 @@ import type { EmbedOptions } from '../contracts/embedder.js'
 import type { VectorReader } from '../contracts/search-plugins.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
 import type {
-  Engram,
+  EngineCore,
   LockedOutcome,
   TaskContext,
   TaskHandler,
@@ -65,7 +65,7 @@ function embeddingAs(components: IngestionComponents, call: EmbedOptions): Inges
 }
 
 /** Registers the three ingestion task kinds on an engine (text, file, structured). */
-export function registerIngestion(engram: Engram, options: IngestionOptions): void {
+export function registerIngestion(engram: EngineCore, options: IngestionOptions): void {
   const { components, entityVectors } = options
 
   /**

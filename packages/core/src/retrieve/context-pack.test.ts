@@ -4,7 +4,7 @@ import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
-import { BrainIndexes } from '../search/brain-indexes.js'
+import { BrainIndexes } from '../indexes/brain-indexes.js'
 import { contextPack, isHistoryQuestion } from './context-pack.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 

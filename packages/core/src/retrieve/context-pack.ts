@@ -139,7 +139,7 @@ export async function contextPack(
       .filter((e): e is number => e !== null)
       .map((e) => graph.edgeUuid[e]!)
       .filter((u) => !relationships.has(u))
-    for (const r of await deps.store.getRelationships([...new Set(uuids)]))
+    for (const r of await deps.store.relationships.get([...new Set(uuids)]))
       relationships.set(r.uuid, r)
   }
   const selected = await timer.time('context.rank', async () => {
@@ -162,7 +162,10 @@ export async function contextPack(
     for (const p of paths) nodes.add(p.shared)
     for (const t of topics) nodes.add(t.node)
     const entities = new Map(
-      (await deps.store.getEntities([...nodes].map((n) => graph.uuid[n]!))).map((e) => [e.uuid, e]),
+      (await deps.store.entities.get([...nodes].map((n) => graph.uuid[n]!))).map((e) => [
+        e.uuid,
+        e,
+      ]),
     )
     const entity = (n: number | null) => (n === null ? undefined : entities.get(graph.uuid[n]!))
     const relationship = (e: number | null) =>
@@ -176,7 +179,7 @@ export async function contextPack(
     const sourceIds = seeds.passages.slice(0, maxPassages).map((c) => c.id)
     const passages = new Map(
       (
-        await deps.store.getPassages([...new Set([...seeds.passages.map((p) => p.id), ...cited])])
+        await deps.store.passages.get([...new Set([...seeds.passages.map((p) => p.id), ...cited])])
       ).map((p) => [p.id, p]),
     )
     const sourcePassages = sourceIds
@@ -305,8 +308,8 @@ async function historical(
       .sort((a, b) => a.insertedAt.localeCompare(b.insertedAt) || a.position - b.position)
       .map((p) => clip(p.text))
   const [passages, structured] = await Promise.all([
-    deps.store.listPassages({ limit, skip: 0 }),
-    deps.store.listStructured({ limit, skip: 0 }),
+    deps.store.passages.list({ limit, skip: 0 }),
+    deps.store.structured.list({ limit, skip: 0 }),
   ])
   return [
     ...passages.items.map((p) => clip(p.text)),

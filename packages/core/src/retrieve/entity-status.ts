@@ -64,14 +64,14 @@ export async function entityStatus(
 
 async function observationsOf(deps: RetrieveDeps, node: Entity): Promise<Observation[]> {
   const own = (
-    await deps.store.listObservations({ resourceId: node.uuid, limit: MAX_OBSERVATIONS, skip: 0 })
+    await deps.store.observations.list({ resourceId: node.uuid, limit: MAX_OBSERVATIONS, skip: 0 })
   ).items
   const names = [node.name, ...node.aliases]
   const seen = new Set(own.map((o) => o.id))
   const out = [...own]
   for (const passageId of node.sourcePassageIds.slice(0, MAX_SOURCE_PASSAGES)) {
     if (out.length >= MAX_OBSERVATIONS) break
-    const page = await deps.store.listObservations({
+    const page = await deps.store.observations.list({
       resourceId: passageId,
       limit: MAX_OBSERVATIONS,
       skip: 0,

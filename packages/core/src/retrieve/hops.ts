@@ -98,7 +98,7 @@ async function findSeeds(deps: RetrieveDeps, query: string): Promise<Entity[]> {
   const ids = fuseByReciprocalRank(lists, 60)
     .slice(0, HOP_SEEDS)
     .map((c) => c.id)
-  const byId = new Map((await deps.store.getEntities(ids)).map((e) => [e.uuid, e]))
+  const byId = new Map((await deps.store.entities.get(ids)).map((e) => [e.uuid, e]))
   return ids.flatMap((id) => {
     const e = byId.get(id)
     return e === undefined ? [] : [e]

@@ -64,7 +64,7 @@ export async function identifyEntity(
     )
   }
   if (uuid !== '') {
-    const [byId] = await deps.store.getEntities([uuid])
+    const [byId] = await deps.store.entities.get([uuid])
     if (byId !== undefined && accept(byId)) return byId
     if (name === '') throw notFound('Entity', uuid)
   }

@@ -36,7 +36,11 @@ export class NeighborsOf {
   private readonly edges = new Map<string, Promise<NeighborEdge[]>>()
   private readonly entities = new Map<string, Entity>()
 
-  constructor(private readonly store: BrainStore) {}
+  /** `includeDeprecated`: keep deprecated relationships too (an explicit walk may ask for them). */
+  constructor(
+    private readonly store: BrainStore,
+    private readonly options: { includeDeprecated?: boolean } = {},
+  ) {}
 
   /** Remembers entities already loaded (so they are not fetched again). */
   remember(entities: Entity[]): void {
@@ -64,13 +68,15 @@ export class NeighborsOf {
   }
 
   private async load(uuid: string): Promise<NeighborEdge[]> {
-    const relationships = (await this.store.relationshipsOf(uuid)).filter(
-      (r) => !r.deprecated && r.subjectUuid !== r.objectUuid,
+    const relationships = (await this.store.relationships.of(uuid)).filter(
+      (r) =>
+        (this.options.includeDeprecated === true || !r.deprecated) &&
+        r.subjectUuid !== r.objectUuid,
     )
     const missing = [
       ...new Set(relationships.map((r) => (r.subjectUuid === uuid ? r.objectUuid : r.subjectUuid))),
     ].filter((id) => !this.entities.has(id))
-    if (missing.length > 0) this.remember(await this.store.getEntities(missing))
+    if (missing.length > 0) this.remember(await this.store.entities.get(missing))
     const out: NeighborEdge[] = []
     for (const relationship of relationships) {
       const outgoing = relationship.subjectUuid === uuid

@@ -185,7 +185,7 @@ export async function neighborsByUuid(
   uuid: string,
   options: { limit: number; lookFor?: string | undefined },
 ): Promise<NeighborsResult> {
-  const [main] = await deps.store.getEntities([uuid])
+  const [main] = await deps.store.entities.get([uuid])
   if (main === undefined) throw notFound('Entity', uuid)
   return rankNeighbors(deps, main, {
     limit: options.limit,

@@ -1,5 +1,5 @@
 import { analyze } from '../analysis/analyze.js'
-import { normalizeEntityName } from '../graph-writes/normalize-entity-name.js'
+import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
 import { isEvent, type Entity } from '../model/entity.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
@@ -44,9 +44,9 @@ export async function resolveTarget(
   const text = target.trim()
   if (text.length === 0) return null
   if (text.length <= MAX_ID_LENGTH) {
-    const [byId] = await deps.store.getEntities([text])
+    const [byId] = await deps.store.entities.get([text])
     if (byId !== undefined && accept(byId)) return byId
-    const byName = (await deps.store.findEntitiesByName(normalizeEntityName(text))).filter(accept)
+    const byName = (await deps.store.entities.findByName(normalizeEntityName(text))).filter(accept)
     if (byName.length > 0) return pickBest(deps, byName)
   }
   return bestLexicalMatch(deps, text, accept)
@@ -55,7 +55,7 @@ export async function resolveTarget(
 async function pickBest(deps: RetrieveDeps, entities: Entity[]): Promise<Entity> {
   if (entities.length === 1) return entities[0]!
   const degrees = await Promise.all(
-    entities.map(async (e) => (await deps.store.relationshipsOf(e.uuid)).length),
+    entities.map(async (e) => (await deps.store.relationships.of(e.uuid)).length),
   )
   const ranked = entities.map((entity, i) => ({ entity, degree: degrees[i]! }))
   ranked.sort(
@@ -85,7 +85,7 @@ async function bestLexicalMatch(
   const hits = deps.indexes.entities.search(text, CANDIDATES)
   if (hits.length === 0) return null
   const entities = new Map(
-    (await deps.store.getEntities(hits.map((h) => h.id))).map((e) => [e.uuid, e]),
+    (await deps.store.entities.get(hits.map((h) => h.id))).map((e) => [e.uuid, e]),
   )
   for (const hit of hits) {
     const entity = entities.get(hit.id)

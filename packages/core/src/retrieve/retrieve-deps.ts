@@ -1,7 +1,7 @@
 import type { VectorReader } from '../contracts/search-plugins.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { Engram } from '../engine/engine-types.js'
-import type { BrainIndexes } from '../search/brain-indexes.js'
+import type { BrainIndexes } from '../indexes/brain-indexes.js'
 import type { SearchService } from '../search/search-service.js'
 
 /**
@@ -24,18 +24,9 @@ export interface RetrieveDeps {
 }
 
 /** Dense readers of one brain, as the search service builds them for its own `SearchContext`. */
-export interface DenseReaders {
+interface DenseReaders {
   vectors: VectorReader | null
   embed: ((text: string) => Promise<Float32Array>) | null
-}
-
-/**
- * Optional hook: a search service may expose `denseReaders(brainId)` to choose the readers itself.
- * Without it, the readers are the service's own `vectors(brainId)` and `embed(brainId)`, the ones
- * `/retrieve/search` uses.
- */
-interface DenseCapable {
-  denseReaders?: (brainId: string) => Promise<DenseReaders> | DenseReaders
 }
 
 export interface RetrieveDepsOptions {
@@ -47,22 +38,17 @@ export interface RetrieveDepsOptions {
 }
 
 /**
- * Builds the dependencies of one request from the engine and the search service. Vectors and the
- * embedder come from `options`, else from the search service's `denseReaders(brainId)` when it has one
- * (see {@link DenseCapable}), else from its `vectors` and `embed` (null without an embedder).
+ * Builds the dependencies of one request from the engine. Vectors and the embedder come from
+ * `options`, else from the engine's search service, as `/retrieve/search` gets them (null without an
+ * embedder).
  */
 export async function createRetrieveDeps(
   engram: Engram,
-  search: SearchService,
   brainId: string,
   options: RetrieveDepsOptions = {},
 ): Promise<RetrieveDeps> {
-  const [store, indexes] = await Promise.all([engram.store(brainId), search.indexes(brainId)])
-  const dense = search as SearchService & DenseCapable
-  const readers: DenseReaders =
-    typeof dense.denseReaders === 'function'
-      ? await dense.denseReaders(brainId)
-      : await serviceReaders(search, brainId, indexes)
+  const [store, indexes] = await Promise.all([engram.store(brainId), engram.indexes.get(brainId)])
+  const readers = await serviceReaders(engram.search, brainId, indexes)
   const deps: RetrieveDeps = {
     brainId,
     store,

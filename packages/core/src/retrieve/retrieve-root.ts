@@ -75,8 +75,8 @@ async function observationsOf(
   const passageIds = new Set(passages.map((p) => p.id))
   const out = new Map<string, Observation>()
   const read = (resourceId: string) =>
-    deps.store
-      .listObservations({ resourceId, limit: OBSERVATIONS_PER_RESOURCE, skip: 0 })
+    deps.store.observations
+      .list({ resourceId, limit: OBSERVATIONS_PER_RESOURCE, skip: 0 })
       .then((page) => page.items)
   for (const page of await Promise.all(passages.map((p) => read(p.id)))) {
     for (const o of page) out.set(o.id, o)
@@ -103,7 +103,7 @@ async function rankPassages(deps: RetrieveDeps, text: string, limit: number): Pr
   const ids = fuseByReciprocalRank(lists, 60)
     .slice(0, limit)
     .map((c) => c.id)
-  const byId = new Map((await deps.store.getPassages(ids)).map((p) => [p.id, p]))
+  const byId = new Map((await deps.store.passages.get(ids)).map((p) => [p.id, p]))
   return ids.flatMap((id) => {
     const p = byId.get(id)
     return p === undefined ? [] : [p]
@@ -121,13 +121,13 @@ async function mentionedEntities(
       passage.text.slice(0, MENTION_TEXT),
       MENTION_CANDIDATES,
     )
-    const entities = await deps.store.getEntities(hits.map((h) => h.id))
+    const entities = await deps.store.entities.get(hits.map((h) => h.id))
     for (const e of entities) {
       if (e.sourcePassageIds.includes(passage.id) && !out.has(e.uuid)) out.set(e.uuid, e)
     }
   }
   const seeds = deps.indexes.entities.search(text, QUERY_SEEDS)
-  for (const e of await deps.store.getEntities(seeds.map((s) => s.id))) {
+  for (const e of await deps.store.entities.get(seeds.map((s) => s.id))) {
     const haystack = [e.name, ...e.aliases, e.description ?? ''].join(' ')
     if (!out.has(e.uuid) && termCoverage(text, haystack) >= TARGET_MATCH_THRESHOLD) {
       out.set(e.uuid, e)

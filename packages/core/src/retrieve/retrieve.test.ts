@@ -5,7 +5,7 @@ import { EngramError } from '../errors.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
-import { BrainIndexes } from '../search/brain-indexes.js'
+import { BrainIndexes } from '../indexes/brain-indexes.js'
 import { entityContext } from './entity-context.js'
 import { entityInfo } from './entity-info.js'
 import { entityStatus } from './entity-status.js'
@@ -18,8 +18,7 @@ import { resolveTarget, termCoverage } from './resolve-target.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 import { createRetrieveDeps } from './retrieve-deps.js'
 import { retrieveRoot } from './retrieve-root.js'
-import { createEngram } from '../engine/create-engram.js'
-import { createSearchService } from '../search/search-service.js'
+import { createEngine } from '../engine/create-engine.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const NOW = new Date('2025-06-01T00:00:00.000Z')
@@ -376,42 +375,37 @@ describe('retrieve root', () => {
 })
 
 describe('createRetrieveDeps', () => {
-  it('reads the brain and takes dense readers from the search service hook when present', async () => {
-    const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+  it('reads the brain, with dense readers from options when given', async () => {
+    const engram = createEngine({ storage: memoryAdapter(), version: 't' })
     await engram.start()
-    const search = createSearchService(engram)
-    const plain = await createRetrieveDeps(engram, search, 'default')
+    const plain = await createRetrieveDeps(engram, 'default')
     expect(plain).toMatchObject({ brainId: 'default', vectors: null, embed: null })
     const embed = async () => Float32Array.from([1])
-    const withHook = Object.assign(Object.create(search) as typeof search, {
-      denseReaders: () => ({ vectors: null, embed }),
-    })
-    expect((await createRetrieveDeps(engram, withHook, 'default')).embed).toBe(embed)
-    await expect(createRetrieveDeps(engram, search, 'nope')).rejects.toMatchObject({
+    expect((await createRetrieveDeps(engram, 'default', { embed })).embed).toBe(embed)
+    await expect(createRetrieveDeps(engram, 'nope')).rejects.toMatchObject({
       code: 'BRAIN_NOT_FOUND',
     })
     await engram.stop()
   })
 
   it("takes the search service's own dense readers once the brain has vectors", async () => {
-    const engram = createEngram({ storage: memoryAdapter(), version: 't' })
-    await engram.start()
     const embedder = {
       kind: 'embedder' as const,
       name: 'fake',
       dimension: 2,
       embed: async (texts: string[]) => texts.map(() => Float32Array.from([1, 0])),
     }
-    const search = createSearchService(engram, { embedder })
+    const engram = createEngine({ storage: memoryAdapter(), version: 't', embedder })
+    await engram.start()
     // No vectors yet: nothing to search, so the text is not embedded.
-    expect(await createRetrieveDeps(engram, search, 'default')).toMatchObject({
+    expect(await createRetrieveDeps(engram, 'default')).toMatchObject({
       vectors: null,
       embed: null,
     })
     await engram.commit('default', {
       vectors: [{ space: 'passages', id: 'p1', vector: Float32Array.from([1, 0]) }],
     })
-    const deps = await createRetrieveDeps(engram, search, 'default')
+    const deps = await createRetrieveDeps(engram, 'default')
     expect(deps.embed).not.toBeNull()
     expect([...(await deps.embed!('x'))]).toEqual([1, 0])
     expect((await deps.vectors!.search('passages', Float32Array.from([1, 0]), 5))[0]?.id).toBe('p1')

@@ -3,7 +3,7 @@ import type { VectorReader } from '../contracts/search-plugins.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
-import { BrainIndexes } from '../search/brain-indexes.js'
+import { BrainIndexes } from '../indexes/brain-indexes.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 import { synergies } from './synergies.js'
 

@@ -42,7 +42,7 @@ export async function entitiesOf(
   nodes: readonly number[],
 ): Promise<Entity[]> {
   const uuids = [...new Set(nodes.map((n) => graph.uuid[n]!))]
-  const byUuid = new Map((await deps.store.getEntities(uuids)).map((e) => [e.uuid, e]))
+  const byUuid = new Map((await deps.store.entities.get(uuids)).map((e) => [e.uuid, e]))
   return nodes.flatMap((n) => {
     const e = byUuid.get(graph.uuid[n]!)
     return e === undefined ? [] : [e]

@@ -2,7 +2,7 @@ import type { Embedder } from '../contracts/embedder.js'
 import type { VectorReader } from '../contracts/search-plugins.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import { EngramError } from '../errors.js'
-import type { BrainIndexes } from './brain-indexes.js'
+import type { BrainIndexes } from '../indexes/brain-indexes.js'
 
 /** Meta key under which ingestion records a brain's embedder (see `ingest/pipeline/check-embedder.ts`). */
 const EMBEDDER_META = 'embedder'
@@ -65,7 +65,7 @@ export function queryEmbedder(
   let checked: Promise<void> | undefined
   const check = async () => {
     const s = await store()
-    const recorded = await s.getMeta(EMBEDDER_META)
+    const recorded = await s.meta.get(EMBEDDER_META)
     if (recorded === null) return
     const brain = JSON.parse(recorded) as { name: string; dimension: number }
     if (brain.name !== embedder.name || brain.dimension !== embedder.dimension)

@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { Embedder } from '../contracts/embedder.js'
-import { createEngram } from '../engine/create-engram.js'
+import { createEngine } from '../engine/create-engine.js'
 import { EngramError } from '../errors.js'
-import { defaultIngestionComponents } from '../ingest/default-components.js'
 import { INGEST_TEXT, type TextIngestPayload } from '../ingest/ingest-payloads.js'
-import { registerIngestion } from '../ingest/register-ingestion.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { SearchResponse } from '../model/search.js'
-import { createSearchService } from './search-service.js'
 import type { SearchRequest } from './search-request.js'
 
 const DIM = 64
@@ -111,9 +108,13 @@ const ENTITIES = [
 
 async function setup(options: { embedder?: boolean } = {}) {
   const embedder = hashingBagOfWordsTestEmbedder()
-  const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+  const engram = createEngine({
+    storage: memoryAdapter(),
+    version: 't',
+    ...(options.embedder === false ? {} : { embedder }),
+  })
   await engram.start()
-  const search = createSearchService(engram, options.embedder === false ? {} : { embedder })
+  const search = engram.search
   const ids = Object.keys(TEXTS)
   const passageVectors = await embedder.embed(
     ids.map((id) => TEXTS[id]!),
@@ -132,7 +133,7 @@ async function setup(options: { embedder?: boolean } = {}) {
     ],
   })
   const store = await engram.store('default')
-  await store.setMeta('embedder', JSON.stringify({ name: embedder.name, dimension: DIM }))
+  await store.meta.set('embedder', JSON.stringify({ name: embedder.name, dimension: DIM }))
   embedder.calls = 0
   /** Passage ids by exact cosine with the query, as the dense list must rank them. */
   const byCosine = async (query: string, pool = ids) => {
@@ -314,8 +315,7 @@ describe('dense search', () => {
 
   it('builds vector indexes from storage, and ingested passages become dense hits', async () => {
     const embedder = hashingBagOfWordsTestEmbedder()
-    const engram = createEngram({ storage: memoryAdapter(), version: 't' })
-    registerIngestion(engram, { components: defaultIngestionComponents({ embedder }) })
+    const engram = createEngine({ storage: memoryAdapter(), version: 't', embedder })
     await engram.start()
     const ingest = async (text: string) => {
       const payload: TextIngestPayload = {
@@ -330,7 +330,7 @@ describe('dense search', () => {
       await engram.tasks.idle()
     }
     await ingest('Volcanoes erupt lava and ash over the island.')
-    const search = createSearchService(engram, { embedder })
+    const search = engram.search
     // Built from the adapter on first use...
     let res = await search.search('default', request({ query: 'lava island volcano' }))
     expect(res.channelLists.dense).toHaveLength(1)
@@ -344,7 +344,7 @@ describe('dense search', () => {
   it('refuses dense search on a brain embedded with another model', async () => {
     const { engram, search } = await setup()
     const store = await engram.store('default')
-    await store.setMeta('embedder', JSON.stringify({ name: 'other-model', dimension: DIM }))
+    await store.meta.set('embedder', JSON.stringify({ name: 'other-model', dimension: DIM }))
     await expect(search.search('default', request({ query: 'river bank' }))).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       status: 400,

@@ -2,7 +2,7 @@ import type { GraphReader } from '../contracts/search-plugins.js'
 import { isUuid } from '../ids.js'
 import { EVENT_LABEL } from '../model/entity.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
-import { normalizeEntityName } from '../graph-writes/normalize-entity-name.js'
+import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
 
 /** Behaviour weights by event or predicate name (original-notes D, the documented table). */
 const BEHAVIOUR: Record<string, number> = {
@@ -41,9 +41,9 @@ export async function preferenceScores(
   uuids: string[],
 ): Promise<Map<string, number>> {
   const user = isUuid(target)
-    ? (await store.getEntities([target]))[0]
-    : ((await store.findEntitiesByName(normalizeEntityName(target)))[0] ??
-      (await store.findEntitiesByName(normalizeEntityName(`user:${target}`)))[0])
+    ? (await store.entities.get([target]))[0]
+    : ((await store.entities.findByName(normalizeEntityName(target)))[0] ??
+      (await store.entities.findByName(normalizeEntityName(`user:${target}`)))[0])
   const scores = new Map<string, number>()
   if (user === undefined) return scores
   const profile = new Map<string, number>()

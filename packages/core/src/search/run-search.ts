@@ -278,7 +278,7 @@ async function loadRecords(
   ids: string[],
   out: Map<string, HitRecord>,
 ): Promise<void> {
-  const passages: Passage[] = await store.getPassages(ids)
+  const passages: Passage[] = await store.passages.get(ids)
   for (const p of passages) {
     const nodeId =
       typeof p.metadata.node_id === 'string'
@@ -296,7 +296,7 @@ async function loadRecords(
     })
   }
   const rest = ids.filter((id) => !out.has(id))
-  for (const e of rest.length > 0 ? await store.getEntities(rest) : []) {
+  for (const e of rest.length > 0 ? await store.entities.get(rest) : []) {
     out.set(e.uuid, {
       kind: 'entity',
       nodeId: e.uuid,

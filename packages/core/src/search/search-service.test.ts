@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createEngram } from '../engine/create-engram.js'
+import { createEngine } from '../engine/create-engine.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import { EngramError } from '../errors.js'
-import type { ChannelPlugin } from '../contracts/search-plugins.js'
+import type { ChannelPlugin, SearchPlugin } from '../contracts/search-plugins.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
-import { createSearchService } from './search-service.js'
 import type { SearchRequest } from './search-request.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
@@ -77,10 +76,10 @@ const echoChannel: ChannelPlugin = {
   },
 }
 
-async function setup() {
-  const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+async function setup(plugins: SearchPlugin[] = [echoChannel]) {
+  const engram = createEngine({ storage: memoryAdapter(), version: 't', plugins })
   await engram.start()
-  const search = createSearchService(engram, { plugins: [echoChannel] })
+  const search = engram.search
   await engram.commit('default', {
     passages: [
       passage('p1', 'Emily organized the AI Ethics Meetup in London.', {
@@ -191,7 +190,6 @@ describe('search service', () => {
   })
 
   it('skips candidates without a stored record and still fills k hits, in rank order', async () => {
-    const { engram } = await setup()
     // Records are loaded k at a time in rank order: ids nothing stores must not cost a hit.
     const ghosts: ChannelPlugin = {
       kind: 'channel',
@@ -204,7 +202,7 @@ describe('search service', () => {
         ]
       },
     }
-    const search = createSearchService(engram, { plugins: [ghosts] })
+    const { search } = await setup([ghosts])
     for (const k of [1, 2, 3, 10]) {
       const res = await search.search(
         'default',

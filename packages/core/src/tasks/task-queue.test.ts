@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { EngramError } from '../errors.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
-import { createEngram } from '../engine/create-engram.js'
-import type { Engram, TaskHandler } from '../engine/engine-types.js'
+import { createEngineCore } from '../engine/engine-core.js'
+import type { EngineCore, TaskHandler } from '../engine/engine-types.js'
 import type { StorageAdapter } from '../contracts/storage-adapter.js'
 import { nowIso } from '../model/common.js'
 
@@ -17,7 +17,11 @@ async function engine(
   options: { workers?: number; workersPerBrain?: number; maxPendingTasks?: number } = {},
   storage?: StorageAdapter,
 ) {
-  const engram = createEngram({ storage: storage ?? memoryAdapter(), version: 'test', ...options })
+  const engram = createEngineCore({
+    storage: storage ?? memoryAdapter(),
+    version: 'test',
+    ...options,
+  })
   engram.tasks.registerHandler('echo', handler)
   await engram.start()
   return engram
@@ -27,7 +31,7 @@ async function waitFor(condition: () => Promise<boolean>) {
   while (!(await condition())) await new Promise((resolve) => setImmediate(resolve))
 }
 
-async function waitTerminal(engram: Engram, taskId: string) {
+async function waitTerminal(engram: EngineCore, taskId: string) {
   await engram.tasks.idle()
   return (await engram.tasks.get('default', taskId))!
 }
@@ -91,7 +95,7 @@ describe('task queue', () => {
       'extracting',
     )
     // Durable: started, attempt counted (a crash now re-runs it); the stage in between is not written.
-    expect(await store.getTask(task.id)).toMatchObject({
+    expect(await store.tasks.get(task.id)).toMatchObject({
       status: 'started',
       stage: 'source',
       attempts: 1,
@@ -99,7 +103,7 @@ describe('task queue', () => {
     gate.resolve()
     await engram.tasks.idle()
     expect(seen).toEqual(['completed/completed', 'indexing'])
-    expect(await store.getTask(task.id)).toMatchObject({
+    expect(await store.tasks.get(task.id)).toMatchObject({
       status: 'completed',
       stage: 'completed',
       counts: { passages: 3 },
@@ -109,7 +113,7 @@ describe('task queue', () => {
 
   it('writes the stage to the store once progressWriteMs have passed since the last write', async () => {
     const gate = deferred()
-    const engram = createEngram({
+    const engram = createEngineCore({
       storage: memoryAdapter(),
       version: 'test',
       taskProgressWriteMs: 0,
@@ -124,7 +128,7 @@ describe('task queue', () => {
     const store = await engram.store('default')
     while ((await engram.tasks.get('default', task.id))?.stage !== 'resolving')
       await new Promise((resolve) => setImmediate(resolve))
-    expect(await store.getTask(task.id)).toMatchObject({
+    expect(await store.tasks.get(task.id)).toMatchObject({
       stage: 'resolving',
       counts: { entities: 2 },
     })
@@ -274,7 +278,7 @@ describe('task queue', () => {
     const { task } = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: null })
     await waitTerminal(engram, task.id)
     const store = await engram.store('default')
-    expect((await store.getObservation(`obs-${task.id}`))?.text).toBe('note')
+    expect((await store.observations.get(`obs-${task.id}`))?.text).toBe('note')
   })
 
   it("runs the locked part of a brain's tasks one at a time, each committed before the next", async () => {
@@ -286,7 +290,7 @@ describe('task queue', () => {
         log.push(`prepare ${name}`)
         return async () => {
           const committed = (
-            await (await engram.store(ctx.task.brainId)).listTasks({ limit: 9, skip: 0 })
+            await (await engram.store(ctx.task.brainId)).tasks.list({ limit: 9, skip: 0 })
           )
             .filter((t) => t.status === 'completed')
             .map((t) => String(t.payload))
@@ -335,7 +339,7 @@ describe('task queue', () => {
     const b = await first.tasks.submit({ brainId: 'default', kind: 'echo', payload: 2 })
     // Simulate a crash: abandon the engine without stopping it, keep the storage (memory adapter stays open).
     const runs: string[] = []
-    const second = createEngram({ storage, version: 'test' })
+    const second = createEngineCore({ storage, version: 'test' })
     second.tasks.registerHandler('echo', async (ctx) => {
       runs.push(ctx.task.id)
       return { status: 'completed', result: {} }
@@ -349,11 +353,11 @@ describe('task queue', () => {
 
   it('gives up on a task that keeps being interrupted', async () => {
     const storage = memoryAdapter()
-    const seed = createEngram({ storage, version: 'test' })
+    const seed = createEngineCore({ storage, version: 'test' })
     await seed.start()
     const store = await seed.store('default')
     const now = nowIso()
-    await store.createTask({
+    await store.tasks.create({
       id: 'poison',
       brainId: 'default',
       kind: 'echo',
@@ -380,7 +384,7 @@ describe('task queue', () => {
     const engram = await engine(async () => ({ status: 'completed', result: {} }))
     const store = await engram.store('default')
     const old = new Date(Date.now() - 8 * 86_400_000).toISOString()
-    await store.createTask({
+    await store.tasks.create({
       id: 'old',
       brainId: 'default',
       kind: 'echo',
@@ -398,7 +402,7 @@ describe('task queue', () => {
     const { task } = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: null })
     await engram.tasks.idle()
     // sweep runs at start; exercise it through a restart of the engine on the same storage
-    const again = createEngram({ storage: engram.storage, version: 'test' })
+    const again = createEngineCore({ storage: engram.storage, version: 'test' })
     again.tasks.registerHandler('echo', async () => ({ status: 'completed', result: {} }))
     await again.start()
     expect(await again.tasks.get('default', 'old')).toBeNull()

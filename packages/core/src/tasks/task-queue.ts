@@ -174,7 +174,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       )
       return
     }
-    let task = await store.getTask(entry.taskId)
+    let task = await store.tasks.get(entry.taskId)
     if (
       task === null ||
       task.status === 'completed' ||
@@ -188,7 +188,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         error: `No handler for task kind '${task.kind}'.`,
         endedAt: nowIso(),
       })
-      await store.putTask(task)
+      await store.tasks.put(task)
       return
     }
     const k = key(entry)
@@ -197,7 +197,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     task = advance(task, 'started', task.status === 'queued' ? 'source' : task.stage, {
       attempts: task.attempts + 1,
     })
-    await store.putTask(task)
+    await store.tasks.put(task)
     let writtenAt = performance.now()
     live.set(k, task)
     const ctx: TaskContext = {
@@ -217,7 +217,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         live.set(k, task)
         if (performance.now() - writtenAt >= progressWriteMs) {
           writtenAt = performance.now()
-          await store.putTask(task)
+          await store.tasks.put(task)
         }
       },
     }
@@ -261,7 +261,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         error: message.slice(0, MAX_ERROR_LENGTH),
         endedAt: nowIso(),
       })
-      await store.putTask(task).catch((putError) => {
+      await store.tasks.put(task).catch((putError) => {
         options.logger.error(
           { err: putError, taskId: entry.taskId },
           'could not record task failure',
@@ -283,7 +283,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     async submit(input: SubmitTaskInput) {
       const store = await options.store(input.brainId)
       if (input.taskId !== undefined) {
-        const existing = await store.getTask(input.taskId)
+        const existing = await store.tasks.get(input.taskId)
         if (existing !== null) return { task: existing, created: false }
       }
       if (!accepting) {
@@ -294,7 +294,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       checkShare(input.brainId)
       if (!handlers.has(input.kind)) throw new Error(`No handler for task kind '${input.kind}'.`)
       const now = nowIso()
-      const result = await store.createTask({
+      const result = await store.tasks.create({
         id: input.taskId ?? uuidV4(),
         brainId: input.brainId,
         kind: input.kind,
@@ -315,11 +315,11 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
 
     async get(brainId, taskId) {
       const store = await options.store(brainId)
-      return live.get(key({ brainId, taskId })) ?? store.getTask(taskId)
+      return live.get(key({ brainId, taskId })) ?? store.tasks.get(taskId)
     },
 
     async list(brainId, page) {
-      const tasks = await (await options.store(brainId)).listTasks(page)
+      const tasks = await (await options.store(brainId)).tasks.list(page)
       return tasks.map((t) => live.get(key({ brainId, taskId: t.id })) ?? t)
     },
 
@@ -336,13 +336,13 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       let resumed = 0
       for (const brainId of await options.listBrains()) {
         const store = await options.store(brainId)
-        for (const task of await store.tasksInStatus(['queued', 'started'])) {
+        for (const task of await store.tasks.inStatus(['queued', 'started'])) {
           if (task.attempts >= options.maxAttempts) {
             const failed = advance(task, 'failed', 'failed', {
               error: `Interrupted ${task.attempts} times; giving up.`,
               endedAt: nowIso(),
             })
-            await store.putTask(failed)
+            await store.tasks.put(failed)
             continue
           }
           enqueue({ brainId, taskId: task.id })
@@ -356,7 +356,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       const cutoff = new Date(Date.now() - options.retentionDays * 86_400_000).toISOString()
       let removed = 0
       for (const brainId of await options.listBrains()) {
-        removed += await (await options.store(brainId)).deleteTasksEndedBefore(cutoff)
+        removed += await (await options.store(brainId)).tasks.deleteEndedBefore(cutoff)
       }
       return removed
     },

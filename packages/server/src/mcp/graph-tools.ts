@@ -1,14 +1,17 @@
 import type { FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
+  createRetrieveDeps,
   EngramError,
-  normalizeEntityName,
   notFound,
+  observationsOf,
   predicateName,
-  type BrainStore,
+  resolveTarget,
+  traverse,
   type Engram,
   type Entity,
   type Relationship,
+  type RetrieveDeps,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
 import { toEntity, toRelationship } from '../schemas/wire-records.js'
@@ -19,11 +22,15 @@ import { defineTool, READ_ONLY, type McpTool, type ToolContext } from './mcp-too
 const MAX_EDGES = 500
 
 /**
- * The brain of a tool that reads the store itself: REST's own selection (X-Brain-ID, then the
+ * What the graph operations of a tool's brain read: REST's own brain selection (X-Brain-ID, then the
  * `brain_id` argument in the place of the query fallback) and `selectBrain`, so a brain token reaches
- * only its brain here exactly as on REST.
+ * only its brain here exactly as on REST, then the dependencies REST's graph routes build.
  */
-async function brainStore(engram: Engram, ctx: ToolContext, brainId: string | undefined) {
+async function brainDeps(
+  engram: Engram,
+  ctx: ToolContext,
+  brainId: string | undefined,
+): Promise<RetrieveDeps> {
   const principal = ctx.request.principal
   if (principal === null) throw new EngramError('AUTH_INVALID')
   // requestedBrain reads only `headers`, `query` and `body`.
@@ -32,24 +39,15 @@ async function brainStore(engram: Engram, ctx: ToolContext, brainId: string | un
     query: { brain_id: brainId },
     body: null,
   } as unknown as FastifyRequest)
-  return engram.store(await selectBrain(engram, principal, requested))
+  return createRetrieveDeps(engram, await selectBrain(engram, principal, requested))
 }
 
-/** uuid first, then exact name or alias (normalised); the most recently updated match wins. */
-async function resolveEntity(store: BrainStore, target: string): Promise<Entity> {
-  const [byUuid] = await store.getEntities([target])
-  if (byUuid !== undefined) return byUuid
-  const byName = await store.findEntitiesByName(normalizeEntityName(target))
-  const best = byName.sort(
-    (a, b) => b.lastUpdated.localeCompare(a.lastUpdated) || a.uuid.localeCompare(b.uuid),
-  )[0]
-  if (best === undefined) throw notFound('Entity', target.slice(0, 200))
-  return best
+/** Core's target resolution (uuid, then exact name or alias, then the entities channel), as REST's. */
+async function resolveEntity(deps: RetrieveDeps, target: string): Promise<Entity> {
+  const entity = await resolveTarget(deps, target)
+  if (entity === null) throw notFound('Entity', target.slice(0, 200))
+  return entity
 }
-
-/** Newest first, ties by uuid, so pages and traversals are deterministic. */
-const byRecency = (a: Relationship, b: Relationship) =>
-  b.lastUpdated.localeCompare(a.lastUpdated) || a.uuid.localeCompare(b.uuid)
 
 const edgeWire = (r: Relationship) => ({
   ...toRelationship(r),
@@ -70,7 +68,7 @@ export function getEntityTool(engram: Engram): McpTool {
     name: 'get_entity',
     title: 'Get an entity',
     description:
-      'One entity of the brain by uuid or exact name/alias: its labels, properties and observations, and its relationships as {subject, predicate, object} (newest first, deprecated ones left out).',
+      'One entity of the brain by uuid or exact name/alias (else the best entity match for the text, as REST resolves targets): its labels, properties and observations, and its relationships as {subject, predicate, object} (newest first, deprecated ones left out).',
     input: z.object({
       target,
       relationship_limit: z
@@ -84,38 +82,24 @@ export function getEntityTool(engram: Engram): McpTool {
     }),
     annotations: READ_ONLY,
     run: async ({ target, relationship_limit = 20, brain_id }, ctx) => {
-      const store = await brainStore(engram, ctx, brain_id)
-      const entity = await resolveEntity(store, target)
-      const observations = await store.listObservations({
-        resourceId: entity.uuid,
-        limit: 100,
-        skip: 0,
+      const deps = await brainDeps(engram, ctx, brain_id)
+      const entity = await resolveEntity(deps, target)
+      // Its live edges, newest first: one hop of the walk `traverse_graph` takes, without limits.
+      const around = await traverse(deps.store, entity, {
+        depth: 1,
+        limit: Number.POSITIVE_INFINITY,
+        direction: 'both',
+        maxEdges: Number.POSITIVE_INFINITY,
       })
-      const relationships = (await store.relationshipsOf(entity.uuid))
-        .filter((r) => !r.deprecated)
-        .sort(byRecency)
-      const shown = relationships.slice(0, relationship_limit)
-      const others = new Map(
-        (
-          await store.getEntities([...new Set(shown.flatMap((r) => [r.subjectUuid, r.objectUuid]))])
-        ).map((e) => [e.uuid, e]),
-      )
+      const nodes = new Map([entity, ...around.nodes.map((n) => n.node)].map((e) => [e.uuid, e]))
       return {
-        entity: toEntity(entity, observations.items),
-        relationships: shown.flatMap((r) => {
-          const subject = others.get(r.subjectUuid)
-          const object = others.get(r.objectUuid)
-          return subject && object
-            ? [
-                {
-                  subject: toEntity(subject),
-                  predicate: toRelationship(r),
-                  object: toEntity(object),
-                },
-              ]
-            : []
-        }),
-        relationship_count: relationships.length,
+        entity: toEntity(entity, await observationsOf(deps.store, entity.uuid)),
+        relationships: around.edges.slice(0, relationship_limit).map((r) => ({
+          subject: toEntity(nodes.get(r.subjectUuid)!),
+          predicate: toRelationship(r),
+          object: toEntity(nodes.get(r.objectUuid)!),
+        })),
+        relationship_count: around.edges.length,
       }
     },
   })
@@ -160,49 +144,21 @@ export function traverseGraphTool(engram: Engram): McpTool {
     annotations: READ_ONLY,
     run: async (args, ctx) => {
       const { depth = 2, limit = 50, direction = 'both', include_deprecated = false } = args
-      const store = await brainStore(engram, ctx, args.brain_id)
-      const start = await resolveEntity(store, args.start)
-      const predicates = args.predicates ? new Set(args.predicates.map(predicateName)) : null
-      const reached = new Map<string, number>([[start.uuid, 0]])
-      const edges = new Map<string, Relationship>()
-      let frontier = [start.uuid]
-      let truncated = false
-      for (let hop = 1; hop <= depth && frontier.length > 0; hop++) {
-        const next: string[] = []
-        for (const uuid of frontier) {
-          for (const r of (await store.relationshipsOf(uuid)).sort(byRecency)) {
-            if (r.deprecated && !include_deprecated) continue
-            if (predicates !== null && !predicates.has(r.name)) continue
-            const outgoing = r.subjectUuid === uuid
-            if ((direction === 'out' && !outgoing) || (direction === 'in' && outgoing)) continue
-            const other = outgoing ? r.objectUuid : r.subjectUuid
-            if (!reached.has(other)) {
-              if (reached.size > limit) {
-                truncated = true
-                continue
-              }
-              reached.set(other, hop)
-              next.push(other)
-            }
-            if (edges.size >= MAX_EDGES) truncated = true
-            else edges.set(r.uuid, r)
-          }
-        }
-        frontier = next
-      }
-      const entities = new Map(
-        (await store.getEntities([...reached.keys()])).map((e) => [e.uuid, e]),
-      )
-      const nodes = [...reached]
-        .filter(([uuid]) => uuid !== start.uuid && entities.has(uuid))
-        .map(([uuid, hop]) => ({ depth: hop, ...toEntity(entities.get(uuid)!) }))
+      const deps = await brainDeps(engram, ctx, args.brain_id)
+      const start = await resolveEntity(deps, args.start)
+      const walk = await traverse(deps.store, start, {
+        depth,
+        limit,
+        direction,
+        predicates: args.predicates ? new Set(args.predicates.map(predicateName)) : null,
+        includeDeprecated: include_deprecated,
+        maxEdges: MAX_EDGES,
+      })
       return {
         start: toEntity(start),
-        nodes,
-        edges: [...edges.values()]
-          .filter((r) => entities.has(r.subjectUuid) && entities.has(r.objectUuid))
-          .map(edgeWire),
-        truncated,
+        nodes: walk.nodes.map(({ node, depth }) => ({ depth, ...toEntity(node) })),
+        edges: walk.edges.map(edgeWire),
+        truncated: walk.truncated,
       }
     },
   })

@@ -287,6 +287,26 @@ describe('graph tools', () => {
     )
   })
 
+  it('resolves targets with core’s resolution, as REST does', async () => {
+    const uuids = await chain()
+    // A later, unconnected namesake: core prefers the better connected entity (the old tool took the
+    // most recently updated one).
+    await t.app.inject({
+      method: 'POST',
+      url: '/model/entity',
+      headers: { ServicePAT: alpha },
+      payload: { name: 'Ada', labels: ['ORGANIZATION'] },
+    })
+    const client = await open({ ServicePAT: alpha })
+    const ada = await ok<{ entity: { uuid: string } }>(client, 'get_entity', { target: 'ada' })
+    expect(ada.entity.uuid).toBe(uuids.Ada)
+    // No exact name: the entities channel's best hit covering the target's terms.
+    const walk = await ok<{ start: { uuid: string } }>(client, 'traverse_graph', {
+      start: 'Dorothy Smith',
+    })
+    expect(walk.start.uuid).toBe(uuids.Dorothy)
+  })
+
   it('traverse_graph walks breadth-first within depth, limit, direction and predicates', async () => {
     await chain()
     const client = await open({ ServicePAT: alpha })

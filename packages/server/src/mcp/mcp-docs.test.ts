@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createEngram, hashToken, memoryAdapter } from '@engram/core'
+import { createEngine, hashToken, memoryAdapter } from '@engram/core'
 import { buildApp } from '../app.js'
 import { createDemoRateLimiter } from '../plugins/demo-rate-limit.js'
 import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../test-support/test-app.js'
@@ -121,7 +121,7 @@ describe('public documentation server at /mcp', () => {
 
 describe('the demo rate limiter', () => {
   it('is shared with /demo/search and comes back as RATE_LIMITED with retry_after', async () => {
-    const engram = createEngram({
+    const engram = createEngine({
       storage: memoryAdapter(),
       version: 't',
       systemTokenHash: hashToken(SYSTEM_TOKEN),

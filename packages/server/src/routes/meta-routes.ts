@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import type { BrainStore, Engram } from '@engram/core'
+import { type Engram, type Records } from '@engram/core'
 import { brainIdQuery } from '../schemas/common.js'
 import { defineRoute } from './define-route.js'
 
 /** `/meta/*` (CONTRACT.md section 5). */
 export function metaRoutes(app: FastifyInstance, engram: Engram) {
+  const records = engram.records
   const list = (
     url: string,
     operationId: string,
     description: string,
-    read: (store: BrainStore) => Promise<string[]>,
+    read: (records: Records, brainId: string) => Promise<string[]>,
   ) =>
     defineRoute(
       app,
@@ -25,23 +26,26 @@ export function metaRoutes(app: FastifyInstance, engram: Engram) {
         querystring: z.object(brainIdQuery),
         success: { 200: z.array(z.string()) },
       },
-      async (request) => read(await engram.store(request.brainId)),
+      async (request) => read(records, request.brainId),
     )
 
-  list('/meta/entity-labels', 'meta_entity_labels', 'Distinct node labels of the brain', (s) =>
-    s.entityLabels(),
+  list(
+    '/meta/entity-labels',
+    'meta_entity_labels',
+    'Distinct node labels of the brain',
+    (r, brainId) => r.entityLabels(brainId),
   )
   list(
     '/meta/entity-properties',
     'meta_entity_properties',
     'Distinct property keys used by entities',
-    (s) => s.entityPropertyKeys(),
+    (r, brainId) => r.entityPropertyKeys(brainId),
   )
   list(
     '/meta/relationships-properties',
     'meta_relationships_properties',
     'Distinct relationship type names',
-    (s) => s.relationshipNames(),
+    (r, brainId) => r.relationshipNames(brainId),
   )
 
   defineRoute(

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import type { Engram } from '@engram/core'
+import { type Engram } from '@engram/core'
 import { freeFormMap } from '../schemas/free-form-map.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
@@ -90,12 +90,8 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         ...(b.new_polarity !== undefined ? { newPolarity: b.new_polarity } : {}),
         ...(b.new_happened_at !== undefined ? { newHappenedAt: b.new_happened_at } : {}),
       })
-      const observations = (
-        await (
-          await engram.store(request.brainId)
-        ).listObservations({ resourceId: entity.uuid, limit: 100, skip: 0 })
-      ).items
-      return toEntity(entity, observations)
+      const records = engram.records
+      return toEntity(entity, await records.entityObservations(request.brainId, entity.uuid))
     },
   )
 

@@ -12,7 +12,6 @@ import {
   type RecommendOptions,
   type RecommendResult,
   type Relationship,
-  type SearchService,
 } from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
 import { stageTimingsWire } from '../schemas/search-wire.js'
@@ -126,8 +125,8 @@ function toContextWire(pack: ContextPack) {
  * The ranked graph operations of `/retrieve` (CONTRACT.md section 6; issue 5 points 6-8): the context
  * pack, synergies and recommendations. Each request builds its dependencies from the selected brain.
  */
-export function retrieveContextRoutes(app: FastifyInstance, engram: Engram, search: SearchService) {
-  const deps = (request: FastifyRequest) => createRetrieveDeps(engram, search, request.brainId)
+export function retrieveContextRoutes(app: FastifyInstance, engram: Engram) {
+  const deps = (request: FastifyRequest) => createRetrieveDeps(engram, request.brainId)
   const recommendWire = async (store: BrainStore, result: RecommendResult) => ({
     target_node: (await withObservations(store, [result.targetNode]))[0]!,
     recommendations: result.recommendations.map((r) => ({

@@ -15,7 +15,6 @@ import {
   type Hop,
   type MatchPath,
   type NeighborsResult,
-  type SearchService,
 } from '@engram/core'
 import { brainIdQuery, csvList, jsonObjectWire, queryBoolean } from '../schemas/common.js'
 import { freeFormMap } from '../schemas/free-form-map.js'
@@ -131,8 +130,8 @@ const hopsResponse = z
  * bundle, neighbours (GET, POST, ai-mode), entity context, info and status, and hops. Each request
  * builds its dependencies from the selected brain (store, indexes and, when configured, vectors).
  */
-export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram, search: SearchService) {
-  const deps = (request: FastifyRequest) => createRetrieveDeps(engram, search, request.brainId)
+export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
+  const deps = (request: FastifyRequest) => createRetrieveDeps(engram, request.brainId)
 
   defineRoute(
     app,

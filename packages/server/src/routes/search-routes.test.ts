@@ -1,11 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  createEngram,
-  createSearchService,
-  hashToken,
-  memoryAdapter,
-  type ChannelPlugin,
-} from '@engram/core'
+import { createEngine, hashToken, memoryAdapter, type ChannelPlugin } from '@engram/core'
 import { buildApp } from '../app.js'
 import { createDemoRateLimiter } from '../plugins/demo-rate-limit.js'
 import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../test-support/test-app.js'
@@ -110,19 +104,19 @@ describe('/retrieve/search', () => {
   })
 
   it('shows a registered plugin channel as plugin:<name>', async () => {
-    const engram = createEngram({
-      storage: memoryAdapter(),
-      version: 't',
-      systemTokenHash: hashToken(SYSTEM_TOKEN),
-    })
-    await engram.start()
     const plugin: ChannelPlugin = {
       kind: 'channel',
       name: 'fixed',
       yields: 'passages',
       search: async () => [{ name: 'fixed', signal: 'plugin', items: [{ id: 'q1', score: 7 }] }],
     }
-    const search = createSearchService(engram, { plugins: [plugin] })
+    const engram = createEngine({
+      storage: memoryAdapter(),
+      version: 't',
+      systemTokenHash: hashToken(SYSTEM_TOKEN),
+      plugins: [plugin],
+    })
+    await engram.start()
     await engram.commit('default', {
       passages: [
         {
@@ -138,7 +132,7 @@ describe('/retrieve/search', () => {
         },
       ],
     })
-    const app = await buildApp({ engram, search })
+    const app = await buildApp({ engram })
     const res = await app.inject({
       method: 'GET',
       url: '/retrieve/search?query=zzz&channels=passages,plugin:fixed',
@@ -173,7 +167,7 @@ describe('/demo/search', () => {
 
   it('allows 30 requests a minute per client, then 429 with Retry-After for 60 s', async () => {
     let now = 1_000_000
-    const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+    const engram = createEngine({ storage: memoryAdapter(), version: 't' })
     await engram.start()
     const app = await buildApp({
       engram,

@@ -1,8 +1,6 @@
 import {
-  createEngram,
-  defaultIngestionComponents,
+  createEngine,
   hashToken,
-  registerIngestion,
   memoryAdapter,
   type Engram,
   type StorageAdapter,
@@ -29,13 +27,12 @@ export async function buildTestApp(
     defaultBrain?: string | null
   } = {},
 ): Promise<TestApp> {
-  const engram = createEngram({
+  const engram = createEngine({
     storage: options.storage ?? memoryAdapter(),
     version: '0.0.0-test',
     systemTokenHash: hashToken(SYSTEM_TOKEN),
     ...(options.defaultBrain !== undefined ? { defaultBrain: options.defaultBrain } : {}),
   })
-  registerIngestion(engram, { components: defaultIngestionComponents() })
   await engram.start()
   const app = await buildApp({
     engram,

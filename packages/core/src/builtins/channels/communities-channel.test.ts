@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createEngram } from '../../engine/create-engram.js'
-import { COOKING, SOFTWARE, twoClusters } from '../../graph/two-clusters-fixture.js'
+import { createEngine } from '../../engine/create-engine.js'
+import { COOKING, SOFTWARE, twoClusters } from '../../indexes/communities/two-clusters-fixture.js'
 import { memoryAdapter } from '../../memory-adapter/index.js'
-import { createSearchService } from '../../search/search-service.js'
 import type { SearchRequest } from '../../search/search-request.js'
 import { membersOf } from './communities-channel.js'
 
@@ -18,9 +17,9 @@ const request = (o: Partial<SearchRequest>): SearchRequest => ({
 })
 
 async function setup() {
-  const engram = createEngram({ storage: memoryAdapter(), version: 't' })
+  const engram = createEngine({ storage: memoryAdapter(), version: 't' })
   await engram.start()
-  const search = createSearchService(engram)
+  const search = engram.search
   await engram.commit('default', twoClusters())
   return { engram, search }
 }

@@ -1,9 +1,18 @@
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import type { Polarity } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
+import type { Observation } from '../../model/observation.js'
 import type { Relationship } from '../../model/relationship.js'
+import type { IndexComponent } from '../index-component.js'
 
 const PAGE = 2000
+/** Observations kept per node for community summaries (the first ones seen). */
+const OBSERVATIONS_PER_NODE = 3
+/** Descriptions and observations are cut to this many characters: summaries only need their start. */
+const TEXT_CAP = 300
+
+const cap = (text: string | null): string | null =>
+  text === null ? null : text.length > TEXT_CAP ? `${text.slice(0, TEXT_CAP - 1)}…` : text
 
 /** Milliseconds since the epoch of an ISO date, NaN when absent or unparsable. */
 export function timeOf(iso: string | null | undefined): number {
@@ -28,6 +37,16 @@ function eventKinds(e: Entity): string[] {
 
 function numberOr(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback
+}
+
+/** `properties.weight` when it is a positive number, else 1 (the edge weight communities use). */
+function linkWeightOf(r: Relationship): number {
+  const w = r.properties.weight
+  return typeof w === 'number' && Number.isFinite(w) && w > 0 ? w : 1
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 /**
@@ -57,8 +76,14 @@ export class GraphIndex {
   readonly polarity: Polarity[] = []
   /** `happenedAt` in ms (NaN when undated). */
   readonly time: number[] = []
+  /** Description, cut to its start (community summaries only need that). */
+  readonly description: (string | null)[] = []
+  /** The first few observations of the node (community summaries). */
+  readonly observations: { id: string; text: string }[][] = []
   /** The entity record exists (false for a node only seen as an edge end, or deleted). */
   readonly present: boolean[] = []
+  /** The entity record was deleted (a node never seen as a record is a placeholder instead). */
+  readonly deleted: boolean[] = []
   readonly isEvent: boolean[] = []
   /**
    * For events: strings naming the behaviour (properties, name, labels), for behaviour weights,
@@ -85,27 +110,51 @@ export class GraphIndex {
   readonly edgeTime: number[] = []
   /** `properties.weight`, else `amount`, else NaN. */
   readonly weight: number[] = []
+  /** `properties.weight` when positive, else 1: the weight communities use. */
+  readonly linkWeight: number[] = []
+  /** Description, cut to its start (community summaries). */
+  readonly edgeDescription: (string | null)[] = []
   /** False when superseded (deprecated or `invalid_at`). */
   readonly valid: boolean[] = []
   readonly live: boolean[] = []
 
   private readonly passageNodes = new Map<string, Set<number>>()
   private readonly passageEdges = new Map<string, Set<number>>()
+  private changeCount = 0
 
-  /** Reads every entity and relationship of a store, page by page. */
+  /**
+   * Writes that changed what communities depend on since the graph was created: edges added, removed
+   * or re-weighted; nodes added, removed or renamed. Callers decide from it when recomputing is worth it.
+   */
+  get changes(): number {
+    return this.changeCount
+  }
+
+  /**
+   * Reads every entity, relationship and entity observation of a store, page by page, letting other
+   * work run between pages (a large brain takes seconds).
+   */
   static async build(store: BrainStore): Promise<GraphIndex> {
     const graph = new GraphIndex()
     for (let after: string | null = null; ;) {
-      const page = await store.scanEntities(after, PAGE)
+      const page = await store.entities.scan(after, PAGE)
       for (const e of page) graph.putEntity(e)
       if (page.length < PAGE) break
       after = page[page.length - 1]!.uuid
+      await yieldToEventLoop()
     }
     for (let after: string | null = null; ;) {
-      const page = await store.scanRelationships(after, PAGE)
+      const page = await store.relationships.scan(after, PAGE)
       for (const r of page) graph.putRelationship(r)
       if (page.length < PAGE) break
       after = page[page.length - 1]!.uuid
+      await yieldToEventLoop()
+    }
+    for (let skip = 0; ; skip += PAGE) {
+      const page = await store.observations.list({ limit: PAGE, skip })
+      for (const o of page.items) graph.putObservation(o)
+      if (page.items.length < PAGE) break
+      await yieldToEventLoop()
     }
     return graph
   }
@@ -114,10 +163,14 @@ export class GraphIndex {
   apply(batch: WriteBatch): void {
     for (const e of batch.entities ?? []) this.putEntity(e)
     for (const r of batch.relationships ?? []) this.putRelationship(r)
+    for (const o of batch.observations ?? []) this.putObservation(o)
     for (const uuid of batch.deleteRelationships ?? []) this.removeRelationship(uuid)
     for (const uuid of batch.deleteEntities ?? []) {
       const n = this.nodeOf.get(uuid)
-      if (n !== undefined) this.present[n] = false
+      if (n === undefined || this.deleted[n]) continue
+      this.changeCount += 1 + this.adjacency[n]!.length
+      this.present[n] = false
+      this.deleted[n] = true
     }
   }
 
@@ -189,7 +242,10 @@ export class GraphIndex {
       this.labelSetId.push(this.internLabels([]))
       this.polarity.push('neutral')
       this.time.push(Number.NaN)
+      this.description.push(null)
+      this.observations.push([])
       this.present.push(false)
+      this.deleted.push(false)
       this.isEvent.push(false)
       this.kindSetId.push(this.internKinds([]))
       this.adjacency.push([])
@@ -199,6 +255,16 @@ export class GraphIndex {
 
   private putEntity(e: Entity): void {
     const n = this.intern(e.uuid)
+    const description = cap(e.description)
+    if (
+      !this.present[n] ||
+      this.name[n] !== e.name ||
+      this.description[n] !== description ||
+      this.labels[n]!.join('\u0000') !== e.labels.join('\u0000')
+    )
+      this.changeCount++
+    this.description[n] = description
+    this.deleted[n] = false
     this.name[n] = e.name
     this.labels[n] = e.labels
     this.labelSetId[n] = this.internLabels(e.labels)
@@ -225,19 +291,28 @@ export class GraphIndex {
       this.flowKey.push(r.flowKey)
       this.edgeTime.push(Number.NaN)
       this.weight.push(Number.NaN)
+      this.linkWeight.push(1)
+      this.edgeDescription.push(null)
       this.valid.push(true)
       this.live.push(false)
     } else if (this.live[e] && (this.subject[e] !== s || this.object[e] !== o)) {
       this.detach(e)
     }
+    const valid = !isSuperseded(r)
+    const linkWeight = linkWeightOf(r)
+    const counted = this.live[e]! && this.valid[e]!
+    if (counted !== (valid && s !== o) || (counted && this.linkWeight[e] !== linkWeight))
+      this.changeCount++
     this.subject[e] = s
     this.object[e] = o
+    this.linkWeight[e] = linkWeight
+    this.edgeDescription[e] = cap(r.description)
     this.predicate[e] = r.name
     this.predicateId[e] = this.internPredicate(r.name)
     this.flowKey[e] = r.flowKey
     this.edgeTime[e] = timeOf(r.happenedAt)
     this.weight[e] = numberOr(r.properties.weight, numberOr(r.amount, Number.NaN))
-    this.valid[e] = !isSuperseded(r)
+    this.valid[e] = valid
     if (!this.live[e] && s !== o) {
       this.adjacency[s]!.push(e)
       this.adjacency[o]!.push(e)
@@ -246,9 +321,22 @@ export class GraphIndex {
     for (const p of r.sourcePassageIds) this.cite(this.passageEdges, p, e)
   }
 
+  /** Keeps the first few observations of an entity (observations of passages are not graph facts). */
+  private putObservation(o: Observation): void {
+    const n = this.nodeOf.get(o.resourceId)
+    if (n === undefined || this.deleted[n]) return
+    const list = this.observations[n]!
+    const at = list.findIndex((x) => x.id === o.id)
+    const text = cap(o.text)!
+    if (at >= 0) list[at] = { id: o.id, text }
+    else if (list.length < OBSERVATIONS_PER_NODE) list.push({ id: o.id, text })
+  }
+
   private removeRelationship(uuid: string): void {
     const e = this.edgeOf.get(uuid)
-    if (e !== undefined && this.live[e]) this.detach(e)
+    if (e === undefined || !this.live[e]) return
+    if (this.valid[e]) this.changeCount++
+    this.detach(e)
   }
 
   private detach(e: number): void {
@@ -304,10 +392,14 @@ export class GraphIndex {
  * committed while the build reads the store are replayed after it (puts are upserts, so a batch the
  * scan already saw is harmless). A failed build is retried by the next caller.
  */
-export class LazyGraphIndex {
+export class LazyGraphIndex implements IndexComponent {
+  readonly name = 'graph'
   private building: Promise<GraphIndex> | null = null
   private ready: GraphIndex | null = null
   private pending: WriteBatch[] = []
+
+  /** Nothing to read yet: the graph is built by the first `get` (most searches never need it). */
+  async build(): Promise<void> {}
 
   get(store: BrainStore): Promise<GraphIndex> {
     if (this.building === null) {

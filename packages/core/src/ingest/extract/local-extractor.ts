@@ -5,7 +5,7 @@ import model from 'wink-eng-lite-web-model'
 import type { Extractor } from '../../contracts/extractor.js'
 import type { ExtractedGraph } from '../pipeline/ingestion-components.js'
 import { predicateName } from '../../model/relationship.js'
-import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
 

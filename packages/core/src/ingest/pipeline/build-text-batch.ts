@@ -3,7 +3,7 @@ import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
-import { changelogEntry, nodeCreated, partialNode } from '../../graph-writes/changelog.js'
+import { changelogEntry, nodeCreated, partialNode } from '../../model-writes/changelog.js'
 import {
   resolveEntities,
   type EntityCandidate,

@@ -11,9 +11,9 @@ export async function checkEmbedder(
   store: BrainStore,
   info: { name: string; dimension: number },
 ): Promise<void> {
-  const recorded = await store.getMeta(KEY)
+  const recorded = await store.meta.get(KEY)
   if (recorded === null) {
-    await store.setMeta(KEY, JSON.stringify(info))
+    await store.meta.set(KEY, JSON.stringify(info))
     return
   }
   const previous = JSON.parse(recorded) as { name: string; dimension: number }

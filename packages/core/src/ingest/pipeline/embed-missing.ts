@@ -56,14 +56,14 @@ async function unchangedWithVector(
   for (let i = 0; i < entities.length; i += READ_CHUNK) {
     const ids = entities.slice(i, i + READ_CHUNK).map((e) => e.uuid)
     const toCheck: string[] = []
-    for (const stored of await store.getEntities(ids)) {
+    for (const stored of await store.entities.get(ids)) {
       if (entityEmbeddingText(stored) !== text.get(stored.uuid)) continue
       // Seen with this text and a vector before (the forecast), and still this text: still its vector.
       if (memo.storedWithText.has(key(stored.uuid))) unchanged.add(stored.uuid)
       else toCheck.push(stored.uuid)
     }
     if (toCheck.length === 0) continue
-    for (const vector of await store.getVectors('entities', toCheck)) {
+    for (const vector of await store.vectors.get('entities', toCheck)) {
       unchanged.add(vector.id)
       memo.storedWithText.add(key(vector.id))
     }

@@ -2,7 +2,7 @@ import type { BrainStore } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
 import { union, type JsonObject, type Polarity } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
-import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import { analyze } from '../../analysis/analyze.js'
 import { loopYielder } from '../../loop-yielder.js'
 
@@ -150,7 +150,7 @@ export async function resolveEntities(
   const findStored = async (normalized: string) => {
     let found = storedNamed.get(normalized)
     if (found === undefined)
-      storedNamed.set(normalized, (found = await store.findEntitiesByName(normalized)))
+      storedNamed.set(normalized, (found = await store.entities.findByName(normalized)))
     return found
   }
   if (options.similar !== undefined && options.prepareSimilar !== undefined) {
@@ -210,7 +210,7 @@ export async function resolveEntities(
     const now = options.now
 
     if (candidate.uuid !== undefined) {
-      const [existing] = await store.getEntities([candidate.uuid])
+      const [existing] = await store.entities.get([candidate.uuid])
       const entity = byUuid.get(candidate.uuid)?.entity ?? existing
       settle(candidate, {
         key: candidate.key,
@@ -228,7 +228,7 @@ export async function resolveEntities(
 
     if (candidate.labels.includes(EVENT_LABEL)) {
       const uuid = stableId('event', options.brainId, candidate.eventSeed ?? candidate.key)
-      const [existing] = await store.getEntities([uuid])
+      const [existing] = await store.entities.get([uuid])
       settle(candidate, {
         key: candidate.key,
         uuid,
@@ -274,7 +274,7 @@ export async function resolveEntities(
     let mergeCandidates: Resolution['mergeCandidates'] = []
     if (options.similar !== undefined) {
       const hits = (await options.similar(candidate)).filter((hit) => hit.score >= threshold)
-      const existing = hits.length === 0 ? [] : await store.getEntities(hits.map((h) => h.uuid))
+      const existing = hits.length === 0 ? [] : await store.entities.get(hits.map((h) => h.uuid))
       const compatible = hits
         .map((hit) => ({ hit, entity: existing.find((e) => e.uuid === hit.uuid) }))
         .filter(
@@ -312,7 +312,7 @@ export async function resolveEntities(
       normalized,
       specific(candidate.labels)[0] ?? candidate.labels[0] ?? '',
     )
-    const [existing] = await store.getEntities([uuid])
+    const [existing] = await store.entities.get([uuid])
     const entity = existing
       ? mergeInto(existing, candidate, now)
       : freshEntity(candidate, uuid, now)

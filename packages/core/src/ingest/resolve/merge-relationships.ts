@@ -1,5 +1,5 @@
 import type { BrainStore } from '../../contracts/storage-adapter.js'
-import { diffProperties, relationshipChange } from '../../graph-writes/changelog.js'
+import { diffProperties, relationshipChange } from '../../model-writes/changelog.js'
 import type { Entity } from '../../model/entity.js'
 import { union } from '../../model/common.js'
 import type { Relationship } from '../../model/relationship.js'
@@ -39,7 +39,7 @@ export async function mergeWithStored(
 ): Promise<{ relationship: Relationship; stored: Relationship | null }[]> {
   if (relationships.length === 0) return []
   const stored = new Map(
-    (await store.getRelationships(relationships.map((r) => r.uuid))).map((r) => [r.uuid, r]),
+    (await store.relationships.get(relationships.map((r) => r.uuid))).map((r) => [r.uuid, r]),
   )
   return relationships.map((relationship) => {
     const before = stored.get(relationship.uuid) ?? null

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { Embedder } from '../../contracts/embedder.js'
 import type { Extractor } from '../../contracts/extractor.js'
-import { createEngram } from '../../engine/create-engram.js'
+import { createEngine } from '../../engine/create-engine.js'
 import { memoryAdapter } from '../../memory-adapter/index.js'
-import { createSearchService } from '../../search/search-service.js'
 import { INGEST_TEXT } from '../ingest-payloads.js'
 import { defaultIngestionComponents } from '../default-components.js'
-import { registerIngestion } from '../register-ingestion.js'
 
 /** Fixed unit vectors: "New York" is 0.96 from "New York City", "Boston" far from both. */
 const VECTORS: Record<string, number[]> = {
@@ -40,9 +38,13 @@ function setup() {
     }),
   }
   const components = defaultIngestionComponents({ extractor, embedder })
-  const engram = createEngram({ storage: memoryAdapter(), version: 'test', workers: 1 })
-  const search = createSearchService(engram, { embedder })
-  registerIngestion(engram, { components, entityVectors: (brainId) => search.vectors(brainId) })
+  const engram = createEngine({
+    storage: memoryAdapter(),
+    version: 'test',
+    workers: 1,
+    embedder,
+    ingestion: components,
+  })
   return { engram, embedded }
 }
 
@@ -75,11 +77,11 @@ describe('entity resolution by embedding, through ingestion', () => {
       expect((await engram.tasks.get('default', task.id))?.status).toBe('completed')
 
       const store = await engram.store('default')
-      const [merged] = await store.getEntities([nyc.uuid])
+      const [merged] = await store.entities.get([nyc.uuid])
       expect(merged?.aliases).toEqual(['New York'])
       expect(merged?.sourcePassageIds).toHaveLength(1)
-      expect(await store.findEntitiesByName('boston')).toHaveLength(1)
-      const changes = await store.listChangelog({ limit: 50, skip: 0, types: ['node_merged'] })
+      expect(await store.entities.findByName('boston')).toHaveLength(1)
+      const changes = await store.changelog.list({ limit: 50, skip: 0, types: ['node_merged'] })
       expect(changes.items.map((c) => [c.change['reason'], c.change['similarity']])).toEqual([
         ['embedding', expect.closeTo(0.96, 5)],
       ])

@@ -3,8 +3,8 @@ import { EngramError } from '../../errors.js'
 import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
-import { nodeCreated, changelogEntry, partialNode } from '../../graph-writes/changelog.js'
-import { normalizeEntityName } from '../../graph-writes/normalize-entity-name.js'
+import { nodeCreated, changelogEntry, partialNode } from '../../model-writes/changelog.js'
+import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import type {
   StructuredIngestPayload,
   StructuredNode,
@@ -78,7 +78,7 @@ export async function buildStructuredBatch(
 
   if (payload.anchor !== null) {
     if ('uuid' in payload.anchor) {
-      const [found] = await store.getEntities([payload.anchor.uuid])
+      const [found] = await store.entities.get([payload.anchor.uuid])
       if (found === undefined) {
         throw new EngramError(
           'RESOURCE_NOT_FOUND',

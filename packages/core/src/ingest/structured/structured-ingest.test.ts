@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createEngram } from '../../engine/create-engram.js'
+import { createEngine } from '../../engine/create-engine.js'
 import { memoryAdapter } from '../../memory-adapter/index.js'
 import type { StorageAdapter } from '../../contracts/storage-adapter.js'
-import { registerIngestion } from '../register-ingestion.js'
 import { INGEST_STRUCTURED, type StructuredIngestPayload } from '../ingest-payloads.js'
 import type { IngestionComponents } from '../pipeline/ingestion-components.js'
 
@@ -46,8 +45,7 @@ const payload: StructuredIngestPayload = {
 }
 
 async function start(storage: StorageAdapter) {
-  const engram = createEngram({ storage, version: 'test' })
-  registerIngestion(engram, { components: noExtractor })
+  const engram = createEngine({ storage, version: 'test', ingestion: noExtractor })
   await engram.start()
   return engram
 }
@@ -68,7 +66,7 @@ describe('structured ingestion (deterministic)', () => {
     })
 
     const store = await engram.store('default')
-    const entities = (await store.listEntities({ limit: 100, skip: 0 })).items
+    const entities = (await store.entities.list({ limit: 100, skip: 0 })).items
     expect(entities.map((e) => e.name).sort()).toEqual([
       'AI Ethics Meetup',
       'Bob',
@@ -77,14 +75,14 @@ describe('structured ingestion (deterministic)', () => {
     ])
     const event = entities.find((e) => e.labels.includes('EVENT'))!
     expect(event.happenedAt).toBe('2024-03-08')
-    const legs = await store.relationshipsOf(event.uuid)
+    const legs = await store.relationships.of(event.uuid)
     expect(legs).toHaveLength(2)
     expect(new Set(legs.map((l) => l.flowKey)).size).toBe(1)
     expect(legs[0]!.flowKey).not.toBeNull()
 
-    const structured = await store.getStructured(task.id)
+    const structured = await store.structured.get(task.id)
     expect(structured?.types).toEqual(['ingestion_structured'])
-    const log = (await store.listChangelog({ limit: 100, skip: 0 })).items
+    const log = (await store.changelog.list({ limit: 100, skip: 0 })).items
     expect(log.filter((e) => e.type === 'node_created')).toHaveLength(4)
     expect(log.filter((e) => e.type === 'relationship_created')).toHaveLength(4)
   })
@@ -101,8 +99,8 @@ describe('structured ingestion (deterministic)', () => {
     const store = await engram.store('default')
     const before = await store.stats()
     // Pretend the process died after persisting but before the task was marked completed.
-    const record = (await store.getTask(task.id))!
-    await store.putTask({ ...record, status: 'started', stage: 'indexing', endedAt: null })
+    const record = (await store.tasks.get(task.id))!
+    await store.tasks.put({ ...record, status: 'started', stage: 'indexing', endedAt: null })
     const again = await start(storage)
     await again.tasks.idle()
     expect((await again.tasks.get('default', task.id))?.status).toBe('completed')

@@ -3,17 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
-import { createEngram } from '../engine/create-engram.js'
-import { saveVectorIndex } from '../indexes/vectors/vector-snapshot.js'
+import { createEngine } from '../engine/create-engine.js'
+import { saveVectorIndex } from './vectors/vector-snapshot.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { VectorSpace } from './brain-indexes.js'
-import {
-  createSearchService,
-  type SearchService,
-  type SearchServiceOptions,
-} from './search-service.js'
+import type { IndexManager } from './index-manager.js'
+import type { VectorSnapshotOptions } from './vector-snapshots.js'
 import { parseSnapshotMeta, SNAPSHOT_META, snapshotDirName } from './snapshot-meta.js'
 
 const BRAIN = 'b'
@@ -73,7 +70,7 @@ function seedBatch(): WriteBatch {
 
 type TestAdapter = StorageAdapter & {
   root: string
-  /** The space of every `scanVectors` call (a rebuild reads vectors; a snapshot load does not). */
+  /** The space of every `vectors.scan` call (a rebuild reads vectors; a snapshot load does not). */
   scans: string[]
 }
 
@@ -108,9 +105,12 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
         outer = {
           ...store,
           snapshotDir: join(root, brainId),
-          scanVectors(space, after, limit) {
-            scans.push(space)
-            return store.scanVectors(space, after, limit)
+          vectors: {
+            ...store.vectors,
+            scan(space, after, limit) {
+              scans.push(space)
+              return store.vectors.scan(space, after, limit)
+            },
           },
         }
         wrapped.set(store, outer)
@@ -121,39 +121,46 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
 }
 
 /** One life of the process: an engine and its search service on `storage`. */
-async function boot(storage: TestAdapter, options: SearchServiceOptions = {}) {
-  const engram = createEngram({ storage, version: 't', defaultBrain: null })
+async function boot(
+  storage: TestAdapter,
+  options: { snapshots?: VectorSnapshotOptions | false } = {},
+) {
+  const engram = createEngine({
+    storage,
+    version: 't',
+    defaultBrain: null,
+    // Background saves stay out of the way unless a test asks for them.
+    snapshots: options.snapshots === false ? false : { idleMs: 3_600_000, ...options.snapshots },
+  })
   await engram.start()
   if ((await engram.brains.get(BRAIN)) === null) await engram.brains.create(BRAIN)
-  // Background saves stay out of the way unless a test asks for them.
-  const search = createSearchService(engram, { snapshots: { idleMs: 3_600_000 }, ...options })
   const store = await engram.store(BRAIN)
   storage.scans.length = 0
-  return { engram, search, store, scanned: storage.scans }
+  return { engram, indexes: engram.indexes, store, scanned: storage.scans }
 }
 
-const nearest = async (search: SearchService, space: VectorSpace, q: Float32Array) =>
-  (await search.indexes(BRAIN)).vectors.get(space)!.search(q, 3)
+const nearest = async (indexes: IndexManager, space: VectorSpace, q: Float32Array) =>
+  (await indexes.get(BRAIN)).vectors.get(space)!.search(q, 3)
 
 const validSpaces = async (store: BrainStore) =>
-  Object.keys(parseSnapshotMeta(await store.getMeta(SNAPSHOT_META)).vectors).sort()
+  Object.keys(parseSnapshotMeta(await store.meta.get(SNAPSHOT_META)).vectors).sort()
 
 describe('vector index snapshots', () => {
   it('are saved at stop and loaded at the next start instead of re-inserting vectors', async () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    const before = await first.search.indexes(BRAIN)
+    const before = await first.indexes.get(BRAIN)
     expect(Object.fromEntries(before.vectorOrigin)).toEqual({
       passages: 'storage',
       entities: 'storage',
     })
-    const expected = await nearest(first.search, 'passages', vec(3))
+    const expected = await nearest(first.indexes, 'passages', vec(3))
     await first.engram.stop()
     expect(await validSpaces(first.store)).toEqual(['entities', 'passages'])
 
     const second = await boot(storage)
-    const after = await second.search.indexes(BRAIN)
+    const after = await second.indexes.get(BRAIN)
     expect(Object.fromEntries(after.vectorOrigin)).toEqual({
       passages: 'snapshot',
       entities: 'snapshot',
@@ -161,7 +168,7 @@ describe('vector index snapshots', () => {
     // Loaded, not rebuilt: the adapter's vectors were never read.
     expect(second.scanned).toEqual([])
     expect(after.vectors.get('passages')!.size).toBe(40)
-    expect(await nearest(second.search, 'passages', vec(3))).toEqual(expected)
+    expect(await nearest(second.indexes, 'passages', vec(3))).toEqual(expected)
     await second.engram.stop()
   })
 
@@ -169,11 +176,11 @@ describe('vector index snapshots', () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
+    await first.indexes.get(BRAIN)
     await first.engram.stop()
 
     const second = await boot(storage)
-    await second.search.indexes(BRAIN)
+    await second.indexes.get(BRAIN)
     // A new passage vector, and p5 re-embedded under the same id.
     await second.engram.commit(BRAIN, {
       passages: [passage('p-new')],
@@ -186,34 +193,34 @@ describe('vector index snapshots', () => {
     // Crash-like end: no stop, no save.
 
     const third = await boot(storage)
-    const indexes = await third.search.indexes(BRAIN)
+    const indexes = await third.indexes.get(BRAIN)
     expect(indexes.vectorOrigin.get('passages')).toBe('storage')
     expect(indexes.vectorOrigin.get('entities')).toBe('snapshot')
     expect(third.scanned).toEqual(['passages'])
-    expect((await nearest(third.search, 'passages', vec(500)))[0]!.id).toBe('p-new')
-    expect((await nearest(third.search, 'passages', vec(600)))[0]!.id).toBe('p5')
-    expect((await nearest(third.search, 'passages', vec(5)))[0]!.id).not.toBe('p5')
+    expect((await nearest(third.indexes, 'passages', vec(500)))[0]!.id).toBe('p-new')
+    expect((await nearest(third.indexes, 'passages', vec(600)))[0]!.id).toBe('p5')
+    expect((await nearest(third.indexes, 'passages', vec(5)))[0]!.id).not.toBe('p5')
   })
 
   it('are rebuilt after a crash that left no save, or a save cut short', async () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    const built = await first.search.indexes(BRAIN)
+    const built = await first.indexes.get(BRAIN)
     // Crash-like end in the middle of a save: its files are complete, the meta was never written.
     const id = '00000000-0000-0000-0000-000000000000'
     const cut = join(storage.root, BRAIN, snapshotDirName('passages', id))
     await saveVectorIndex(built.vectors.get('passages')!, cut, { id })
 
     const second = await boot(storage)
-    const indexes = await second.search.indexes(BRAIN)
+    const indexes = await second.indexes.get(BRAIN)
     expect(Object.fromEntries(indexes.vectorOrigin)).toEqual({
       passages: 'storage',
       entities: 'storage',
     })
     expect(indexes.vectors.get('passages')!.size).toBe(40)
     // The next save replaces the leftover files.
-    await second.search.saveSnapshots(BRAIN)
+    await second.indexes.saveSnapshots(BRAIN)
     expect(await readdir(join(storage.root, BRAIN))).not.toContain(snapshotDirName('passages', id))
   })
 
@@ -221,17 +228,17 @@ describe('vector index snapshots', () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
+    await first.indexes.get(BRAIN)
     await first.engram.stop()
 
     const second = await boot(storage)
-    await second.search.indexes(BRAIN)
+    await second.indexes.get(BRAIN)
     await second.engram.commit(BRAIN, { deleteEntities: ['e2'] })
     expect(await validSpaces(second.store)).toEqual(['passages'])
     await second.engram.stop()
 
     const third = await boot(storage)
-    let indexes = await third.search.indexes(BRAIN)
+    let indexes = await third.indexes.get(BRAIN)
     expect(indexes.vectorOrigin.get('entities')).toBe('snapshot')
     expect(indexes.vectors.get('entities')!.has('e2')).toBe(false)
     expect(indexes.vectors.get('entities')!.size).toBe(4)
@@ -239,7 +246,7 @@ describe('vector index snapshots', () => {
     expect(await validSpaces(third.store)).toEqual(['entities'])
 
     const fourth = await boot(storage)
-    indexes = await fourth.search.indexes(BRAIN)
+    indexes = await fourth.indexes.get(BRAIN)
     expect(indexes.vectorOrigin.get('passages')).toBe('storage')
     expect(indexes.vectors.get('passages')!.has('p7')).toBe(false)
     expect(indexes.vectors.get('passages')!.size).toBe(39)
@@ -249,19 +256,19 @@ describe('vector index snapshots', () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
+    await first.indexes.get(BRAIN)
     await first.engram.stop()
     const dir = join(storage.root, BRAIN)
     const passagesDir = (await readdir(dir)).find((name) => name.startsWith('vectors-passages-'))!
     await truncate(join(dir, passagesDir, 'hnsw.bin'), 100)
 
     const second = await boot(storage)
-    const indexes = await second.search.indexes(BRAIN)
+    const indexes = await second.indexes.get(BRAIN)
     expect(indexes.vectorOrigin.get('passages')).toBe('storage')
     expect(indexes.vectorOrigin.get('entities')).toBe('snapshot')
     expect(indexes.vectors.get('passages')!.size).toBe(40)
     // The next save replaces the damaged snapshot and removes its files.
-    await second.search.saveSnapshots(BRAIN)
+    await second.indexes.saveSnapshots(BRAIN)
     expect(await readdir(dir)).not.toContain(passagesDir)
     expect(await validSpaces(second.store)).toEqual(['entities', 'passages'])
   })
@@ -270,22 +277,22 @@ describe('vector index snapshots', () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage, { snapshots: { idleMs: 20, minIntervalMs: 0 } })
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
+    await first.indexes.get(BRAIN)
     await vi.waitFor(async () =>
       expect(await validSpaces(first.store)).toEqual(['entities', 'passages']),
     )
     // Crash-like end: the background save is what the next start loads.
     const second = await boot(storage)
-    expect((await second.search.indexes(BRAIN)).vectorOrigin.get('passages')).toBe('snapshot')
+    expect((await second.indexes.get(BRAIN)).vectorOrigin.get('passages')).toBe('snapshot')
   })
 
   it('never record a save that a concurrent write overtook', async () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
+    await first.indexes.get(BRAIN)
     await Promise.all([
-      first.search.saveSnapshots(BRAIN),
+      first.indexes.saveSnapshots(BRAIN),
       first.engram.commit(BRAIN, {
         passages: [passage('p-late')],
         vectors: [{ space: 'passages', id: 'p-late', vector: vec(700) }],
@@ -293,18 +300,18 @@ describe('vector index snapshots', () => {
     ])
     // Whichever finished first, the next start sees the write.
     const second = await boot(storage)
-    expect((await nearest(second.search, 'passages', vec(700)))[0]!.id).toBe('p-late')
+    expect((await nearest(second.indexes, 'passages', vec(700)))[0]!.id).toBe('p-late')
   })
 
   it('are not used with `snapshots: false`, and writes still invalidate them', async () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
+    await first.indexes.get(BRAIN)
     await first.engram.stop()
 
     const off = await boot(storage, { snapshots: false })
-    expect((await off.search.indexes(BRAIN)).vectorOrigin.get('passages')).toBe('storage')
+    expect((await off.indexes.get(BRAIN)).vectorOrigin.get('passages')).toBe('storage')
     await off.engram.commit(BRAIN, {
       vectors: [{ space: 'passages', id: 'p1', vector: vec(800) }],
     })
@@ -316,8 +323,8 @@ describe('vector index snapshots', () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)
     await first.engram.commit(BRAIN, seedBatch())
-    await first.search.indexes(BRAIN)
-    await first.search.saveSnapshots(BRAIN)
+    await first.indexes.get(BRAIN)
+    await first.indexes.saveSnapshots(BRAIN)
     expect((await readdir(join(storage.root, BRAIN))).length).toBe(2)
     await first.engram.brains.delete(BRAIN)
     await expect(readdir(join(storage.root, BRAIN))).rejects.toThrow()
@@ -328,10 +335,10 @@ describe('vector index snapshots', () => {
       passages: [passage('q')],
       vectors: [{ space: 'passages', id: 'q', vector: vec(900) }],
     })
-    await first.search.saveSnapshots(BRAIN)
+    await first.indexes.saveSnapshots(BRAIN)
     await first.engram.stop()
     const second = await boot(storage)
-    const indexes = await second.search.indexes(BRAIN)
+    const indexes = await second.indexes.get(BRAIN)
     expect(indexes.vectorOrigin.get('passages')).toBe('storage')
     expect(indexes.vectors.get('passages')!.size).toBe(1)
     expect(indexes.vectors.has('entities')).toBe(false)

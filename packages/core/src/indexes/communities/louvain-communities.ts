@@ -1,5 +1,5 @@
 import louvainModule from 'graphology-communities-louvain'
-import type { KnowledgeMultiGraph } from './knowledge-graph.js'
+import type { KnowledgeMultiGraph } from './graphology-view.js'
 
 // The package is CommonJS with an `export default` typing: under NodeNext the default import is
 // `module.exports` (the function) at run time while TypeScript types it as `{ default }`.

@@ -3,16 +3,16 @@ import { EngramError } from '../errors.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { StorageAdapter } from '../contracts/storage-adapter.js'
 import { hashToken } from '../brain/tokens.js'
-import { createEngram } from './create-engram.js'
-import type { EngramOptions } from './engine-types.js'
+import { createEngineCore } from './engine-core.js'
+import type { EngineCoreOptions } from './engine-types.js'
 
 const SYSTEM_TOKEN = 'spat_system-token-for-tests'
 
 async function startEngine(
-  overrides: Partial<EngramOptions> = {},
+  overrides: Partial<EngineCoreOptions> = {},
   storage: StorageAdapter = memoryAdapter(),
 ) {
-  const engram = createEngram({
+  const engram = createEngineCore({
     storage,
     version: '0.0.0-test',
     systemTokenHash: hashToken(SYSTEM_TOKEN),
@@ -95,8 +95,8 @@ describe('graph writes', () => {
     })
     expect(created).toBe(true)
     const store = await engram.store('default')
-    expect(await store.getEntities([entity.uuid])).toEqual([entity])
-    const log = await store.listChangelog({ limit: 10, skip: 0 })
+    expect(await store.entities.get([entity.uuid])).toEqual([entity])
+    const log = await store.changelog.list({ limit: 10, skip: 0 })
     expect(log.items).toHaveLength(1)
     expect(log.items[0]!.type).toBe('node_created')
     expect(log.items[0]!.change).toMatchObject({
@@ -179,7 +179,7 @@ describe('graph writes', () => {
     expect(deprecated.deprecated).toBe(true)
     expect(deprecated.properties).toEqual({ since: '2025' })
     const store = await engram.store('default')
-    const types = (await store.listChangelog({ limit: 10, skip: 0 })).items.map((e) => e.type)
+    const types = (await store.changelog.list({ limit: 10, skip: 0 })).items.map((e) => e.type)
     expect(types).toEqual([
       'relationship_deprecated',
       'relationship_created',

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { memoryAdapter } from '../memory-adapter/index.js'
+import { memoryAdapter } from '../../memory-adapter/index.js'
 import { BrainCommunities } from './brain-communities.js'
 import { CommunityIndex } from './community-index.js'
 import { MAX_SUMMARY_CHARS, summarizeCommunities } from './community-summary.js'
-import { KnowledgeGraph } from './knowledge-graph.js'
+import { GraphIndex, LazyGraphIndex } from '../graph/graph-index.js'
+import { graphologyView } from './graphology-view.js'
 import { louvainPartition } from './louvain-communities.js'
 import {
   COOKING,
@@ -28,10 +29,10 @@ async function storeWith(...batches: ReturnType<typeof twoClusters>[]) {
   return store
 }
 
-function graphOf(): KnowledgeGraph {
-  const kg = new KnowledgeGraph()
-  kg.apply(twoClusters())
-  return kg
+function graphOf(): GraphIndex {
+  const graph = new GraphIndex()
+  graph.apply(twoClusters())
+  return graph
 }
 
 /** A third cluster (music) of `size` people who all play in one band: size + size - 1 edges. */
@@ -53,63 +54,65 @@ function musicCluster(size: number) {
 
 describe('knowledge graph', () => {
   it('reads entities, relationships and entity observations from the store', async () => {
-    const kg = await KnowledgeGraph.build(await storeWith(twoClusters()))
-    expect(kg.graph.order).toBe(13)
-    expect(kg.graph.size).toBe(23)
-    expect(kg.graph.getNodeAttribute('basil', 'observations')).toEqual([
+    const view = graphologyView(await GraphIndex.build(await storeWith(twoClusters())))
+    expect(view.order).toBe(13)
+    expect(view.size).toBe(23)
+    expect(view.getNodeAttribute('basil', 'observations')).toEqual([
       { id: 'o1', text: 'Basil grows best in warm sun.' },
     ])
-    expect(kg.graph.source('s9')).toBe('engram')
+    expect(view.source('s9')).toBe('engram')
   })
 
   it('follows batches: superseded and deleted relationships lose their edge, deleted entities their node', () => {
-    const kg = graphOf()
-    const before = kg.changes
-    kg.apply({
+    const graph = graphOf()
+    const before = graph.changes
+    graph.apply({
       relationships: [
         fixtureRelationship('s1', 'alice', 'WRITES', 'typescript', { deprecated: true }),
       ],
       deleteRelationships: ['s2'],
       deleteEntities: ['vitest'],
     })
-    expect(kg.graph.hasEdge('s1')).toBe(false)
-    expect(kg.graph.hasEdge('s2')).toBe(false)
-    expect(kg.graph.hasNode('vitest')).toBe(false)
-    expect(kg.graph.hasEdge('s8')).toBe(false)
+    const view = graphologyView(graph)
+    expect(view.hasEdge('s1')).toBe(false)
+    expect(view.hasEdge('s2')).toBe(false)
+    expect(view.hasNode('vitest')).toBe(false)
+    expect(view.hasEdge('s8')).toBe(false)
     // s1, s2, then vitest (1) with its three remaining edges.
-    expect(kg.changes - before).toBe(6)
+    expect(graph.changes - before).toBe(6)
     // Re-applying the same put is not a change.
-    const again = kg.changes
-    kg.apply({ entities: [fixtureEntity('alice', 'Alice', ['PERSON'], 'a software engineer')] })
-    expect(kg.changes).toBe(again)
+    const again = graph.changes
+    graph.apply({ entities: [fixtureEntity('alice', 'Alice', ['PERSON'], 'a software engineer')] })
+    expect(graph.changes).toBe(again)
   })
 })
 
 describe('Louvain communities (Blondel et al. 2008)', () => {
   it('separates two clusters joined by one weak edge, the same way on every run', () => {
-    const kg = graphOf()
-    const first = louvainPartition(kg.graph)
+    const view = graphologyView(graphOf())
+    const first = louvainPartition(view)
     const software = new Set(SOFTWARE.map((n) => first.communityOf.get(n)))
     const cooking = new Set([...COOKING, 'dinner'].map((n) => first.communityOf.get(n)))
     expect(software.size).toBe(1)
     expect(cooking.size).toBe(1)
     expect([...software][0]).not.toBe([...cooking][0])
     expect(first.modularity).toBeGreaterThan(0.3)
-    expect(louvainPartition(kg.graph).communityOf).toEqual(first.communityOf)
+    expect(louvainPartition(view).communityOf).toEqual(first.communityOf)
   })
 
   it('gives singletons to a graph without edges', () => {
-    const kg = new KnowledgeGraph()
-    kg.apply({ entities: [fixtureEntity('a', 'A', ['X']), fixtureEntity('b', 'B', ['X'])] })
-    expect(louvainPartition(kg.graph).count).toBe(2)
-    expect(summarizeCommunities(kg.graph, louvainPartition(kg.graph))).toEqual([])
+    const graph = new GraphIndex()
+    graph.apply({ entities: [fixtureEntity('a', 'A', ['X']), fixtureEntity('b', 'B', ['X'])] })
+    const view = graphologyView(graph)
+    expect(louvainPartition(view).count).toBe(2)
+    expect(summarizeCommunities(view, louvainPartition(view))).toEqual([])
   })
 })
 
 describe('community hubs and summaries', () => {
   it('picks the most central non-event members as hubs and summarises from graph text only', () => {
-    const kg = graphOf()
-    const communities = summarizeCommunities(kg.graph, louvainPartition(kg.graph))
+    const view = graphologyView(graphOf())
+    const communities = summarizeCommunities(view, louvainPartition(view))
     expect(communities).toHaveLength(2)
     const software = communities.find((c) => c.members.includes('engram'))!
     const cooking = communities.find((c) => c.members.includes('pasta'))!
@@ -127,9 +130,10 @@ describe('community hubs and summaries', () => {
   })
 
   it('bounds summaries', () => {
-    const kg = new KnowledgeGraph()
-    kg.apply(musicCluster(300))
-    const [music] = summarizeCommunities(kg.graph, louvainPartition(kg.graph, { resolution: 0.1 }))
+    const graph = new GraphIndex()
+    graph.apply(musicCluster(300))
+    const view = graphologyView(graph)
+    const [music] = summarizeCommunities(view, louvainPartition(view, { resolution: 0.1 }))
     expect(music!.summary.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS)
     expect(music!.summary.endsWith('…')).toBe(true)
   })
@@ -161,24 +165,25 @@ describe('community index', () => {
 describe('brain communities', () => {
   function manual() {
     const tasks: (() => void)[] = []
-    const communities = new BrainCommunities({ schedule: (task) => tasks.push(task) })
-    return { communities, tasks }
+    const graph = new LazyGraphIndex()
+    const communities = new BrainCommunities(graph, { schedule: (task) => tasks.push(task) })
+    return { communities, graph, tasks }
   }
 
   it('computes on first use, then only when >= 5% of the edges changed, in the background', async () => {
     const store = await storeWith(twoClusters())
-    const { communities, tasks } = manual()
+    const { communities, graph, tasks } = manual()
     const first = await communities.index(store)
     expect(first.communities).toHaveLength(2)
     expect(await communities.index(store)).toBe(first)
 
     // 23 edges: one changed edge is under 5% (1.15), so nothing is scheduled.
-    communities.apply({ relationships: [fixtureRelationship('x1', 'bob', 'KNOWS', 'carol')] })
+    graph.apply({ relationships: [fixtureRelationship('x1', 'bob', 'KNOWS', 'carol')] })
     expect(await communities.index(store)).toBe(first)
     expect(tasks).toHaveLength(0)
 
     // A new cluster: stale. The request is answered from the current communities; one refresh is queued.
-    communities.apply(musicCluster(4))
+    graph.apply(musicCluster(4))
     expect(await communities.index(store)).toBe(first)
     expect(await communities.index(store)).toBe(first)
     expect(tasks).toHaveLength(1)
@@ -192,18 +197,18 @@ describe('brain communities', () => {
 
   it('replays batches committed while the graph was being read', async () => {
     const store = await storeWith(twoClusters())
-    const { communities } = manual()
+    const { communities, graph } = manual()
     const pending = communities.index(store)
-    communities.apply(musicCluster(4))
+    graph.apply(musicCluster(4))
     const index = await pending
     expect(index.communities).toHaveLength(3)
   })
 
   it('answers searches while a deleted member is still in the last computation', async () => {
     const store = await storeWith(twoClusters())
-    const { communities } = manual()
+    const { communities, graph } = manual()
     await communities.index(store)
-    communities.apply({ deleteEntities: ['engram'] })
+    graph.apply({ deleteEntities: ['engram'] })
     const [software] = (await communities.index(store)).search('typescript', 1)
     expect(software!.members.map((m) => m.uuid)).not.toContain('engram')
     expect(software!.hubs).not.toContain('engram')

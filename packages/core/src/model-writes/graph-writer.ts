@@ -36,7 +36,7 @@ function matchesIdentification(entity: Entity, params: Record<string, unknown>):
 export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
   async function loadEntity(brainId: string, uuid: string): Promise<Entity> {
     const store = await deps.store(brainId)
-    const [entity] = await store.getEntities([uuid])
+    const [entity] = await store.entities.get([uuid])
     if (entity === undefined) throw notFound('Entity', uuid)
     return entity
   }
@@ -51,7 +51,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
     const params = input.identificationParams ?? {}
     if (Object.keys(params).length > 0) {
       const name = typeof params.name === 'string' ? params.name : input.name
-      const candidates = await store.findEntitiesByName(normalizeEntityName(name))
+      const candidates = await store.entities.findByName(normalizeEntityName(name))
       const existing = candidates.find((entity) => matchesIdentification(entity, params))
       if (existing !== undefined) {
         const updated: Entity = {

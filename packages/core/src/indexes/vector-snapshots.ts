@@ -3,12 +3,8 @@ import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
-import { VECTOR_INDEX_DEFAULTS, type VectorIndex } from '../indexes/vectors/vector-index.js'
-import {
-  loadVectorIndex,
-  saveVectorIndex,
-  syncVectorSnapshot,
-} from '../indexes/vectors/vector-snapshot.js'
+import { VECTOR_INDEX_DEFAULTS, type VectorIndex } from './vectors/vector-index.js'
+import { loadVectorIndex, saveVectorIndex, syncVectorSnapshot } from './vectors/vector-snapshot.js'
 import type { Logger } from '../logger.js'
 import type { VectorSpace } from './brain-indexes.js'
 import {
@@ -41,7 +37,7 @@ export interface VectorSnapshotsDeps extends VectorSnapshotOptions {
    * The brain's vector indexes when they are built in this process from `store` (what a save writes);
    * undefined otherwise, e.g. for indexes of a brain since deleted and created again.
    */
-  vectorsOf(brainId: string, store: BrainStore): Map<VectorSpace, VectorIndex> | undefined
+  vectorsOf(brainId: string, store: BrainStore): ReadonlyMap<VectorSpace, VectorIndex> | undefined
 }
 
 /**
@@ -152,12 +148,12 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
   }
 
   async function readMeta(state: BrainState): Promise<SnapshotMeta> {
-    state.meta ??= parseSnapshotMeta(await state.store.getMeta(SNAPSHOT_META))
+    state.meta ??= parseSnapshotMeta(await state.store.meta.get(SNAPSHOT_META))
     return state.meta
   }
 
   async function writeMeta(state: BrainState, meta: SnapshotMeta): Promise<void> {
-    await state.store.setMeta(SNAPSHOT_META, JSON.stringify(meta))
+    await state.store.meta.set(SNAPSHOT_META, JSON.stringify(meta))
     state.meta = meta
   }
 

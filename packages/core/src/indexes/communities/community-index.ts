@@ -1,12 +1,8 @@
-import { Bm25Index } from '../indexes/bm25/bm25-index.js'
-import { EVENT_LABEL } from '../model/entity.js'
-import {
-  HUBS_PER_COMMUNITY,
-  isEventNode,
-  summarizeCommunities,
-  type Community,
-} from './community-summary.js'
-import type { KnowledgeGraph } from './knowledge-graph.js'
+import { Bm25Index } from '../bm25/bm25-index.js'
+import type { GraphIndex } from '../graph/graph-index.js'
+import { EVENT_LABEL } from '../../model/entity.js'
+import { HUBS_PER_COMMUNITY, summarizeCommunities, type Community } from './community-summary.js'
+import { graphologyView } from './graphology-view.js'
 import { louvainPartition, type LouvainOptions } from './louvain-communities.js'
 
 /** A community whose summary matches a query. */
@@ -44,7 +40,7 @@ export class CommunityIndex {
   private readonly summaries = new Bm25Index()
 
   private constructor(
-    private readonly kg: KnowledgeGraph,
+    private readonly graph: GraphIndex,
     readonly communities: readonly Community[],
     readonly stats: CommunityStats,
   ) {
@@ -52,15 +48,17 @@ export class CommunityIndex {
     for (const c of communities) this.summaries.add(c.id, c.summary)
   }
 
-  static compute(kg: KnowledgeGraph, options: LouvainOptions = {}): CommunityIndex {
+  /** Computes the communities of the graph as it is now (a graphology view of it, for Louvain). */
+  static compute(graph: GraphIndex, options: LouvainOptions = {}): CommunityIndex {
     const t0 = performance.now()
-    const partition = louvainPartition(kg.graph, options)
+    const view = graphologyView(graph)
+    const partition = louvainPartition(view, options)
     const t1 = performance.now()
-    const communities = summarizeCommunities(kg.graph, partition)
+    const communities = summarizeCommunities(view, partition)
     const t2 = performance.now()
-    return new CommunityIndex(kg, communities, {
-      nodes: kg.graph.order,
-      edges: kg.graph.size,
+    return new CommunityIndex(graph, communities, {
+      nodes: view.order,
+      edges: view.size,
       partitions: partition.count,
       communities: communities.length,
       modularity: partition.modularity,
@@ -90,8 +88,10 @@ export class CommunityIndex {
       wanted === null
         ? undefined
         : (id: string) => wanted.some((l) => this.byId.get(id)!.labels.has(l))
-    const g = this.kg.graph
-    const alive = (node: string) => g.hasNode(node) && g.getNodeAttribute(node, 'present')
+    // Read against the live graph: members deleted since the computation are skipped.
+    const g = this.graph
+    const alive = (uuid: string) => g.node(uuid) !== undefined
+    const labelsOf = (uuid: string) => g.labels[g.node(uuid)!]!
     const eventsAllowed = wanted?.includes(EVENT_LABEL) ?? false
     const matches: CommunityMatch[] = []
     for (const { id, score } of this.summaries.search(text, k, filter)) {
@@ -101,14 +101,13 @@ export class CommunityIndex {
       else
         for (const m of c.members) {
           if (hubs.length === HUBS_PER_COMMUNITY) break
-          if (alive(m) && g.getNodeAttribute(m, 'labels').some((l) => wanted.includes(l)))
-            hubs.push(m)
+          if (alive(m) && labelsOf(m).some((l) => wanted.includes(l))) hubs.push(m)
         }
       if (hubs.length === 0) continue
       const members: CommunityMatch['members'] = []
       for (let i = 0; i < c.members.length && members.length < maxMembers; i++) {
         const uuid = c.members[i]!
-        if (alive(uuid) && (eventsAllowed || !isEventNode(g, uuid)))
+        if (alive(uuid) && (eventsAllowed || !labelsOf(uuid).includes(EVENT_LABEL)))
           members.push({ uuid, centrality: c.centrality[i]! })
       }
       matches.push({ id, score, summary: c.summary, hubs, members })

@@ -2,7 +2,7 @@ import { createBrainService } from '../brain/brain-service.js'
 import { generateToken, hashToken, tokenLast4 } from '../brain/tokens.js'
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { EngramError } from '../errors.js'
-import { createGraphWriter } from '../graph-writes/graph-writer.js'
+import { createGraphWriter } from '../model-writes/graph-writer.js'
 import { silentLogger } from '../logger.js'
 import { nowIso } from '../model/common.js'
 import { createTaskQueue } from '../tasks/task-queue.js'
@@ -10,18 +10,19 @@ import type {
   BatchBuilder,
   BeforeCommitHook,
   CommitListener,
-  Engram,
-  EngramOptions,
+  EngineCore,
+  EngineCoreOptions,
 } from './engine-types.js'
 import { keyedMutex } from './keyed-mutex.js'
 
 const HOUR_MS = 3_600_000
 
 /**
- * Wires storage, brains, graph writes and the task queue into one engine. Retrieval and ingestion
- * plug in through `onCommit` listeners and `tasks.registerHandler`.
+ * Wires storage, brains, graph writes and the task queue into the engine's core. The index manager
+ * and ingestion plug in through `onCommit` listeners and `tasks.registerHandler`; only the composition
+ * root (`create-engine.ts`) calls this.
  */
-export function createEngram(options: EngramOptions): Engram {
+export function createEngineCore(options: EngineCoreOptions): EngineCore {
   const { storage } = options
   const logger = options.logger ?? silentLogger
   const defaultBrain = options.defaultBrain === undefined ? 'default' : options.defaultBrain || null

@@ -63,7 +63,7 @@ export function createRelationshipWrites(deps: Deps) {
   /** The relationship with the update applied, and its batch, from the record as stored now. */
   async function updatedRelationship(brainId: string, input: UpdateRelationshipInput) {
     const store = await deps.store(brainId)
-    const [existing] = await store.getRelationships([input.uuid])
+    const [existing] = await store.relationships.get([input.uuid])
     if (existing === undefined) throw notFound('Relationship', input.uuid)
     const properties = { ...existing.properties, ...(input.newProperties ?? {}) }
     for (const key of input.propertiesToRemove ?? []) delete properties[key]

@@ -2,7 +2,7 @@ import type { WriteBatch } from '../contracts/storage-adapter.js'
 import { isVectorSpace, type VectorSpace } from './brain-indexes.js'
 
 /**
- * Meta key of a brain (`BrainStore.getMeta`) naming its valid index snapshots. A space listed here
+ * Meta key of a brain (`BrainStore.meta`) naming its valid index snapshots. A space listed here
  * has a snapshot that equals the brain's stored vectors of that space; a space not listed has none
  * and is rebuilt from storage. Writes remove a space before they are applied (see `VectorSnapshots`).
  */

@@ -1,5 +1,5 @@
-import { EVENT_LABEL } from '../model/entity.js'
-import type { KnowledgeMultiGraph } from './knowledge-graph.js'
+import { EVENT_LABEL } from '../../model/entity.js'
+import type { KnowledgeMultiGraph } from './graphology-view.js'
 import type { Partition } from './louvain-communities.js'
 
 /** Hub nodes named per community (and put first in its results). */

@@ -1,0 +1,39 @@
+import { createIndexManager } from '../indexes/index-manager.js'
+import { defaultIngestionComponents } from '../ingest/default-components.js'
+import { registerIngestion } from '../ingest/register-ingestion.js'
+import { createRecords } from '../records/create-records.js'
+import { vectorReader } from '../search/dense-access.js'
+import { createSearchService } from '../search/search-service.js'
+import { createEngineCore } from './engine-core.js'
+import type { Engram, EngineOptions } from './engine-types.js'
+
+/**
+ * The composition root (DESIGN.md section 1a): builds the engine's core (storage, brains, graph
+ * writes, task queue), the index manager that follows its commits, the search pipeline over those
+ * indexes, the record lookups routes and tools read through, and the ingestion task handlers, in the one order that works: the index manager and
+ * ingestion are registered before `start()`, because tasks resumed by `start` commit through the
+ * manager's listeners and resolve entities against its vectors. Nothing else wires these parts.
+ *
+ * ```ts
+ * const engram = createEngine({ storage: sqliteAdapter({ dataDir }), version: '1.0.0', embedder })
+ * await engram.start()
+ * ```
+ */
+export function createEngine(options: EngineOptions): Engram {
+  const { embedder = null, extractor, plugins, snapshots } = options
+  const core = createEngineCore(options)
+  const indexes = createIndexManager(core, snapshots === undefined ? {} : { snapshots })
+  const search = createSearchService(core, indexes, {
+    embedder,
+    ...(plugins === undefined ? {} : { plugins }),
+  })
+  registerIngestion(core, {
+    components:
+      options.ingestion ??
+      defaultIngestionComponents({ embedder, ...(extractor ? { extractor } : {}) }),
+    // Entity resolution compares candidates with the brain's entity vectors, when there is an embedder.
+    entityVectors: async (brainId) =>
+      embedder === null ? null : vectorReader(brainId, await indexes.get(brainId)),
+  })
+  return Object.assign(core, { indexes, search, records: createRecords(core) })
+}

@@ -1,0 +1,133 @@
+import type { BrainStats, VectorRecord, WriteBatch } from '../contracts/storage-adapter.js'
+import type { ChangelogEntry } from '../model/changelog-entry.js'
+import { changelogEntrySchema } from '../model/changelog-entry.js'
+import { entitySchema, type Entity } from '../model/entity.js'
+import { observationSchema, type Observation } from '../model/observation.js'
+import { passageSchema, type Passage } from '../model/passage.js'
+import { relationshipSchema, type Relationship } from '../model/relationship.js'
+import { structuredRecordSchema, type StructuredRecord } from '../model/structured-record.js'
+import { taskSchema, type Task } from '../model/task.js'
+import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
+
+/** One brain's records in the memory adapter. */
+export interface BrainData {
+  passages: Map<string, Passage>
+  entities: Map<string, Entity>
+  relationships: Map<string, Relationship>
+  observations: Map<string, Observation>
+  structured: Map<string, StructuredRecord>
+  changelog: Map<string, ChangelogEntry>
+  tasks: Map<string, Task>
+  vectors: Map<string, VectorRecord>
+  meta: Map<string, string>
+  /** Normalised name and aliases -> uuids of the entities carrying them (`entities.findByName`). */
+  names: Map<string, Set<string>>
+  seq: number
+}
+
+export function emptyBrain(): BrainData {
+  return {
+    passages: new Map(),
+    entities: new Map(),
+    relationships: new Map(),
+    observations: new Map(),
+    structured: new Map(),
+    changelog: new Map(),
+    tasks: new Map(),
+    vectors: new Map(),
+    meta: new Map(),
+    names: new Map(),
+    seq: 0,
+  }
+}
+
+const namesOf = (e: Entity) => new Set([e.name, ...e.aliases].map(normalizeEntityName))
+
+function indexNames(data: BrainData, entity: Entity, add: boolean): void {
+  for (const norm of namesOf(entity)) {
+    let uuids = data.names.get(norm)
+    if (add) {
+      if (uuids === undefined) data.names.set(norm, (uuids = new Set()))
+      uuids.add(entity.uuid)
+    } else if (uuids !== undefined) {
+      uuids.delete(entity.uuid)
+      if (uuids.size === 0) data.names.delete(norm)
+    }
+  }
+}
+
+/** Deep copy so callers never hold references into the store (as with a real database). */
+export const clone = <T>(value: T): T => structuredClone(value)
+
+export const vectorKey = (space: string, id: string) => `${space}\u0000${id}`
+
+export function statsOf(data: BrainData): BrainStats {
+  return {
+    passages: data.passages.size,
+    entities: data.entities.size,
+    relationships: data.relationships.size,
+    observations: data.observations.size,
+    structured: data.structured.size,
+    changelog: data.changelog.size,
+    tasks: data.tasks.size,
+    vectors: data.vectors.size,
+  }
+}
+
+/** Rejects records a database schema would reject (the reference adapter must not be laxer). */
+function validate(batch: WriteBatch): void {
+  for (const p of batch.passages ?? []) passageSchema.parse(p)
+  for (const e of batch.entities ?? []) entitySchema.parse(e)
+  for (const r of batch.relationships ?? []) relationshipSchema.parse(r)
+  for (const o of batch.observations ?? []) observationSchema.parse(o)
+  for (const s of batch.structured ?? []) structuredRecordSchema.parse(s)
+  for (const c of batch.changelog ?? []) changelogEntrySchema.omit({ seq: true }).parse(c)
+  if (batch.task !== undefined) taskSchema.parse(batch.task)
+}
+
+/**
+ * Applies a batch in place, all or nothing: every record is validated and copied before the first
+ * change, and what follows are map writes that cannot throw. (Copying the brain's maps per batch made
+ * each write cost the brain's size.)
+ */
+export function applyBatch(data: BrainData, batch: WriteBatch): void {
+  validate(batch)
+  const copy = {
+    passages: (batch.passages ?? []).map(clone),
+    entities: (batch.entities ?? []).map(clone),
+    relationships: (batch.relationships ?? []).map(clone),
+    observations: (batch.observations ?? []).map(clone),
+    structured: (batch.structured ?? []).map(clone),
+    changelog: (batch.changelog ?? []).map(clone),
+    vectors: (batch.vectors ?? []).map((v) => ({
+      space: v.space,
+      id: v.id,
+      vector: Float32Array.from(v.vector),
+    })),
+    task: batch.task === undefined ? undefined : clone(batch.task),
+  }
+  for (const p of copy.passages) data.passages.set(p.id, p)
+  for (const e of copy.entities) {
+    const before = data.entities.get(e.uuid)
+    if (before !== undefined) indexNames(data, before, false)
+    data.entities.set(e.uuid, e)
+    indexNames(data, e, true)
+  }
+  for (const r of copy.relationships) data.relationships.set(r.uuid, r)
+  for (const o of copy.observations) data.observations.set(o.id, o)
+  for (const s of copy.structured) data.structured.set(s.id, s)
+  for (const c of copy.changelog) {
+    if (data.changelog.has(c.id)) continue
+    data.seq += 1
+    data.changelog.set(c.id, { ...c, seq: data.seq })
+  }
+  for (const v of copy.vectors) data.vectors.set(vectorKey(v.space, v.id), v)
+  for (const uuid of batch.deleteEntities ?? []) {
+    const before = data.entities.get(uuid)
+    if (before !== undefined) indexNames(data, before, false)
+    data.entities.delete(uuid)
+  }
+  for (const uuid of batch.deleteRelationships ?? []) data.relationships.delete(uuid)
+  for (const v of batch.deleteVectors ?? []) data.vectors.delete(vectorKey(v.space, v.id))
+  if (copy.task !== undefined) data.tasks.set(copy.task.id, copy.task)
+}
