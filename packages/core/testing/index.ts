@@ -5,3 +5,11 @@ export {
 } from './storage-adapter-suite.js'
 export { fixtures } from './fixtures.js'
 export { minimalPdf } from './minimal-pdf.js'
+export { runChannelSuite, type ChannelSuiteOptions } from './channel-suite.js'
+export { runFusionSuite, type FusionSuiteOptions } from './fusion-suite.js'
+export {
+  hashingTestEmbedder,
+  searchCorpus,
+  searchCorpusBatch,
+  type SearchCorpus,
+} from './search-corpus.js'
