@@ -19,6 +19,7 @@ export {
 export { memoryAdapter } from './memory-adapter/index.js'
 export * from './analysis/analyze.js'
 export { ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
+export { cosine, cosineOrNull } from './vectors/cosine.js'
 export {
   Bm25Index,
   type Bm25Options,
