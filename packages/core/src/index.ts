@@ -3,6 +3,15 @@ export * from './errors.js'
 export * from './ids.js'
 export * from './logger.js'
 export { loopYielder } from './loop-yielder.js'
+export {
+  backoffMs,
+  parseRetryAfter,
+  retryAfterMs,
+  retryDelay,
+  sleep,
+  type BackoffJitter,
+  type BackoffOptions,
+} from './retry-delay.js'
 export type * from './contracts/storage-adapter.js'
 export type * from './engine/engine-types.js'
 export { createEngine } from './engine/create-engine.js'
