@@ -15,7 +15,7 @@ export {
 export type * from './contracts/storage-adapter.js'
 export type * from './engine/engine-types.js'
 export { createEngine } from './engine/create-engine.js'
-export { FairQueue } from './engine/fair-queue.js'
+export { FairQueue } from './fair-queue.js'
 export * from './brain/tokens.js'
 export { normalizeEntityName } from './model-writes/normalize-entity-name.js'
 export {
