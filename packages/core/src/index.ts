@@ -3,10 +3,19 @@ export * from './errors.js'
 export * from './ids.js'
 export * from './logger.js'
 export { loopYielder } from './loop-yielder.js'
+export {
+  backoffMs,
+  parseRetryAfter,
+  retryAfterMs,
+  retryDelay,
+  sleep,
+  type BackoffJitter,
+  type BackoffOptions,
+} from './retry-delay.js'
 export type * from './contracts/storage-adapter.js'
 export type * from './engine/engine-types.js'
 export { createEngine } from './engine/create-engine.js'
-export { FairQueue } from './engine/fair-queue.js'
+export { FairQueue } from './fair-queue.js'
 export * from './brain/tokens.js'
 export { normalizeEntityName } from './model-writes/normalize-entity-name.js'
 export {
@@ -19,6 +28,7 @@ export {
 export { memoryAdapter } from './memory-adapter/index.js'
 export * from './analysis/analyze.js'
 export { ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
+export { cosine, cosineOrNull } from './vectors/cosine.js'
 export {
   Bm25Index,
   type Bm25Options,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from './test-support/test-app.js'
+import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../test/support/test-app.js'
 
 let t: TestApp
 beforeEach(async () => {

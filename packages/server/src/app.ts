@@ -19,7 +19,6 @@ import { drainUnreadBody } from './plugins/unread-body.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
 import { metaRoutes } from './routes/meta-routes.js'
 import { modelRoutes } from './routes/model-routes.js'
-import { pendingRoutes } from './routes/pending-routes.js'
 import { publicRoutes } from './routes/public-routes.js'
 import { retrieveListRoutes } from './routes/retrieve-list-routes.js'
 import { retrieveGraphRoutes } from './routes/retrieve-graph-routes.js'
@@ -163,7 +162,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       retrieveGraphRoutes(api, engram)
       retrieveContextRoutes(api, engram)
       ingestRoutes(api, engram, { maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024 })
-      pendingRoutes(api)
     },
     { prefix: basePath },
   )

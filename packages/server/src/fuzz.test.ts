@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, SYSTEM_TOKEN, type TestApp } from './test-support/test-app.js'
+import { buildTestApp, SYSTEM_TOKEN, type TestApp } from '../test/support/test-app.js'
 
 /** mulberry32: a tiny seeded PRNG so a failing case can be replayed from its seed. */
 function prng(seed: number) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Embedder } from '@engram/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { writeTinyBertModel } from './test-support/write-tiny-bert-model.js'
+import { writeTinyBertModel } from '../test/support/write-tiny-bert-model.js'
 import { transformersEmbedder } from './transformers-embedder.js'
 
 const never = new AbortController().signal

@@ -1,6 +1,5 @@
-import { EngramError } from '@engram/core'
+import { backoffMs, EngramError, retryAfterMs, sleep, type BackoffOptions } from '@engram/core'
 import { z } from 'zod'
-import { backoffMs, retryAfterMs, sleep, type BackoffOptions } from './retry-delay.js'
 
 /** Where and how to call one OpenAI-compatible chat-completions endpoint. */
 export interface ChatEndpoint {

@@ -5,7 +5,7 @@ import {
   extractionOutput,
   type ExtractionOutput,
 } from './extraction-output.js'
-import { fixture } from './testing/fake-chat-server.js'
+import { fixture } from '../test/support/fake-chat-server.js'
 
 type Schema = { type?: unknown; properties?: Record<string, Schema>; items?: Schema } & Record<
   string,

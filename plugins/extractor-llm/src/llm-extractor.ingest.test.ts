@@ -7,7 +7,7 @@ import {
 } from '@engram/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { llmExtractor } from './llm-extractor.js'
-import { fakeChatServer, fixture, type ScriptedReply } from './testing/fake-chat-server.js'
+import { fakeChatServer, fixture, type ScriptedReply } from '../test/support/fake-chat-server.js'
 
 const payload: TextIngestPayload = {
   text: 'Emily organized the AI Ethics Meetup in London on March 8, 2024.',

@@ -1,7 +1,7 @@
 import { EngramError, type ExtractedGraph } from '@engram/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import { llmExtractor, type LlmExtractorOptions } from './llm-extractor.js'
-import { fakeChatServer, fixture, type ScriptedReply } from './testing/fake-chat-server.js'
+import { fakeChatServer, fixture, type ScriptedReply } from '../test/support/fake-chat-server.js'
 
 const EMILY = 'Emily organized the AI Ethics Meetup in London on March 8, 2024.'
 const API_KEY = 'sk-test-SECRET-0123456789'

@@ -64,7 +64,11 @@ export function llmExtractor(options: LlmExtractorOptions): Extractor {
     apiKey: options.apiKey || undefined,
     maxRetries: options.maxRetries ?? 3,
     timeoutMs: options.timeoutMs ?? 120_000,
-    backoff: { baseMs: options.retryBaseMs ?? 500, maxMs: options.retryMaxMs ?? 8000 },
+    backoff: {
+      baseMs: options.retryBaseMs ?? 500,
+      maxMs: options.retryMaxMs ?? 8000,
+      jitter: 'quarter',
+    },
     maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
     fetch: options.fetch ?? globalThis.fetch,
   }

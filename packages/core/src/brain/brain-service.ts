@@ -1,9 +1,31 @@
-import type { StorageAdapter } from '../contracts/storage-adapter.js'
-import type { BrainService, CreatedBrain, Principal } from '../engine/engine-types.js'
+import type { BrainStats, StorageAdapter } from '../contracts/storage-adapter.js'
 import { EngramError } from '../errors.js'
-import { isValidBrainId, RESERVED_BRAIN_IDS } from '../model/brain-record.js'
+import { isValidBrainId, RESERVED_BRAIN_IDS, type BrainRecord } from '../model/brain-record.js'
 import { nowIso } from '../model/common.js'
 import { generateToken, hashesEqual, hashToken, tokenLast4 } from './tokens.js'
+
+/** Who a token belongs to. */
+export type Principal = { kind: 'system' } | { kind: 'brain'; brainId: string }
+
+export interface CreatedBrain {
+  record: BrainRecord
+  /** The clear token: returned once, never stored. */
+  token: string
+}
+
+export interface BrainService {
+  /** 201 path: throws BRAIN_EXISTS (409) or VALIDATION_ERROR (422) for a bad id. */
+  create(brainId: string): Promise<CreatedBrain>
+  list(): Promise<BrainRecord[]>
+  get(brainId: string): Promise<BrainRecord | null>
+  /** Throws BRAIN_NOT_FOUND (404) when missing. */
+  require(brainId: string): Promise<BrainRecord>
+  /** Deletes every record, index and vector of the brain; returns what was removed. */
+  delete(brainId: string): Promise<BrainStats>
+  rotateToken(brainId: string): Promise<CreatedBrain>
+  /** Constant-time comparison of hashes; null for an unknown token. */
+  authenticate(token: string): Promise<Principal | null>
+}
 
 export interface BrainServiceOptions {
   storage: StorageAdapter

@@ -1,6 +1,35 @@
-import type { ExtractedGraph } from '../ingest/pipeline/ingestion-components.js'
+import type { JsonObject, Polarity } from '../model/common.js'
 
-export type { ExtractedGraph }
+/** What an extractor returns: records with local keys, each citing the passages it came from. */
+export interface ExtractedGraph {
+  entities: {
+    key: string
+    name: string
+    labels: string[]
+    description?: string | null
+    properties?: JsonObject
+    happenedAt?: string | null
+    polarity?: Polarity
+    passageIds: string[]
+  }[]
+  relationships: {
+    subjectKey: string
+    objectKey: string
+    name: string
+    description?: string | null
+    amount?: number | null
+    eventKey?: string | null
+    passageIds: string[]
+  }[]
+  observations: {
+    aboutKey: string
+    text: string
+    polarity?: Polarity
+    labels?: string[]
+    passageIds: string[]
+  }[]
+  usage?: { promptTokens: number; completionTokens: number }
+}
 
 export interface ExtractionInput {
   /** Passages of one task, with the ids every extracted record must cite. */

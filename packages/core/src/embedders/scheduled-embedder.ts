@@ -1,6 +1,6 @@
 import type { EmbedOptions, Embedder } from '../contracts/embedder.js'
 import { boundedRanges } from '../bounded-ranges.js'
-import { FairQueue } from '../engine/fair-queue.js'
+import { FairQueue } from '../fair-queue.js'
 import { EngramError } from '../errors.js'
 
 export interface ScheduledEmbedderOptions {

@@ -1,19 +1,82 @@
-import { createBrainService } from '../brain/brain-service.js'
+import { createBrainService, type BrainService } from '../brain/brain-service.js'
 import { generateToken, hashToken, tokenLast4 } from '../brain/tokens.js'
-import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import type { BatchBuilder, BeforeCommitHook, CommitListener } from '../contracts/commit-hooks.js'
+import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
 import { EngramError } from '../errors.js'
-import { createGraphWriter } from '../model-writes/graph-writer.js'
-import { silentLogger } from '../logger.js'
+import { createGraphWriter, type GraphWriter } from '../model-writes/graph-writer.js'
+import { silentLogger, type Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
-import { createTaskQueue } from '../tasks/task-queue.js'
-import type {
-  BatchBuilder,
-  BeforeCommitHook,
-  CommitListener,
-  EngineCore,
-  EngineCoreOptions,
-} from './engine-types.js'
+import { createTaskQueue, type TaskQueue } from '../tasks/task-queue.js'
 import { keyedMutex } from './keyed-mutex.js'
+
+export interface EngineCoreOptions {
+  storage: StorageAdapter
+  /** Written as `brain_version` on passages and structured records (the server's package version). */
+  version: string
+  /** SHA-256 hex of the system token; without it no token is a system token. */
+  systemTokenHash?: string
+  /** Brain created at start and used when the system token selects none; null disables both. Default `default`. */
+  defaultBrain?: string | null
+  /** Tasks run at once (default 2). */
+  workers?: number
+  /**
+   * Tasks of one brain run at once (default `workers - 1`, at least 1): a brain with a backlog leaves a
+   * worker for the others, so their tasks start at once.
+   */
+  workersPerBrain?: number
+  /**
+   * Tasks waiting or running in this process past which a brain that holds its share (this over the
+   * brains with tasks) gets 503 on `submit` (default 1000). Brains under their share are accepted.
+   */
+  maxPendingTasks?: number
+  /** Days a terminal task record is kept (default 7). */
+  taskRetentionDays?: number
+  /** Attempts before a task that keeps crashing the process is marked failed (default 3). */
+  maxTaskAttempts?: number
+  /**
+   * Least time between two writes of a running task's stage to storage (default 1000 ms). `tasks.get`
+   * and `tasks.list` show every stage at once; storage gets the start, the finish, and the stage of a
+   * task running longer than this.
+   */
+  taskProgressWriteMs?: number
+  logger?: Logger
+}
+
+/**
+ * The engine's core: storage, brains, graph writes, the task queue and the commit path. The index
+ * manager, search and ingestion are built on it by the composition root (`createEngine`).
+ */
+export interface EngineCore {
+  readonly version: string
+  readonly logger: Logger
+  readonly storage: StorageAdapter
+  readonly brains: BrainService
+  readonly graph: GraphWriter
+  readonly tasks: TaskQueue
+  /** The default brain id, or null when a brain must always be selected. */
+  readonly defaultBrain: string | null
+  /** A brain's store; throws BRAIN_NOT_FOUND for an unknown brain. */
+  store(brainId: string): Promise<BrainStore>
+  /**
+   * Applies a batch and notifies commit listeners, holding the brain's write lock from before `batch` is
+   * built (when it is a function) until the listeners are done, so writes of one brain never interleave.
+   * A write that updates records it read (merges into an entity, edits a property) must read them inside
+   * the builder: read before, it would overwrite what a write committed in between added (a lost update).
+   * Not reentrant: a builder must not commit to its own brain.
+   */
+  commit(brainId: string, batch: WriteBatch | BatchBuilder): Promise<void>
+  onCommit(listener: CommitListener): void
+  beforeCommit(hook: BeforeCommitHook): void
+  /**
+   * Runs `hook` in `stop()` once tasks have drained and before storage closes (e.g. saving index
+   * snapshots). Hooks run in registration order; a failing hook is logged and the stop goes on.
+   */
+  onStop(hook: () => Promise<void>): void
+  /** Opens storage, ensures the default brain, resumes unfinished tasks. */
+  start(): Promise<void>
+  /** Stops accepting tasks, lets running ones finish (up to `graceMs`), leaves the rest queued, closes storage. */
+  stop(options?: { graceMs?: number }): Promise<void>
+}
 
 const HOUR_MS = 3_600_000
 

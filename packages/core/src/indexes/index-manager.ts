@@ -1,5 +1,5 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
-import type { EngineCore } from '../engine/engine-types.js'
+import type { EngineCore } from '../engine/engine-core.js'
 import { BrainIndexes } from './brain-indexes.js'
 import { createVectorSnapshots, type VectorSnapshotOptions } from './vector-snapshots.js'
 

@@ -6,7 +6,8 @@ import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
 import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
 import { INGEST_STRUCTURED, INGEST_TEXT, type StructuredIngestPayload } from './ingest-payloads.js'
-import type { ExtractedGraph, IngestionComponents } from './pipeline/ingestion-components.js'
+import type { ExtractedGraph } from '../contracts/extractor.js'
+import type { IngestionComponents } from './pipeline/ingestion-components.js'
 
 /**
  * Lost updates between writes of one brain. Each test holds one write in the middle of its

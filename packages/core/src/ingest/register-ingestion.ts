@@ -1,13 +1,8 @@
 import type { EmbedOptions } from '../contracts/embedder.js'
 import type { VectorReader } from '../contracts/search-plugins.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
-import type {
-  EngineCore,
-  LockedOutcome,
-  TaskContext,
-  TaskHandler,
-  TaskOutcome,
-} from '../engine/engine-types.js'
+import type { EngineCore } from '../engine/engine-core.js'
+import type { LockedOutcome, TaskContext, TaskHandler, TaskOutcome } from '../tasks/task-handler.js'
 import { EngramError } from '../errors.js'
 import type { JsonObject } from '../model/common.js'
 import { buildTextBatch } from './pipeline/build-text-batch.js'

@@ -1,17 +1,30 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
-import type {
-  BatchBuilder,
-  CreateEntityInput,
-  GraphWriter,
-  UpdateEntityInput,
-} from '../engine/engine-types.js'
+import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import { nowIso, union } from '../model/common.js'
 import type { Entity } from '../model/entity.js'
+import type { Relationship } from '../model/relationship.js'
 import { changelogEntry, diffProperties, nodeCreated, partialNode } from './changelog.js'
 import { normalizeEntityName } from './normalize-entity-name.js'
 import { createRelationshipWrites } from './relationship-writes.js'
+import type {
+  CreateEntityInput,
+  CreateRelationshipInput,
+  UpdateEntityInput,
+  UpdateRelationshipInput,
+} from './write-inputs.js'
+
+/** Synchronous graph writes (`/model/*`); each writes its changelog entry in the same transaction. */
+export interface GraphWriter {
+  createEntity(
+    brainId: string,
+    input: CreateEntityInput,
+  ): Promise<{ entity: Entity; created: boolean }>
+  updateEntity(brainId: string, input: UpdateEntityInput): Promise<Entity>
+  createRelationship(brainId: string, input: CreateRelationshipInput): Promise<Relationship>
+  updateRelationship(brainId: string, input: UpdateRelationshipInput): Promise<Relationship>
+}
 
 export interface GraphWriterDeps {
   store(brainId: string): Promise<BrainStore>

@@ -1,15 +1,12 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
-import type {
-  BatchBuilder,
-  CreateRelationshipInput,
-  UpdateRelationshipInput,
-} from '../engine/engine-types.js'
+import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import { nowIso } from '../model/common.js'
 import type { Entity } from '../model/entity.js'
 import { predicateName, type Relationship } from '../model/relationship.js'
 import { diffProperties, relationshipChange } from './changelog.js'
+import type { CreateRelationshipInput, UpdateRelationshipInput } from './write-inputs.js'
 
 interface Deps {
   store(brainId: string): Promise<BrainStore>

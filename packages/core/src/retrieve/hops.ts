@@ -4,7 +4,8 @@ import { fuseByReciprocalRank } from '../builtins/fusions/reciprocal-rank.js'
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
 import { NeighborsOf, type NeighborEdge } from './neighbors-of.js'
-import { cosine, entityText, relationshipText } from './neighbors-scoring.js'
+import { cosine } from '../vectors/cosine.js'
+import { entityText, relationshipText } from './neighbors-scoring.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
 /** One hop: the edge, its direction from the parent, the node reached and the hops beyond it. */

@@ -1,20 +1,7 @@
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
+import { cosine } from '../vectors/cosine.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
-
-/** Cosine of two vectors; 0 when either is zero or their dimensions differ (a changed embedder). */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length || a.length === 0) return 0
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb)
-}
 
 /**
  * Structural similarity of SCAN (Xu, Yuruk, Feng & Schweiger, "SCAN: a structural clustering algorithm

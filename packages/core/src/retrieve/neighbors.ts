@@ -3,8 +3,8 @@ import { notFound } from '../errors.js'
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
 import { NeighborsOf } from './neighbors-of.js'
+import { cosine } from '../vectors/cosine.js'
 import {
-  cosine,
   denseMatches,
   entityText,
   relationshipText,

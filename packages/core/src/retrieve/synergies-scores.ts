@@ -4,6 +4,7 @@ import { termCoverage } from './resolve-target.js'
 import { keepTop, topContributors } from './synergies-contributors.js'
 import { Signatures } from './synergies-signatures.js'
 import { forEachStep, specificity } from './synergies-steps.js'
+import { cosineOrNull } from '../vectors/cosine.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
 /** Weight of a path through a seed of the target's own neighbourhood (the original's 1.30). */
@@ -66,18 +67,9 @@ export function polarityAccepts(
   return mode === 'same' ? product >= 0 : product < 0
 }
 
-/** Cosine of two unit-or-not vectors; 0 when a side is missing or the dimensions differ. */
-function cosine(a: Float32Array | undefined, b: Float32Array | undefined): number | null {
-  if (a === undefined || b === undefined || a.length !== b.length) return null
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return na === 0 || nb === 0 ? null : dot / Math.sqrt(na * nb)
+/** Cosine of two unit-or-not vectors; null when a side is missing, zero or of another dimension. */
+function cosineOfKnown(a: Float32Array | undefined, b: Float32Array | undefined): number | null {
+  return a === undefined || b === undefined ? null : cosineOrNull(a, b)
 }
 
 function labelJaccard(a: readonly string[], b: readonly string[]): number {
@@ -278,7 +270,7 @@ async function nodeSimilarity(
   const ids = candidates.map((n) => graph.uuid[n]!)
   const vectors = await deps.vectors.get('entities', ids)
   return (n) => {
-    const c = cosine(targetVector, vectors.get(graph.uuid[n]!))
+    const c = cosineOfKnown(targetVector, vectors.get(graph.uuid[n]!))
     return c === null ? byLabels(n) : Math.max(0, c)
   }
 }

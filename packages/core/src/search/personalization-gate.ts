@@ -1,32 +1,23 @@
-const STOP = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'be',
-  'by',
-  'for',
+import { ENGLISH_STOPWORDS } from '../analysis/english-stopwords.js'
+
+/**
+ * Words of a request that say nothing about what is wanted ("show me some ...", "I want to find ...")
+ * and that the BM25 stop set keeps (it must, to match Lucene's): dropped on top of it before counting
+ * how specific a query is.
+ */
+const REQUEST_WORDS: ReadonlySet<string> = new Set([
+  'find',
   'from',
+  'get',
   'i',
-  'in',
-  'is',
-  'it',
   'me',
   'my',
-  'of',
-  'on',
-  'or',
   'show',
   'some',
-  'the',
-  'to',
-  'with',
   'want',
-  'find',
-  'get',
 ])
+
+const isContentWord = (token: string) => !ENGLISH_STOPWORDS.has(token) && !REQUEST_WORDS.has(token)
 
 /**
  * How much a user's preference profile may move a ranking, from the query alone (original-notes
@@ -34,7 +25,7 @@ const STOP = new Set([
  * 42") does not, and any digit means the user is after something exact.
  */
 export function personalizationWeight(query: string): number {
-  const tokens = (query.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((t) => !STOP.has(t))
+  const tokens = (query.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter(isContentWord)
   if (tokens.length === 0 || tokens.some((t) => /\d/.test(t))) return 0
   if (tokens.length === 1) return 0.85
   if (tokens.length === 2) return 0.5

@@ -55,6 +55,19 @@ describe('personalization', () => {
     expect(personalizationWeight('the')).toBe(0)
   })
 
+  it('counts content words: request words and the shared English stop set are not', () => {
+    // Same as with the gate's former own list.
+    expect(personalizationWeight('show me some shoes')).toBe(0.85)
+    expect(personalizationWeight('boots for the winter')).toBe(0.5)
+    expect(personalizationWeight('I want to find red leather boots')).toBe(0.25)
+    expect(personalizationWeight('get my running shoes from nike')).toBe(0.25)
+    expect(personalizationWeight('running shoes with arch support and wide toe')).toBe(0.1)
+    // Lucene stopwords the former list lacked now count as stopwords too (were 0.25, 0.1, 0.5).
+    expect(personalizationWeight('shoes that fit')).toBe(0.5)
+    expect(personalizationWeight('they will go into the sea')).toBe(0.5)
+    expect(personalizationWeight('this is not it')).toBe(0)
+  })
+
   it('blends without dropping hits and keeps order when there is no signal', () => {
     const hits = [
       { id: 'a', score: 3 },

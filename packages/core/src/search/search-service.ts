@@ -5,7 +5,7 @@ import type {
   SearchPlugin,
   VectorReader,
 } from '../contracts/search-plugins.js'
-import type { EngineCore } from '../engine/engine-types.js'
+import type { EngineCore } from '../engine/engine-core.js'
 import type { IndexManager } from '../indexes/index-manager.js'
 import { PluginRegistry } from '../registry/plugin-registry.js'
 import { convexCombination } from '../builtins/fusions/convex-combination.js'

@@ -1,17 +1,31 @@
-import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
-import type {
-  BatchBuilder,
-  SubmitTaskInput,
-  TaskContext,
-  TaskHandler,
-  TaskQueue,
-} from '../engine/engine-types.js'
-import { FairQueue } from '../engine/fair-queue.js'
+import type { BrainStore, Page, WriteBatch } from '../contracts/storage-adapter.js'
+import type { BatchBuilder } from '../contracts/commit-hooks.js'
+import { FairQueue } from '../fair-queue.js'
 import { EngramError, isEngramError } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
 import { canTransition, type Task, type TaskStage, type TaskStatus } from '../model/task.js'
+import type { TaskContext, TaskHandler } from './task-handler.js'
+
+export interface SubmitTaskInput {
+  brainId: string
+  kind: string
+  payload: unknown
+  /** Client-chosen id (`Task-Identifier`); the same id again returns the same task. */
+  taskId?: string
+}
+
+export interface TaskQueue {
+  registerHandler(kind: string, handler: TaskHandler): void
+  /** Stores the task durably, then schedules it. Throws SERVICE_UNAVAILABLE (503) when saturated or stopping. */
+  submit(input: SubmitTaskInput): Promise<{ task: Task; created: boolean }>
+  get(brainId: string, taskId: string): Promise<Task | null>
+  list(brainId: string, page: Page): Promise<Task[]>
+  /** Resolves when no task is queued or running in this process (tests, shutdown). */
+  idle(): Promise<void>
+  stats(): { running: number; pending: number; capacity: number }
+}
 
 export interface TaskQueueOptions {
   store(brainId: string): Promise<BrainStore>

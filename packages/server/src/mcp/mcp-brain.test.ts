@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { buildTestApp, envelope, type TestApp } from '../test-support/test-app.js'
-import { call, connect, fails, listen, ok } from './mcp-test-client.js'
+import { buildTestApp, envelope, type TestApp } from '../../test/support/test-app.js'
+import { call, connect, fails, listen, ok } from '../../test/support/mcp-test-client.js'
 
 const TOOLS = [
   'search',

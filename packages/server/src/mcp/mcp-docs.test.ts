@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngine, hashToken, memoryAdapter } from '@engram/core'
 import { buildApp } from '../app.js'
 import { createDemoRateLimiter } from '../plugins/demo-rate-limit.js'
-import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../test-support/test-app.js'
-import { call, connect, fails, listen, ok } from './mcp-test-client.js'
+import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../../test/support/test-app.js'
+import { call, connect, fails, listen, ok } from '../../test/support/mcp-test-client.js'
 
 interface SearchWire {
   hits: { id: string; snippet: string; extras: Record<string, unknown> }[]

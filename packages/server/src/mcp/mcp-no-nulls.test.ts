@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { buildTestApp, type TestApp } from '../test-support/test-app.js'
-import { connect, listen, ok } from './mcp-test-client.js'
+import { buildTestApp, type TestApp } from '../../test/support/test-app.js'
+import { connect, listen, ok } from '../../test/support/mcp-test-client.js'
 
 /**
  * The MCP tools share the REST wire mappers, so they follow the same rule (docs/wire-format.md): no

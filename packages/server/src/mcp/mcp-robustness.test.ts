@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../test-support/test-app.js'
+import { buildTestApp, type TestApp } from '../../test/support/test-app.js'
 
 let t: TestApp
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { minimalPdf } from '@engram/core/testing'
-import { buildTestApp, envelope, type TestApp } from '../test-support/test-app.js'
+import { buildTestApp, envelope, type TestApp } from '../../test/support/test-app.js'
 
 let t: TestApp
 beforeEach(async () => {

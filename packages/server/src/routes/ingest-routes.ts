@@ -18,11 +18,12 @@ import {
   type TextIngestPayload,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
+import { acceptedWire } from '../schemas/accepted-wire.js'
 import { bodyBoolean } from '../schemas/common.js'
 import { freeFormMap, mapProblem } from '../schemas/free-form-map.js'
+import { nodeBody, predicateBody } from '../schemas/structured-item-parts.js'
 import { defineRoute } from './define-route.js'
 import { readMultipartForm } from './multipart-form.js'
-import { accepted, node, predicate } from './pending-routes.js'
 
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
@@ -73,7 +74,7 @@ function multipartMetaKeys(raw: string | undefined): Record<string, unknown> {
   })
 }
 
-const toNode = (n: z.infer<typeof node>): StructuredNode => ({
+const toNode = (n: z.infer<typeof nodeBody>): StructuredNode => ({
   name: n.name,
   type: n.type,
   ...(n.uuid !== undefined ? { uuid: n.uuid } : {}),
@@ -97,11 +98,11 @@ const WIRE_PART: Record<StructuredItemPart, string> = {
  */
 const structuredItem = z
   .object({
-    subject: node.optional(),
-    subj_event: predicate.optional(),
-    event: node.optional(),
-    event_obj: predicate.optional(),
-    object: node,
+    subject: nodeBody.optional(),
+    subj_event: predicateBody.optional(),
+    event: nodeBody.optional(),
+    event_obj: predicateBody.optional(),
+    object: nodeBody,
   })
   .meta({
     description:
@@ -156,7 +157,7 @@ export function ingestRoutes(
         skip_enrichment: bodyBoolean(false),
         brain_id: z.string().max(200).optional(),
       }),
-      success: { 202: accepted },
+      success: { 202: acceptedWire },
       errors: [400, 413, 503],
     },
     async (request, reply) => {
@@ -203,7 +204,7 @@ export function ingestRoutes(
           .optional()
           .describe('A JSON object as a string, stored as passage metadata.'),
       }),
-      success: { 202: accepted },
+      success: { 202: acceptedWire },
       errors: [413, 415, 503],
     },
     async (request, reply) => {
@@ -269,7 +270,7 @@ export function ingestRoutes(
         mode: z.enum(['deterministic', 'hybrid', 'enrich']).nullable().optional(),
         brain_id: z.string().max(200).optional(),
       }),
-      success: { 202: accepted },
+      success: { 202: acceptedWire },
       errors: [413, 503],
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, envelope, type TestApp } from '../test-support/test-app.js'
+import { buildTestApp, envelope, type TestApp } from '../../test/support/test-app.js'
 
 /**
  * Fixture brains written through `/ingest/structured` (deterministic mode):

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngine, hashToken, memoryAdapter, type ChannelPlugin } from '@engram/core'
 import { buildApp } from '../app.js'
 import { createDemoRateLimiter } from '../plugins/demo-rate-limit.js'
-import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../test-support/test-app.js'
+import { buildTestApp, envelope, SYSTEM_TOKEN, type TestApp } from '../../test/support/test-app.js'
 
 let t: TestApp
 beforeEach(async () => {

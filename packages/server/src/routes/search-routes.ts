@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import type { SearchRequest, SearchResponse, SearchService } from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery } from '../schemas/common.js'
+import { searchOptions } from '../schemas/search-options.js'
 import { searchResponseWire } from '../schemas/search-wire.js'
 import { flatMap } from '../schemas/free-form-map.js'
 import type { DemoRateLimiter } from '../plugins/demo-rate-limit.js'
 import { defineRoute } from './define-route.js'
-import { searchOptions } from './pending-routes.js'
 
 export function toSearchWire(response: SearchResponse): z.infer<typeof searchResponseWire> {
   return {

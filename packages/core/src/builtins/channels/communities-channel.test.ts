@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../engine/create-engine.js'
-import { COOKING, SOFTWARE, twoClusters } from '../../indexes/communities/two-clusters-fixture.js'
+import { COOKING, SOFTWARE, twoClusters } from '../../../test/support/two-clusters-fixture.js'
 import { memoryAdapter } from '../../memory-adapter/index.js'
 import type { SearchRequest } from '../../search/search-request.js'
 import { membersOf } from './communities-channel.js'

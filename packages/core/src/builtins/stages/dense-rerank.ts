@@ -1,18 +1,6 @@
 import type { StagePlugin } from '../../contracts/search-plugins.js'
 import { EngramError } from '../../errors.js'
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return 0
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0
-}
+import { cosine } from '../../vectors/cosine.js'
 
 /**
  * `rerank=plugin:dense`: rescores the head of the fused list by the cosine between the query embedding

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { embeddingsUrl, openaiEmbedder } from './openai-embedder.js'
-import { parseRetryAfter } from './retry-delay.js'
+import { parseRetryAfter } from '../../retry-delay.js'
 
 const never = new AbortController().signal
 const KEY = 'sk-test-secret-key-123456'

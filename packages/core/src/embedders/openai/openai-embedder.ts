@@ -3,7 +3,7 @@ import { EngramError } from '../../errors.js'
 import { l2Normalize } from '../l2-normalize.js'
 import { VectorCache } from '../vector-cache.js'
 import { readEmbeddingsResponse } from './embeddings-response.js'
-import { retryDelay, sleep } from './retry-delay.js'
+import { retryDelay, sleep } from '../../retry-delay.js'
 
 export interface OpenAIEmbedderOptions {
   /**
@@ -66,7 +66,11 @@ export function openaiEmbedder(options: OpenAIEmbedderOptions): Embedder {
   }
   const batchSize = Math.max(1, options.batchSize ?? 64)
   const maxRetries = Math.max(0, options.maxRetries ?? 4)
-  const backoff = { baseMs: options.retryBaseMs ?? 500, maxMs: options.retryMaxMs ?? 30_000 }
+  const backoff = {
+    baseMs: options.retryBaseMs ?? 500,
+    maxMs: options.retryMaxMs ?? 30_000,
+    jitter: 'full',
+  } as const
   const timeoutMs = options.timeoutMs ?? 60_000
   const doFetch = options.fetch ?? fetch
   const cache = new VectorCache(options.cacheSize ?? 10_000)

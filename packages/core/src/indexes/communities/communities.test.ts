@@ -12,7 +12,7 @@ import {
   fixtureEntity,
   fixtureRelationship,
   twoClusters,
-} from './two-clusters-fixture.js'
+} from '../../../test/support/two-clusters-fixture.js'
 
 async function storeWith(...batches: ReturnType<typeof twoClusters>[]) {
   const adapter = memoryAdapter()

@@ -2,9 +2,9 @@ import type { Worker } from 'node:worker_threads'
 import type { ExtractionInput, Extractor } from '../../contracts/extractor.js'
 import { spawnModuleWorker } from '../../embedders/spawn-module-worker.js'
 import { boundedRanges } from '../../bounded-ranges.js'
-import { FairQueue } from '../../engine/fair-queue.js'
+import { FairQueue } from '../../fair-queue.js'
 import { EngramError } from '../../errors.js'
-import type { ExtractedGraph } from '../pipeline/ingestion-components.js'
+import type { ExtractedGraph } from '../../contracts/extractor.js'
 import type { LocalExtractorOptions } from './local-extractor.js'
 
 export interface ExtractionRequest {

@@ -1,7 +1,8 @@
-import type { TaskContext } from '../../engine/engine-types.js'
+import type { TaskContext } from '../../tasks/task-handler.js'
 import { stableId } from '../../ids.js'
 import type { Passage } from '../../model/passage.js'
-import type { ExtractedGraph, IngestionComponents } from './ingestion-components.js'
+import type { ExtractedGraph } from '../../contracts/extractor.js'
+import type { IngestionComponents } from './ingestion-components.js'
 
 export interface TextBatchInput {
   text: string

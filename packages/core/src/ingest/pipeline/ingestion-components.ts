@@ -1,5 +1,6 @@
 import type { EmbedOptions } from '../../contracts/embedder.js'
-import type { JsonObject, Polarity } from '../../model/common.js'
+import type { ExtractedGraph } from '../../contracts/extractor.js'
+import type { JsonObject } from '../../model/common.js'
 
 /** A chunk of source text with its offsets. */
 export interface TextChunk {
@@ -7,37 +8,6 @@ export interface TextChunk {
   text: string
   start: number
   end: number
-}
-
-/** What the pipeline needs from extraction (the Extractor plugin's result, with local keys). */
-export interface ExtractedGraph {
-  entities: {
-    key: string
-    name: string
-    labels: string[]
-    description?: string | null
-    properties?: JsonObject
-    happenedAt?: string | null
-    polarity?: Polarity
-    passageIds: string[]
-  }[]
-  relationships: {
-    subjectKey: string
-    objectKey: string
-    name: string
-    description?: string | null
-    amount?: number | null
-    eventKey?: string | null
-    passageIds: string[]
-  }[]
-  observations: {
-    aboutKey: string
-    text: string
-    polarity?: Polarity
-    labels?: string[]
-    passageIds: string[]
-  }[]
-  usage?: { promptTokens: number; completionTokens: number }
 }
 
 /** `Embedder.embed`: the brain and priority let a shared embedder schedule calls fairly. */

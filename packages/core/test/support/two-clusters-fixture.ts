@@ -1,6 +1,6 @@
-import type { WriteBatch } from '../../contracts/storage-adapter.js'
-import type { Entity } from '../../model/entity.js'
-import type { Relationship } from '../../model/relationship.js'
+import type { WriteBatch } from '../../src/contracts/storage-adapter.js'
+import type { Entity } from '../../src/model/entity.js'
+import type { Relationship } from '../../src/model/relationship.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 

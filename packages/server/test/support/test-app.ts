@@ -6,7 +6,7 @@ import {
   type StorageAdapter,
 } from '@engram/core'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../app.js'
+import { buildApp } from '../../src/app.js'
 
 export const SYSTEM_TOKEN = 'spat_test-system-token-0123456789'
 
