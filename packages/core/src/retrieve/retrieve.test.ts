@@ -19,6 +19,7 @@ import type { RetrieveDeps } from './retrieve-deps.js'
 import { createRetrieveDeps } from './retrieve-deps.js'
 import { retrieveRoot } from './retrieve-root.js'
 import { createEngine } from '../engine/create-engine.js'
+import { builtinCandidateSource } from '../search/search-candidates.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const NOW = new Date('2025-06-01T00:00:00.000Z')
@@ -105,10 +106,18 @@ async function brain(batch: WriteBatch): Promise<RetrieveDeps> {
   })
   const store = await adapter.brain('b')
   await store.apply(batch)
+  const indexes = await BrainIndexes.build(store)
   return {
     brainId: 'b',
     store,
-    indexes: await BrainIndexes.build(store),
+    indexes,
+    candidates: builtinCandidateSource({
+      brainId: 'b',
+      store,
+      indexes,
+      vectors: null,
+      embed: null,
+    }),
     embed: null,
     vectors: null,
     now: () => NOW,
