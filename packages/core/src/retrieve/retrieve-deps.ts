@@ -2,7 +2,7 @@ import type { Candidate, VectorReader } from '../contracts/search-plugins.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { Engram } from '../engine/engine-types.js'
 import type { BrainIndexes } from '../indexes/brain-indexes.js'
-import type { SearchService } from '../search/search-service.js'
+import type { DenseReaders, SearchService } from '../search/search-service.js'
 
 /**
  * What a graph retrieval operation (`/retrieve/*` outside search) reads. Narrow on purpose (STYLE item 4):
@@ -35,12 +35,6 @@ export type CandidateSource = (
   query: string,
   depth: number,
 ) => Promise<Candidate[]>
-
-/** Dense readers of one brain, as the search service builds them for its own `SearchContext`. */
-interface DenseReaders {
-  vectors: VectorReader | null
-  embed: ((text: string) => Promise<Float32Array>) | null
-}
 
 export interface RetrieveDepsOptions {
   /** Overrides the vector reader (otherwise the search service's). */
