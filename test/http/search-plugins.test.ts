@@ -28,7 +28,12 @@ export default () => ({
 let server: ServerProcess
 
 interface SearchBody {
-  hits: { id: string; snippet: string; scores: { rrf?: number; plugin?: Record<string, number> } }[]
+  hits: {
+    id: string
+    snippet: string
+    score: number
+    scores: { rrf?: number; plugin?: Record<string, number> }
+  }[]
   channel_lists: Record<string, string[]>
   error: { code: string; message: string; resolution: string }
 }
@@ -97,7 +102,8 @@ describe('search plugins loaded with ENGRAM_PLUGINS', () => {
     )
     expect(status).toBe(200)
     expect(body.hits[0]!.snippet).toContain('new york pizza')
-    expect(body.hits[0]!.scores.plugin).toEqual({ phrase: 1 })
+    // The channel's score, and the plugin fusion's own score, which the hit ranks by.
+    expect(body.hits[0]!.scores.plugin).toEqual({ phrase: 1, combmnz: body.hits[0]!.score })
     expect(body.channel_lists['plugin:phrase']![0]).toBe(body.hits[0]!.id)
   })
 

@@ -5,6 +5,7 @@ import {
   createEngine,
   hashToken,
   memoryAdapter,
+  type EngineOptions,
   type Engram,
   type StorageAdapter,
 } from '@engram/core'
@@ -36,6 +37,9 @@ export async function listeningApp(
     storage?: 'sqlite' | 'memory'
     maxBodyBytes?: number
     maxFileBytes?: number
+    /** Search plugins and the channels graph operations read (`createEngine` options). */
+    plugins?: EngineOptions['plugins']
+    graphChannels?: EngineOptions['graphChannels']
   } = {},
 ): Promise<ListeningApp> {
   const dataDir =
@@ -45,6 +49,8 @@ export async function listeningApp(
     storage,
     version: '0.0.0-test',
     systemTokenHash: hashToken(SYSTEM_TOKEN),
+    ...(options.plugins !== undefined ? { plugins: options.plugins } : {}),
+    ...(options.graphChannels !== undefined ? { graphChannels: options.graphChannels } : {}),
   })
   await engram.start()
   const app = await buildApp({

@@ -74,6 +74,21 @@ export type { SearchService, SearchServiceOptions } from './search/search-servic
 export type { IndexManager, IndexManagerOptions } from './indexes/index-manager.js'
 export type { IndexComponent } from './indexes/index-component.js'
 export type { SearchRequest } from './search/search-request.js'
+export { DEFAULT_GRAPH_CHANNELS, type GraphChannels } from './search/graph-channels.js'
+export {
+  builtinCandidateSource,
+  type CandidatesRequest,
+  type CandidatesResult,
+} from './search/search-candidates.js'
+export type { ChannelRef } from './search/pipeline/retrieve-step.js'
+export type { DenseReaders } from './search/search-service.js'
+export { builtinPlugins } from './builtins/builtin-plugins.js'
+export {
+  entitiesChannel,
+  type EntitiesChannelOptions,
+} from './builtins/channels/entities-channel.js'
+export { neighbourExpansion } from './builtins/stages/neighbour-expansion.js'
+export { personalization } from './builtins/stages/personalization.js'
 export {
   BrainIndexes,
   VECTOR_SPACES,
@@ -127,6 +142,7 @@ export {
 } from './ingest/parse/parse-file.js'
 export {
   createRetrieveDeps,
+  type CandidateSource,
   type RetrieveDeps,
   type RetrieveDepsOptions,
 } from './retrieve/retrieve-deps.js'

@@ -87,8 +87,12 @@ export function runStageSuite(options: StageSuiteOptions): void {
       request(query, { channels: [...CHANNELS, `plugin:${probe.name}`] }),
     )
     const ctx = probe.last!
-    const entities = new Map((await ctx.graph.entities(res.hits.map((h) => h.id))).map((e) => [e.uuid, e]))
-    const passages = new Map((await ctx.graph.passages(res.hits.map((h) => h.id))).map((p) => [p.id, p]))
+    const entities = new Map(
+      (await ctx.graph.entities(res.hits.map((h) => h.id))).map((e) => [e.uuid, e]),
+    )
+    const passages = new Map(
+      (await ctx.graph.passages(res.hits.map((h) => h.id))).map((p) => [p.id, p]),
+    )
     const reads = stage.reads ?? 'records'
     const hits = res.hits.map((h): StageHit => {
       const entity = entities.get(h.id) ?? null
@@ -106,7 +110,11 @@ export function runStageSuite(options: StageSuiteOptions): void {
   }
 
   const lists = (hits: StageHit[]) => [
-    { name: 'entities', signal: 'graph' as const, items: hits.map(({ id, score }) => ({ id, score })) },
+    {
+      name: 'entities',
+      signal: 'graph' as const,
+      items: hits.map(({ id, score }) => ({ id, score })),
+    },
   ]
   const run = async (query: string, hits: StageHit[], ctx: SearchContext) =>
     asResult(
@@ -185,7 +193,8 @@ export function runStageSuite(options: StageSuiteOptions): void {
         const before = await engram.search.search('default', request(query))
         const after = await engram.search.search('default', request(query, activate))
         const kept = new Set(after.hits.map((h) => h.id))
-        for (const hit of before.hits) expect(kept.has(hit.id), `${hit.id} for '${query}'`).toBe(true)
+        for (const hit of before.hits)
+          expect(kept.has(hit.id), `${hit.id} for '${query}'`).toBe(true)
       }
     })
   })

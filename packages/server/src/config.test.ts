@@ -48,6 +48,21 @@ describe('configuration', () => {
     })
   })
 
+  it('reads the channels graph operations take candidates from', () => {
+    expect(loadConfig({}).graphChannels).toEqual({ passages: [], seeds: [], fusion: undefined })
+    expect(
+      loadConfig({
+        ENGRAM_RETRIEVE_CHANNELS: ' passages, plugin:phrase ,',
+        ENGRAM_SEED_CHANNELS: 'entities',
+        ENGRAM_RETRIEVE_FUSION: 'plugin:combmnz',
+      }).graphChannels,
+    ).toEqual({
+      passages: ['passages', 'plugin:phrase'],
+      seeds: ['entities'],
+      fusion: 'plugin:combmnz',
+    })
+  })
+
   it('every variable it reads is documented in the README', () => {
     const source = readFileSync(new URL('./config.ts', import.meta.url), 'utf8')
     const names = new Set([...source.matchAll(/env(?:\.|, ')([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!))

@@ -44,6 +44,12 @@ export interface ServerConfig {
   }
   /** Module specifiers of search plugins (channels, fusions, stages) to register at start. */
   plugins: string[]
+  /**
+   * Channels and fusion graph operations take candidates from (`ENGRAM_RETRIEVE_CHANNELS` for
+   * `/retrieve/` and context-pack passages, `ENGRAM_SEED_CHANNELS` for hop seeds,
+   * `ENGRAM_RETRIEVE_FUSION`); empty or undefined: the engine's defaults.
+   */
+  graphChannels: { passages: string[]; seeds: string[]; fusion: string | undefined }
   /** Ingestion tasks run at once. */
   workers: number
   /** Ingestion tasks of one brain run at once (default `workers - 1`: one is left for other brains). */
@@ -191,10 +197,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       model: env.EXTRACTOR_MODEL || undefined,
       apiKey: env.EXTRACTOR_API_KEY || undefined,
     },
-    plugins: (env.ENGRAM_PLUGINS ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
+    plugins: csv(env.ENGRAM_PLUGINS),
+    graphChannels: {
+      passages: csv(env.ENGRAM_RETRIEVE_CHANNELS),
+      seeds: csv(env.ENGRAM_SEED_CHANNELS),
+      fusion: env.ENGRAM_RETRIEVE_FUSION?.trim() || undefined,
+    },
     workers,
     workersPerBrain: integer(env, 'WORKERS_PER_BRAIN', Math.max(1, workers - 1), 1, workers),
     logLevel: oneOf(
@@ -209,4 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     warmIndexes: flag(env, 'WARM_INDEXES', true),
     version: packageVersion(),
   }
+}
+
+/** A comma-separated setting as its non-empty trimmed items. */
+function csv(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
 }

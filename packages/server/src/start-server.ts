@@ -86,6 +86,13 @@ export async function startServer(
       embedder,
       extractor,
       plugins,
+      graphChannels: {
+        passages: config.graphChannels.passages,
+        seeds: config.graphChannels.seeds,
+        ...(config.graphChannels.fusion !== undefined
+          ? { fusion: config.graphChannels.fusion }
+          : {}),
+      },
     })
     await engram.start()
     app = await buildApp({

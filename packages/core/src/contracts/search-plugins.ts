@@ -35,12 +35,66 @@ export interface VectorReader {
   get(space: 'passages' | 'entities', ids: string[]): Promise<Map<string, Float32Array>>
 }
 
+/** One edge seen from a node: the relationship and the node at its other end. */
+export interface GraphNeighbour {
+  /** The node at the other end. */
+  uuid: string
+  relationshipUuid: string
+  /** `out`: the node asked about is the subject; `in`: it is the object. */
+  direction: 'out' | 'in'
+  /** The relationship is deprecated (still in the store, no longer asserted). */
+  deprecated: boolean
+}
+
 /** Read access to the brain's records and graph, for channels and stages. */
 export interface GraphReader {
   entities(uuids: string[]): Promise<Entity[]>
   passages(ids: string[]): Promise<Passage[]>
-  /** Relationships touching an entity (both directions). */
+  /** Relationships touching an entity (both directions, a self-loop once, deprecated included). */
   relationshipsOf(uuid: string): Promise<Relationship[]>
+  /**
+   * The relationships of an entity counted as `relationshipsOf` returns them (deprecated included, a
+   * self-loop once), read from the in-memory graph: no store call.
+   */
+  degree(uuid: string): Promise<number>
+  /** The other ends of an entity's relationships (self-loops left out), from the in-memory graph. */
+  neighbours(uuid: string): Promise<GraphNeighbour[]>
+}
+
+/** Attributes of the brain's entities, kept in memory by the engine (no store call). */
+export interface EntityReader {
+  /** Labels of an entity (events included); undefined when the brain has no such entity. */
+  labels(uuid: string): readonly string[] | undefined
+  /** `happenedAt` of an entity, null when undated; undefined when the brain has no such entity. */
+  happenedAt(uuid: string): string | null | undefined
+  /** Entities whose normalised name or alias equals `name` once normalised. */
+  byName(name: string): Promise<Entity[]>
+}
+
+/** A community whose summary matches the query. */
+export interface CommunityHit {
+  id: string
+  /** Relevance of the community's summary to the query (BM25). */
+  score: number
+  /** Hub uuids, most central first (only nodes of the requested `community_labels`, when given). */
+  hubs: readonly string[]
+  /** Members that may be returned, most central first; `centrality` in [0, 1]. */
+  members: readonly { uuid: string; centrality: number }[]
+}
+
+/** Read access to one brain's communities (built and kept fresh by the engine, never by a plugin). */
+export interface CommunityReader {
+  /**
+   * Best first; with `hubLabels`, only communities with a member of one of those labels. At most
+   * `maxMembers` members per community, most central first. The first call may compute the
+   * communities.
+   */
+  search(
+    text: string,
+    k: number,
+    hubLabels: readonly string[] | undefined,
+    maxMembers: number,
+  ): Promise<CommunityHit[]>
 }
 
 /** What a plugin may use while serving one request (STYLE item 4: narrow readers, never the engine). */
@@ -49,6 +103,8 @@ export interface SearchContext {
   readonly text: TextReader
   readonly vectors: VectorReader | null
   readonly graph: GraphReader
+  readonly entities: EntityReader
+  readonly communities: CommunityReader
   /** Embeds the query once per request (memoised); null without an embedder. */
   readonly embed: ((text: string) => Promise<Float32Array>) | null
   /** Times a named step into `stage_timings`. */
@@ -89,24 +145,70 @@ export interface FusionOptions {
 export interface FusionPlugin {
   readonly kind: 'fusion'
   readonly name: string
+  /**
+   * Whether the fused score is the fusion's own, reported in `hit.scores` under the fusion's request
+   * name (`scores.rrf`, `scores.cc`, `scores.plugin.<name>`). Default true; `none` passes channel
+   * scores through and sets it false.
+   */
+  readonly scored?: boolean
   fuse(lists: ChannelList[], options: FusionOptions): Candidate[]
 }
 
-/** A hit as stages see it: id, fused score, its text and node (when it is an entity). */
+/** A hit as stages see it: id, current score, its text and node (when it is an entity). */
 export interface StageHit {
   id: string
+  /** The score the hit ranks by when the stage runs: fused, or set by an earlier stage. */
   score: number
+  /** The record's text; '' for a stage that reads candidates only. */
   text: string
+  /** The entity record when the hit is an entity; null for passages and candidate-only stages. */
   entity: Entity | null
 }
 
-/** Reorders (never drops) the head of the fused list; returns a score per id it rescored. */
+/** The rest of the search a stage may read besides its hits. */
+export interface StageSearch {
+  /** Every channel list of the search, as retrieved (seeds for expansion). */
+  readonly lists: readonly ChannelList[]
+  /** The user the request personalises for (`target`), when it names one. */
+  readonly target?: string
+}
+
+/** What a stage returns when it does more than rescore. */
+export interface StageResult {
+  /** New score per rescored id; lands in `hit.scores` under the stage's slot (`rerank`, ...). */
+  scores: Map<string, number>
+  /**
+   * The new order of the hits the stage saw, by id. Without it, rescored hits go first by score (ties
+   * by id), then the others in their order.
+   */
+  order?: readonly string[]
+  /** Candidates to add (neighbour expansion), merged into the ranking by score; named in `channel_lists`. */
+  added?: ChannelList
+}
+
+/**
+ * Runs over the ranked candidates, in its place in the stage order (expansion, rerank,
+ * personalization). Reorders or adds, never drops a hit.
+ */
 export interface StagePlugin {
   readonly kind: 'stage'
   readonly name: string
   /** Readers the stage cannot work without; a request naming it gets a 400 when one is null. */
   readonly requires?: readonly ('embed' | 'vectors')[]
-  run(query: string, hits: StageHit[], ctx: SearchContext): Promise<Map<string, number>>
+  /**
+   * `records` (default): hits carry their text and entity, and candidates without a stored record are
+   * dropped before the stage runs. `candidates`: ids and scores only, before any record is loaded.
+   */
+  readonly reads?: 'records' | 'candidates'
+  /** How many of the ranked hits the stage sees, best first (default 50); the rest keep their order. */
+  readonly head?: number
+  /** A plain map is the scores of a rescoring stage (`StageResult.scores`). */
+  run(
+    query: string,
+    hits: StageHit[],
+    ctx: SearchContext,
+    search: StageSearch,
+  ): Promise<Map<string, number> | StageResult>
 }
 
 export type SearchPlugin = ChannelPlugin | FusionPlugin | StagePlugin

@@ -20,12 +20,13 @@ import type { Engram, EngineOptions } from './engine-types.js'
  * ```
  */
 export function createEngine(options: EngineOptions): Engram {
-  const { embedder = null, extractor, plugins, snapshots } = options
+  const { embedder = null, extractor, plugins, snapshots, graphChannels } = options
   const core = createEngineCore(options)
   const indexes = createIndexManager(core, snapshots === undefined ? {} : { snapshots })
   const search = createSearchService(core, indexes, {
     embedder,
     ...(plugins === undefined ? {} : { plugins }),
+    ...(graphChannels === undefined ? {} : { graphChannels }),
   })
   registerIngestion(core, {
     components:

@@ -6,6 +6,7 @@ import type { VectorSnapshotOptions } from '../indexes/vector-snapshots.js'
 import type { IngestionComponents } from '../ingest/pipeline/ingestion-components.js'
 import type { Records } from '../records/records.js'
 import type { SearchService } from '../search/search-service.js'
+import type { GraphChannels } from '../search/graph-channels.js'
 import type { EngineCore, EngineCoreOptions } from './engine-core.js'
 
 // The engine's parts are typed where they live (lower layers never import this file); re-exported
@@ -38,6 +39,12 @@ export interface EngineOptions extends EngineCoreOptions {
   ingestion?: IngestionComponents
   /** Extra channel, fusion and stage plugins, registered after the built-ins (names must not clash). */
   plugins?: SearchPlugin[]
+  /**
+   * Channels (request names, `plugin:<name>` included) and fusion that `/retrieve/`, hop seeds and
+   * context-pack seeds take their candidates from; an empty or absent list keeps the default
+   * (`DEFAULT_GRAPH_CHANNELS`). An unknown name fails `createEngine`.
+   */
+  graphChannels?: Partial<GraphChannels>
   /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
   snapshots?: VectorSnapshotOptions | false
 }

@@ -1,5 +1,4 @@
-import { fuseByReciprocalRank } from '../builtins/fusions/reciprocal-rank.js'
-import type { Candidate, ChannelList } from '../contracts/search-plugins.js'
+import type { Candidate } from '../contracts/search-plugins.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
@@ -9,13 +8,11 @@ export const SEEDS_PER_CHANNEL = 25
 export const MAX_SEEDS = 60
 /** A node found through a passage that cites it is a slightly weaker seed than a direct hit. */
 const PASSAGE_SEED_FACTOR = 0.8
-/** RRF constant (Cormack, Clarke & Büttcher, SIGIR 2009). */
-const RRF_K = 60
 
 export interface ContextSeeds {
   /** Seed node -> weight in (0, 1], strongest first. */
   nodes: Map<number, number>
-  /** Passages for the text, best first (BM25 and dense fused by RRF), with the fused score. */
+  /** Passages for the text, best first (the search pipeline's passage candidates), with the fused score. */
   passages: Candidate[]
 }
 
@@ -28,7 +25,7 @@ function normalised(hits: Candidate[]): Candidate[] {
 /**
  * Seeds of a context pack from three channels: entities (BM25 over names, aliases and descriptions,
  * plus entity-vector cosine when the brain has vectors), events (BM25 over event nodes) and passages
- * (BM25 and dense fused by RRF; the entities, events and relationships that cite a hit passage become
+ * (the search pipeline's passage candidates: by default BM25 and dense fused by RRF; the entities, events and relationships that cite a hit passage become
  * seeds too). A node's weight is its best normalised score over the channels.
  */
 export async function contextSeeds(
@@ -47,20 +44,12 @@ export async function contextSeeds(
   for (const hit of normalised(deps.indexes.events.search(text, SEEDS_PER_CHANNEL)))
     offer(hit.id, hit.score)
 
-  const passageLists: ChannelList[] = [
-    { name: 'bm25', signal: 'bm25', items: deps.indexes.passages.search(text, passageDepth) },
-  ]
   if (deps.embed !== null && deps.vectors !== null) {
     const query = await deps.embed(text)
     for (const hit of await deps.vectors.search('entities', query, SEEDS_PER_CHANNEL))
       offer(hit.id, Math.max(0, hit.score))
-    passageLists.push({
-      name: 'dense',
-      signal: 'dense',
-      items: await deps.vectors.search('passages', query, passageDepth),
-    })
   }
-  const passages = fuseByReciprocalRank(passageLists, RRF_K).slice(0, passageDepth)
+  const passages = (await deps.candidates('passages', text, passageDepth)).slice(0, passageDepth)
   for (const hit of normalised(passages)) {
     const cited = graph.fromPassage(hit.id)
     for (const n of cited.nodes) offer(graph.uuid[n]!, PASSAGE_SEED_FACTOR * hit.score)

@@ -7,6 +7,7 @@ import type { Relationship } from '../model/relationship.js'
 import { BrainIndexes } from '../indexes/brain-indexes.js'
 import { contextPack, isHistoryQuestion } from './context-pack.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
+import { builtinCandidateSource } from '../search/search-candidates.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const entity = (uuid: string, name: string, labels: string[], o: Partial<Entity> = {}): Entity => ({
@@ -97,10 +98,18 @@ async function brain(batch: WriteBatch): Promise<RetrieveDeps> {
   })
   const store = await adapter.brain('b')
   await store.apply(batch)
+  const indexes = await BrainIndexes.build(store)
   return {
     brainId: 'b',
     store,
-    indexes: await BrainIndexes.build(store),
+    indexes,
+    candidates: builtinCandidateSource({
+      brainId: 'b',
+      store,
+      indexes,
+      vectors: null,
+      embed: null,
+    }),
     embed: null,
     vectors: null,
     now: () => new Date('2025-06-01T00:00:00.000Z'),

@@ -1,6 +1,4 @@
 import { analyze } from '../analysis/analyze.js'
-import type { ChannelList } from '../contracts/search-plugins.js'
-import { fuseByReciprocalRank } from '../builtins/fusions/reciprocal-rank.js'
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
 import { NeighborsOf, type NeighborEdge } from './neighbors-of.js'
@@ -29,8 +27,9 @@ export const HOP_SEEDS = 10
 export const HOP_FAN_OUT = [10, 5, 3] as const
 
 /**
- * `GET /retrieve/hops`: seeds are the entities channel's best hits for `query` (BM25 over names,
- * aliases and descriptions, fused by RRF with the dense entity hits when the brain has vectors), then
+ * `GET /retrieve/hops`: seeds are the search pipeline's best seed candidates for `query` (by default
+ * BM25 over entity names, aliases and descriptions, fused by RRF with the nearest entity vectors when
+ * the brain has vectors), then
  * `degrees` (1..3) levels of neighbours per seed.
  *
  * Each node appears once per seed tree (breadth first, so at its shortest distance), other seeds may
@@ -89,14 +88,9 @@ export async function hops(deps: RetrieveDeps, query: string, degrees: number): 
   return trees
 }
 
+/** The search pipeline's seed candidates (`graphChannels.seeds`), those that are entities. */
 async function findSeeds(deps: RetrieveDeps, query: string): Promise<Entity[]> {
-  const lexical = deps.indexes.entities.search(query, HOP_SEEDS)
-  const lists: ChannelList[] = [{ name: 'entities', signal: 'bm25', items: lexical }]
-  if (deps.embed !== null && deps.vectors !== null) {
-    const dense = await deps.vectors.search('entities', await deps.embed(query), HOP_SEEDS)
-    lists.push({ name: 'dense', signal: 'dense', items: dense })
-  }
-  const ids = fuseByReciprocalRank(lists, 60)
+  const ids = (await deps.candidates('seeds', query, HOP_SEEDS))
     .slice(0, HOP_SEEDS)
     .map((c) => c.id)
   const byId = new Map((await deps.store.entities.get(ids)).map((e) => [e.uuid, e]))

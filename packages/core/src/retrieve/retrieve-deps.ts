@@ -1,8 +1,8 @@
-import type { VectorReader } from '../contracts/search-plugins.js'
+import type { Candidate, VectorReader } from '../contracts/search-plugins.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { Engram } from '../engine/engine-types.js'
 import type { BrainIndexes } from '../indexes/brain-indexes.js'
-import type { SearchService } from '../search/search-service.js'
+import type { DenseReaders, SearchService } from '../search/search-service.js'
 
 /**
  * What a graph retrieval operation (`/retrieve/*` outside search) reads. Narrow on purpose (STYLE item 4):
@@ -19,15 +19,22 @@ export interface RetrieveDeps {
   embed: ((text: string) => Promise<Float32Array>) | null
   /** Stored vectors of the brain; null without an embedder. Operations fall back to graph/lexical signals. */
   vectors: VectorReader | null
+  /**
+   * Fused candidates from the search pipeline (retrieve -> fuse), best first: `passages` for
+   * `/retrieve/` and context-pack passage seeds, `seeds` for hop seeds, through the channels and fusion
+   * the engine configures (`graphChannels`), so registered plugins reach graph operations.
+   */
+  candidates: CandidateSource
   /** Clock for recency scores (tests pin it). Default: `new Date()`. */
   now?: () => Date
 }
 
-/** Dense readers of one brain, as the search service builds them for its own `SearchContext`. */
-interface DenseReaders {
-  vectors: VectorReader | null
-  embed: ((text: string) => Promise<Float32Array>) | null
-}
+/** Asks the search pipeline for `depth` candidates per channel of the `passages` or `seeds` set. */
+export type CandidateSource = (
+  set: 'passages' | 'seeds',
+  query: string,
+  depth: number,
+) => Promise<Candidate[]>
 
 export interface RetrieveDepsOptions {
   /** Overrides the vector reader (otherwise the search service's). */
@@ -49,12 +56,23 @@ export async function createRetrieveDeps(
 ): Promise<RetrieveDeps> {
   const [store, indexes] = await Promise.all([engram.store(brainId), engram.indexes.get(brainId)])
   const readers = await serviceReaders(engram.search, brainId, indexes)
+  const vectors = options.vectors !== undefined ? options.vectors : readers.vectors
+  const embed = options.embed !== undefined ? options.embed : readers.embed
+  const { graphChannels } = engram.search
   const deps: RetrieveDeps = {
     brainId,
     store,
     indexes,
-    vectors: options.vectors !== undefined ? options.vectors : readers.vectors,
-    embed: options.embed !== undefined ? options.embed : readers.embed,
+    vectors,
+    embed,
+    candidates: async (set, query, depth) =>
+      (
+        await engram.search.candidates(
+          brainId,
+          { query, channels: graphChannels[set], fusion: graphChannels.fusion, depth },
+          { vectors, embed },
+        )
+      ).candidates,
   }
   if (options.now !== undefined) deps.now = options.now
   return deps

@@ -1,6 +1,4 @@
-import type { ChannelList } from '../contracts/search-plugins.js'
 import type { Triple } from '../contracts/storage-adapter.js'
-import { fuseByReciprocalRank } from '../builtins/fusions/reciprocal-rank.js'
 import { isEvent, type Entity } from '../model/entity.js'
 import type { Observation } from '../model/observation.js'
 import type { Passage } from '../model/passage.js'
@@ -28,8 +26,9 @@ const MAX_OBSERVED_ENTITIES = 50
 const MENTION_TEXT = 5000
 
 /**
- * `GET /retrieve/` (CONTRACT.md section 6): the `limit` best passages for `text` (BM25, fused by RRF
- * with dense passage hits when the brain has vectors), their observations (see `observationsOf`), and
+ * `GET /retrieve/` (CONTRACT.md section 6): the `limit` best passages for `text` (the search
+ * pipeline's passage candidates: BM25, fused by RRF with dense passage hits when the brain has vectors,
+ * unless the engine configures other channels), their observations (see `observationsOf`), and
  * up to `limit` relationships around the entities they mention.
  *
  * An entity is "mentioned" by a passage when it was extracted from it (its provenance lists the
@@ -92,17 +91,9 @@ async function observationsOf(
   return [...out.values()]
 }
 
+/** The search pipeline's passage candidates (by default BM25 and dense fused by RRF), `limit` of them. */
 async function rankPassages(deps: RetrieveDeps, text: string, limit: number): Promise<Passage[]> {
-  const lists: ChannelList[] = [
-    { name: 'bm25', signal: 'bm25', items: deps.indexes.passages.search(text, DEPTH) },
-  ]
-  if (deps.embed !== null && deps.vectors !== null) {
-    const dense = await deps.vectors.search('passages', await deps.embed(text), DEPTH)
-    lists.push({ name: 'dense', signal: 'dense', items: dense })
-  }
-  const ids = fuseByReciprocalRank(lists, 60)
-    .slice(0, limit)
-    .map((c) => c.id)
+  const ids = (await deps.candidates('passages', text, DEPTH)).slice(0, limit).map((c) => c.id)
   const byId = new Map((await deps.store.passages.get(ids)).map((p) => [p.id, p]))
   return ids.flatMap((id) => {
     const p = byId.get(id)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { VectorReader } from '../contracts/search-plugins.js'
+import type { ChannelPlugin, VectorReader } from '../contracts/search-plugins.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
 import { EngramError } from '../errors.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
@@ -19,6 +19,7 @@ import type { RetrieveDeps } from './retrieve-deps.js'
 import { createRetrieveDeps } from './retrieve-deps.js'
 import { retrieveRoot } from './retrieve-root.js'
 import { createEngine } from '../engine/create-engine.js'
+import { builtinCandidateSource } from '../search/search-candidates.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const NOW = new Date('2025-06-01T00:00:00.000Z')
@@ -105,10 +106,18 @@ async function brain(batch: WriteBatch): Promise<RetrieveDeps> {
   })
   const store = await adapter.brain('b')
   await store.apply(batch)
+  const indexes = await BrainIndexes.build(store)
   return {
     brainId: 'b',
     store,
-    indexes: await BrainIndexes.build(store),
+    indexes,
+    candidates: builtinCandidateSource({
+      brainId: 'b',
+      store,
+      indexes,
+      vectors: null,
+      embed: null,
+    }),
     embed: null,
     vectors: null,
     now: () => NOW,
@@ -409,6 +418,35 @@ describe('createRetrieveDeps', () => {
     expect(deps.embed).not.toBeNull()
     expect([...(await deps.embed!('x'))]).toEqual([1, 0])
     expect((await deps.vectors!.search('passages', Float32Array.from([1, 0]), 5))[0]?.id).toBe('p1')
+    await engram.stop()
+  })
+
+  it('asks the search pipeline for hop seeds through the configured channels, plugins included', async () => {
+    // A plugin channel that always names Bob: configured as the seed channel, it makes him the seed.
+    const onlyBob: ChannelPlugin = {
+      kind: 'channel',
+      name: 'onlybob',
+      yields: 'entities',
+      search: async () => [{ name: 'onlybob', signal: 'plugin', items: [{ id: 'bob', score: 1 }] }],
+    }
+    const engram = createEngine({
+      storage: memoryAdapter(),
+      version: 't',
+      plugins: [onlyBob],
+      graphChannels: { seeds: ['plugin:onlybob'] },
+    })
+    await engram.start()
+    await engram.commit('default', { entities: ENTITIES, relationships: RELATIONSHIPS })
+    const deps = await createRetrieveDeps(engram, 'default')
+    expect((await hops(deps, 'alice', 1)).map((t) => t.seed.uuid)).toEqual(['bob'])
+    expect(engram.search.graphChannels.passages).toEqual(['passages'])
+    expect(() =>
+      createEngine({
+        storage: memoryAdapter(),
+        version: 't',
+        graphChannels: { passages: ['plugin:missing'] },
+      }),
+    ).toThrow(/Unknown search channel 'plugin:missing'/)
     await engram.stop()
   })
 })

@@ -6,6 +6,7 @@ import type { Relationship } from '../model/relationship.js'
 import { BrainIndexes } from '../indexes/brain-indexes.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 import { synergies } from './synergies.js'
+import { builtinCandidateSource } from '../search/search-candidates.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const entity = (uuid: string, name: string, labels: string[]): Entity => ({
@@ -96,10 +97,18 @@ async function brain(withVectors: boolean): Promise<RetrieveDeps> {
       rel('dave', 'WORKS_AT', 'initech'),
     ],
   })
+  const indexes = await BrainIndexes.build(store)
   return {
     brainId: 'b',
     store,
-    indexes: await BrainIndexes.build(store),
+    indexes,
+    candidates: builtinCandidateSource({
+      brainId: 'b',
+      store,
+      indexes,
+      vectors: null,
+      embed: null,
+    }),
     embed: null,
     vectors: withVectors ? vectorReader() : null,
   }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { makeSnippet, MAX_SNIPPET, snippetMaker } from './snippet.js'
 import { extrasOf, facetsOf, matchesExtras } from './extras.js'
-import { blendPreferences, personalizationWeight } from './personalization-gate.js'
-import { mergeByScore } from './run-search.js'
+import { blendPreferences, personalizationWeight } from '../builtins/stages/personalization-gate.js'
+import { mergeByScore } from './pipeline/merge-by-score.js'
 
 describe('snippets', () => {
   it('keeps short text and cuts long text to at most 240 characters around the first query term', () => {

@@ -23,8 +23,6 @@ export interface SearchRequest {
   lexicalOnly?: boolean
 }
 
-export const BUILTIN_CHANNELS = ['passages', 'entities', 'events', 'communities'] as const
-
 /** Candidate depth per channel: enough for fusion and filters to have material (DESIGN.md section 3). */
 export function candidateDepth(request: Pick<SearchRequest, 'k' | 'extras'>): number {
   const base = Math.max(request.k, 50)

@@ -1,27 +1,29 @@
 import type { Embedder } from '../contracts/embedder.js'
-import type {
-  GraphReader,
-  SearchContext,
-  SearchPlugin,
-  VectorReader,
-} from '../contracts/search-plugins.js'
+import type { SearchContext, SearchPlugin, VectorReader } from '../contracts/search-plugins.js'
 import type { EngineCore } from '../engine/engine-core.js'
 import type { IndexManager } from '../indexes/index-manager.js'
 import { PluginRegistry } from '../registry/plugin-registry.js'
-import { convexCombination } from '../builtins/fusions/convex-combination.js'
-import { noFusion } from '../builtins/fusions/no-fusion.js'
-import { rrf } from '../builtins/fusions/reciprocal-rank.js'
-import { passagesChannel } from '../builtins/channels/passages-channel.js'
-import { entitiesChannel } from '../builtins/channels/entities-channel.js'
-import { eventsChannel } from '../builtins/channels/events-channel.js'
-import { communitiesChannel } from '../builtins/channels/communities-channel.js'
-import { denseRerank } from '../builtins/stages/dense-rerank.js'
+import { builtinPlugins } from '../builtins/builtin-plugins.js'
+import { neighbourExpansion } from '../builtins/stages/neighbour-expansion.js'
+import { personalization } from '../builtins/stages/personalization.js'
 import type { SearchResponse } from '../model/search.js'
 import { queryEmbedder, vectorReader } from './dense-access.js'
-import { preferenceScores } from './preference-profile.js'
 import { runSearch } from './run-search.js'
+import {
+  searchCandidates,
+  type CandidatesRequest,
+  type CandidatesResult,
+} from './search-candidates.js'
+import { createSearchContext } from './search-context.js'
 import type { SearchRequest } from './search-request.js'
+import { resolveGraphChannels, type GraphChannels } from './graph-channels.js'
 import { createStageTimer } from './stage-timer.js'
+
+/** Dense readers a graph operation already holds (so the query is embedded once per operation). */
+export interface DenseReaders {
+  vectors: VectorReader | null
+  embed: ((text: string) => Promise<Float32Array>) | null
+}
 
 export interface SearchServiceOptions {
   /** Extra channel, fusion and stage plugins, registered after the built-ins (names must not clash). */
@@ -31,12 +33,26 @@ export interface SearchServiceOptions {
    * the same model ingestion embeds with. Without it, search is lexical and graph only. Not closed here.
    */
   embedder?: Embedder | null
+  /** Channels and fusion of the graph operations' candidates (default: `DEFAULT_GRAPH_CHANNELS`). */
+  graphChannels?: Partial<GraphChannels>
 }
 
 export interface SearchService {
   readonly registry: PluginRegistry
   /** Runs one search; `signal` defaults to a 30 s deadline from the call. */
   search(brainId: string, request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>
+  /**
+   * Retrieve -> fuse only, for graph operations (`/retrieve/`, hops and context-pack seeds): fused
+   * candidates and the lists behind them. `readers` are the operation's own dense readers (default:
+   * the service's, as `search` gets them).
+   */
+  candidates(
+    brainId: string,
+    request: CandidatesRequest,
+    readers?: DenseReaders,
+  ): Promise<CandidatesResult>
+  /** What `/retrieve/`, hops seeds and context-pack seeds ask `candidates` for. */
+  readonly graphChannels: GraphChannels
   /** Dense reads over the brain's vectors; null without an embedder. */
   vectors(brainId: string): Promise<VectorReader | null>
   /** A query embedder for one operation on the brain (memoised per call); null without an embedder. */
@@ -53,42 +69,32 @@ export function createSearchService(
   options: SearchServiceOptions = {},
 ): SearchService {
   const indexes = (brainId: string) => manager.get(brainId)
-  const info = (brainId: string, uuid: string) => manager.peek(brainId)?.entityInfo.get(uuid)
   const registry = new PluginRegistry()
-    .register(passagesChannel())
-    .register(entitiesChannel((brainId, uuid) => info(brainId, uuid)?.labels))
-    .register(eventsChannel((brainId, uuid) => info(brainId, uuid)?.happenedAt))
-    .register(
-      communitiesChannel(async (brainId) =>
-        (await indexes(brainId)).communities.index(await core.store(brainId)),
-      ),
-    )
-    .register(denseRerank())
-    .register(rrf())
-    .register(convexCombination())
-    .register(noFusion())
-  for (const plugin of options.plugins ?? []) registry.register(plugin)
+  for (const plugin of [...builtinPlugins(), ...(options.plugins ?? [])]) registry.register(plugin)
   registry.freeze()
+  const stages = { expansion: neighbourExpansion(), personalization: personalization() }
 
   const embedder = options.embedder ?? null
   const untimed = { time: <T>(_stage: string, fn: () => Promise<T>) => fn() }
+  const embed = (brainId: string) =>
+    embedder === null
+      ? null
+      : queryEmbedder(
+          embedder,
+          brainId,
+          () => core.store(brainId),
+          untimed,
+          AbortSignal.timeout(30_000),
+        )
+  const graphChannels = resolveGraphChannels(registry, options.graphChannels)
 
   return {
     registry,
     async vectors(brainId) {
       return embedder === null ? null : vectorReader(brainId, await indexes(brainId))
     },
-    embed(brainId) {
-      return embedder === null
-        ? null
-        : queryEmbedder(
-            embedder,
-            brainId,
-            () => core.store(brainId),
-            untimed,
-            AbortSignal.timeout(30_000),
-          )
-    },
+    embed,
+    graphChannels,
     async search(brainId, request, given) {
       const timer = createStageTimer()
       // Without a caller's signal, the search gets a 30 s deadline, created on first read: a lexical
@@ -108,31 +114,35 @@ export function createSearchService(
       // skips it, and a brain without vectors does not pay for embedding the query.
       const dense =
         embedder !== null && request.lexicalOnly !== true && brainIndexes.vectors.size > 0
-      const graph: GraphReader = {
-        entities: (uuids) => store.entities.get(uuids),
-        passages: (ids) => store.passages.get(ids),
-        relationshipsOf: (uuid) => store.relationships.of(uuid),
-      }
-      const ctx: SearchContext = {
+      const ctx = createSearchContext({
         brainId,
-        text: {
-          search: (index, query, k, filter) => brainIndexes[index].search(query, k, filter),
-        },
+        store,
+        indexes: brainIndexes,
         vectors: dense ? vectorReader(brainId, brainIndexes) : null,
-        graph,
         embed: dense ? queryEmbedder(embedder, brainId, async () => store, timer, signal()) : null,
         timer,
-        get signal() {
-          return signal()
-        },
-      }
-      return runSearch(request, {
-        registry,
-        store,
-        ctx,
-        timer,
-        preferences: (target, uuids) => preferenceScores(store, graph, target, uuids),
+        signal,
       })
+      return runSearch(request, { registry, ctx, timer, stages })
+    },
+    async candidates(brainId, request, readers) {
+      const timer = createStageTimer()
+      const brainIndexes = await indexes(brainId)
+      const store = await core.store(brainId)
+      const own: DenseReaders =
+        readers ??
+        (embedder !== null && brainIndexes.vectors.size > 0
+          ? { vectors: vectorReader(brainId, brainIndexes), embed: embed(brainId) }
+          : { vectors: null, embed: null })
+      const ctx: SearchContext = createSearchContext({
+        brainId,
+        store,
+        indexes: brainIndexes,
+        ...own,
+        timer,
+        signal: () => AbortSignal.timeout(30_000),
+      })
+      return searchCandidates(request, { registry, ctx, timer })
     },
   }
 }

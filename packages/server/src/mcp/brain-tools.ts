@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { BRAIN_ID_PATTERN, RESERVED_BRAIN_IDS } from '@engram/core'
+import { BRAIN_ID_PATTERN, BUILTIN_NAMES, RESERVED_BRAIN_IDS } from '@engram/core'
 import { freeFormMap, MAP_LIMITS } from '../schemas/free-form-map.js'
 import {
   asObject,
@@ -71,8 +71,7 @@ function restTool<S extends z.ZodObject>(spec: {
 export const searchTool = restTool({
   name: 'search',
   title: 'Search the brain',
-  description:
-    'Multi-channel search over the brain (POST /retrieve/search): passages by default; also entities, events, communities and plugin:<name> channels, fused with rrf (default), cc or none. Returns hits with id, channel, score, per-signal scores, a snippet and extras (passage metadata).',
+  description: `Multi-channel search over the brain (POST /retrieve/search): passages by default; also ${BUILTIN_NAMES.channel.filter((c) => c !== 'passages').join(', ')} and plugin:<name> channels, fused with rrf (default), cc or none. Returns hits with id, channel, score, per-signal scores, a snippet and extras (passage metadata).`,
   input: z.object({
     query: z.string().min(1).max(2000).describe('The search text.'),
     k: z.number().int().min(1).max(200).optional().describe('Hits to return, 1..200 (default 10).'),
@@ -81,7 +80,7 @@ export const searchTool = restTool({
       .max(20)
       .optional()
       .describe(
-        'Channels: passages, entities, events, communities, plugin:<name> (default [passages]).',
+        `Channels: ${BUILTIN_NAMES.channel.join(', ')}, plugin:<name> (default [passages]).`,
       ),
     node_labels: z
       .array(label)

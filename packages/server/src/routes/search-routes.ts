@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import type { SearchRequest, SearchResponse, SearchService } from '@engram/core'
+import {
+  BUILTIN_NAMES,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchService,
+} from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery } from '../schemas/common.js'
 import { searchOptions } from '../schemas/search-options.js'
 import { searchResponseWire } from '../schemas/search-wire.js'
@@ -59,8 +64,7 @@ function toRequest(wire: WireSearch): SearchRequest {
   }
 }
 
-const DESCRIPTION =
-  'Channels (passages, entities, events, communities, plugin:<name>) fused by rrf (default, k=60), cc (min-max convex combination, fusion_alpha), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones.'
+const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by rrf (default, k=60), cc (min-max convex combination, fusion_alpha), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
 
 /** `/retrieve/search` GET and POST (CONTRACT.md section 7). */
 export function searchRoutes(app: FastifyInstance, search: SearchService) {

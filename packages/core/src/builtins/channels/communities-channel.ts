@@ -1,32 +1,7 @@
-import type { Candidate, ChannelPlugin } from '../../contracts/search-plugins.js'
+import type { Candidate, ChannelPlugin, CommunityHit } from '../../contracts/search-plugins.js'
 
 /** Communities read per query: enough for `depth` members in all but tiny communities. */
 const MAX_COMMUNITIES = 10
-
-/** A community whose summary matches the query. */
-export interface CommunityHit {
-  id: string
-  /** Relevance of the community's summary to the query (BM25). */
-  score: number
-  /** Hub uuids, most central first (only nodes of the requested `community_labels`, when given). */
-  hubs: readonly string[]
-  /** Members that may be returned, most central first; `centrality` in [0, 1]. */
-  members: readonly { uuid: string; centrality: number }[]
-}
-
-/** Read access to one brain's communities (built and kept fresh by the engine, never by the channel). */
-export interface CommunityReader {
-  /**
-   * Best first; with `hubLabels`, only communities with a member of one of those labels. At most
-   * `maxMembers` members per community, most central first.
-   */
-  search(
-    text: string,
-    k: number,
-    hubLabels: readonly string[] | undefined,
-    maxMembers: number,
-  ): CommunityHit[]
-}
 
 /**
  * Communities: Louvain communities of the entity graph (Blondel et al. 2008), found by BM25 over their
@@ -36,17 +11,19 @@ export interface CommunityReader {
  * stronger one. `community_labels` chooses which nodes may be hubs and keeps only the communities that
  * have one.
  */
-export function communitiesChannel(
-  communitiesOf: (brainId: string) => Promise<CommunityReader>,
-): ChannelPlugin {
+export function communitiesChannel(): ChannelPlugin {
   return {
     kind: 'channel',
     name: 'communities',
     yields: 'entities',
     async search(query, ctx) {
       const items = await ctx.timer.time('search.communities', async () => {
-        const reader = await communitiesOf(ctx.brainId)
-        const hits = reader.search(query.text, MAX_COMMUNITIES, query.communityLabels, query.depth)
+        const hits = await ctx.communities.search(
+          query.text,
+          MAX_COMMUNITIES,
+          query.communityLabels,
+          query.depth,
+        )
         return membersOf(hits, query.depth)
       })
       return [{ name: 'communities', signal: 'graph', items }]

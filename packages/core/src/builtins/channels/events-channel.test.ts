@@ -4,10 +4,11 @@ import { eventsChannel } from './events-channel.js'
 
 const NOW = Date.parse('2026-01-01T00:00:00Z')
 
-/** A context whose events index answers with fixed BM25 scores. */
+/** A context whose events index answers with fixed BM25 scores and dates. */
 function context(scores: Record<string, number>): SearchContext {
   return {
     brainId: 'b',
+    entities: { happenedAt: (uuid: string) => dates[uuid] },
     text: {
       search: async () => Object.entries(scores).map(([id, score]) => ({ id, score })),
     },
@@ -15,16 +16,14 @@ function context(scores: Record<string, number>): SearchContext {
   } as unknown as SearchContext
 }
 
+const dates: Record<string, string | null> = {
+  old: '2022-01-01',
+  fresh: '2025-12-31',
+  undated: null,
+}
+
 describe('events channel', () => {
-  const dates: Record<string, string | null> = {
-    old: '2022-01-01',
-    fresh: '2025-12-31',
-    undated: null,
-  }
-  const channel = eventsChannel(
-    (_brain, uuid) => dates[uuid],
-    () => NOW,
-  )
+  const channel = eventsChannel(() => NOW)
   const run = async (scores: Record<string, number>) =>
     (await channel.search({ text: 'q', depth: 10 }, context(scores)))[0]!.items
 

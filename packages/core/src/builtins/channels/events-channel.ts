@@ -11,10 +11,7 @@ export const EVENT_RECENCY_WEIGHT = 0.1
  * two-year-old exact match lose to a fresh weak one and ranked every undated event above every dated
  * one; on LoCoMo that pushed the events of later sessions over the answer (evidence R@5 0.49 -> 0.38).
  */
-export function eventsChannel(
-  happenedAtOf: (brainId: string, uuid: string) => string | null | undefined,
-  now: () => number = Date.now,
-): ChannelPlugin {
+export function eventsChannel(now: () => number = Date.now): ChannelPlugin {
   return {
     kind: 'channel',
     name: 'events',
@@ -25,7 +22,7 @@ export function eventsChannel(
       )
       const items = raw
         .map(({ id, score }) => {
-          const at = Date.parse(happenedAtOf(ctx.brainId, id) ?? '')
+          const at = Date.parse(ctx.entities.happenedAt(id) ?? '')
           const recency = Number.isNaN(at) ? 0 : 0.5 ** (Math.max(0, (now() - at) / DAY_MS) / 365)
           return { id, score: score * (1 + EVENT_RECENCY_WEIGHT * recency) }
         })

@@ -5,6 +5,7 @@ export function noFusion(): FusionPlugin {
   return {
     kind: 'fusion',
     name: 'none',
+    scored: false,
     fuse(lists) {
       const out: Candidate[] = []
       const seen = new Set<string>()

@@ -73,6 +73,22 @@ async function store() {
 }
 
 describe('GraphIndex', () => {
+  it('counts relationships as the store does: deprecated included, a self-loop once', async () => {
+    const s = await store()
+    await s.apply({
+      relationships: [rel('loop', 'ann', 'KNOWS', 'ann'), rel('ghost', 'ann', 'OF', 'nobody')],
+    })
+    const graph = await GraphIndex.build(s)
+    for (const uuid of ['ann', 'e1', 'mouse', 'nobody', 'unknown'])
+      expect(graph.relationshipCount(uuid)).toBe((await s.relationships.of(uuid)).length)
+    expect(graph.relationshipCount('ann')).toBe(4)
+    const edges = graph.edgesOf('ann')
+    expect(edges.map((e) => graph.edgeUuid[e]).sort()).toEqual(['ghost', 'r1', 'r4'])
+    expect(edges.filter((e) => graph.deprecated[e]).map((e) => graph.edgeUuid[e])).toEqual(['r4'])
+    graph.apply({ deleteRelationships: ['loop'] })
+    expect(graph.relationshipCount('ann')).toBe(3)
+  })
+
   it('numbers nodes and edges, pairs event legs by flow key, keeps provenance', async () => {
     const g = await GraphIndex.build(await store())
     const ann = g.node('ann')!

@@ -116,8 +116,14 @@ export class GraphIndex {
   readonly edgeDescription: (string | null)[] = []
   /** False when superseded (deprecated or `invalid_at`). */
   readonly valid: boolean[] = []
+  /** The relationship's own `deprecated` flag. */
+  readonly deprecated: boolean[] = []
   readonly live: boolean[] = []
 
+  /** Self-loops per node (kept out of `adjacency`, but the store counts them once). */
+  private readonly loops: number[] = []
+  /** The node of each self-loop edge. */
+  private readonly loopNode = new Map<number, number>()
   private readonly passageNodes = new Map<string, Set<number>>()
   private readonly passageEdges = new Map<string, Set<number>>()
   private changeCount = 0
@@ -199,6 +205,21 @@ export class GraphIndex {
     return this.adjacency[n]!.length
   }
 
+  /**
+   * Relationships touching `uuid` as the store counts them (`relationships.of`): live edges, deprecated
+   * included, and self-loops once; whether or not the entity record exists. 0 for an unknown uuid.
+   */
+  relationshipCount(uuid: string): number {
+    const n = this.nodeOf.get(uuid)
+    return n === undefined ? 0 : this.adjacency[n]!.length + this.loops[n]!
+  }
+
+  /** Live edges of `uuid` (self-loops left out), whether or not the entity record exists. */
+  edgesOf(uuid: string): readonly number[] {
+    const n = this.nodeOf.get(uuid)
+    return n === undefined ? [] : this.adjacency[n]!
+  }
+
   /** Time of an edge: its own date, else the event's at either end, else NaN. */
   timeOfEdge(e: number): number {
     const t = this.edgeTime[e]!
@@ -249,6 +270,7 @@ export class GraphIndex {
       this.isEvent.push(false)
       this.kindSetId.push(this.internKinds([]))
       this.adjacency.push([])
+      this.loops.push(0)
     }
     return n
   }
@@ -294,6 +316,7 @@ export class GraphIndex {
       this.linkWeight.push(1)
       this.edgeDescription.push(null)
       this.valid.push(true)
+      this.deprecated.push(false)
       this.live.push(false)
     } else if (this.live[e] && (this.subject[e] !== s || this.object[e] !== o)) {
       this.detach(e)
@@ -313,6 +336,12 @@ export class GraphIndex {
     this.edgeTime[e] = timeOf(r.happenedAt)
     this.weight[e] = numberOr(r.properties.weight, numberOr(r.amount, Number.NaN))
     this.valid[e] = valid
+    this.deprecated[e] = r.deprecated
+    this.forgetLoop(e)
+    if (s === o) {
+      this.loops[s]!++
+      this.loopNode.set(e, s)
+    }
     if (!this.live[e] && s !== o) {
       this.adjacency[s]!.push(e)
       this.adjacency[o]!.push(e)
@@ -332,8 +361,16 @@ export class GraphIndex {
     else if (list.length < OBSERVATIONS_PER_NODE) list.push({ id: o.id, text })
   }
 
+  private forgetLoop(e: number): void {
+    const n = this.loopNode.get(e)
+    if (n === undefined) return
+    this.loops[n]!--
+    this.loopNode.delete(e)
+  }
+
   private removeRelationship(uuid: string): void {
     const e = this.edgeOf.get(uuid)
+    if (e !== undefined) this.forgetLoop(e)
     if (e === undefined || !this.live[e]) return
     if (this.valid[e]) this.changeCount++
     this.detach(e)

@@ -1,8 +1,6 @@
-import type { GraphReader } from '../contracts/search-plugins.js'
-import { isUuid } from '../ids.js'
-import { EVENT_LABEL } from '../model/entity.js'
-import type { BrainStore } from '../contracts/storage-adapter.js'
-import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
+import type { SearchContext } from '../../contracts/search-plugins.js'
+import { isUuid } from '../../ids.js'
+import { EVENT_LABEL } from '../../model/entity.js'
 
 /** Behaviour weights by event or predicate name (original-notes D, the documented table). */
 const BEHAVIOUR: Record<string, number> = {
@@ -35,15 +33,14 @@ export function behaviourWeight(name: string): number {
  * of its neighbours found there. Computed per request from at most a few hundred edges.
  */
 export async function preferenceScores(
-  store: BrainStore,
-  graph: GraphReader,
+  ctx: Pick<SearchContext, 'graph' | 'entities'>,
   target: string,
   uuids: string[],
 ): Promise<Map<string, number>> {
+  const { graph } = ctx
   const user = isUuid(target)
-    ? (await store.entities.get([target]))[0]
-    : ((await store.entities.findByName(normalizeEntityName(target)))[0] ??
-      (await store.entities.findByName(normalizeEntityName(`user:${target}`)))[0])
+    ? (await graph.entities([target]))[0]
+    : ((await ctx.entities.byName(target))[0] ?? (await ctx.entities.byName(`user:${target}`))[0])
   const scores = new Map<string, number>()
   if (user === undefined) return scores
   const profile = new Map<string, number>()

@@ -1,4 +1,4 @@
-import { ENGLISH_STOPWORDS } from '../analysis/english-stopwords.js'
+import { ENGLISH_STOPWORDS } from '../../analysis/english-stopwords.js'
 
 /**
  * Words of a request that say nothing about what is wanted ("show me some ...", "I want to find ...")

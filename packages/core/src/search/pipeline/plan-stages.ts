@@ -1,0 +1,80 @@
+import type { SearchContext, StagePlugin } from '../../contracts/search-plugins.js'
+import { EngramError } from '../../errors.js'
+import type { PluginRegistry } from '../../registry/plugin-registry.js'
+import type { SearchRequest } from '../search-request.js'
+import type { PlannedStage } from './stages-step.js'
+
+/** The built-in stages the pipeline places around a request's rerank. */
+export interface BuiltinStages {
+  /** `expand=neighbors`. */
+  expansion: StagePlugin
+  /** `target`. */
+  personalization: StagePlugin
+}
+
+/**
+ * The stages of a request, in the one order they run (DESIGN.md section 3): neighbour expansion
+ * (`expand=neighbors`), then the rerank (`rerank=plugin:<name>`, built-in `plugin:dense` or a
+ * registered third-party stage), then personalization (`target`).
+ */
+export function planStages(
+  request: SearchRequest,
+  registry: PluginRegistry,
+  builtins: BuiltinStages,
+  ctx: Pick<SearchContext, 'embed' | 'vectors'>,
+): PlannedStage[] {
+  const stages: PlannedStage[] = []
+  if (request.expand === 'neighbors')
+    stages.push({ plugin: builtins.expansion, timing: 'search.expand', scoreKey: null })
+  if (request.rerank !== 'none') {
+    const rerank = resolveRerank(registry, request.rerank)
+    checkRequirements(rerank, request.rerank, ctx)
+    stages.push({ plugin: rerank, timing: 'search.rerank', scoreKey: 'rerank', skipEmpty: true })
+  }
+  if (request.target !== undefined)
+    stages.push({
+      plugin: builtins.personalization,
+      timing: 'search.personalize',
+      scoreKey: 'personalize',
+    })
+  return stages
+}
+
+function resolveRerank(registry: PluginRegistry, raw: string): StagePlugin {
+  if (!raw.startsWith('plugin:')) {
+    throw new EngramError(
+      'VALIDATION_ERROR',
+      `rerank must be 'none' or 'plugin:<name>' (got '${raw}').`,
+      {
+        status: 400,
+        resolution: `Use one of: none, ${registry
+          .names('stage')
+          .map((n) => `plugin:${n}`)
+          .join(', ')}.`,
+      },
+    )
+  }
+  return registry.resolveRequest('stage', raw)
+}
+
+/**
+ * A stage that needs embeddings (e.g. `plugin:dense`) is refused up front with a 400 when the search
+ * has none (no embedder configured, a lexical-only search, or a brain without vectors), instead of
+ * silently changing nothing.
+ */
+function checkRequirements(
+  stage: StagePlugin,
+  raw: string,
+  ctx: Pick<SearchContext, 'embed' | 'vectors'>,
+): void {
+  const missing = (stage.requires ?? []).filter((reader) => ctx[reader] === null)
+  if (missing.length === 0) return
+  throw new EngramError(
+    'VALIDATION_ERROR',
+    `rerank '${raw}' needs an embedder (query embeddings and stored vectors), and this search has none: the server runs without an embedder, the search is lexical-only, or the brain has no vectors.`,
+    {
+      status: 400,
+      resolution: `Configure an embedder for the server (use-lite, openai or transformers), or use rerank=none.`,
+    },
+  )
+}

@@ -1,0 +1,68 @@
+import type { Candidate, ChannelList, SearchContext } from '../contracts/search-plugins.js'
+import { builtinPlugins } from '../builtins/builtin-plugins.js'
+import { PluginRegistry } from '../registry/plugin-registry.js'
+import type { CandidateSource } from '../retrieve/retrieve-deps.js'
+import { resolveGraphChannels } from './graph-channels.js'
+import { fuse } from './pipeline/fuse-step.js'
+import { resolveChannels, retrieve, type ChannelRef } from './pipeline/retrieve-step.js'
+import { createSearchContext, type SearchContextParts } from './search-context.js'
+import { createStageTimer, type StageTimer } from './stage-timer.js'
+
+/** What a graph operation asks the search pipeline for. */
+export interface CandidatesRequest {
+  query: string
+  /** Channels by request name (`passages`, `plugin:<name>`) or as plugin objects; default `passages`. */
+  channels: readonly ChannelRef[]
+  /** `rrf` (default), `cc`, `none` or `plugin:<name>`. */
+  fusion?: string
+  /** Candidates asked of each channel. */
+  depth: number
+  nodeLabels?: string[]
+}
+
+/** Fused candidates, best first, and the channel lists they were fused from. */
+export interface CandidatesResult {
+  candidates: Candidate[]
+  lists: ChannelList[]
+}
+
+/**
+ * The candidate half of the search pipeline (retrieve -> fuse) for graph operations (`/retrieve/`,
+ * hops seeds, context-pack seeds): the same channels, fusions and plugins as `/retrieve/search`,
+ * without stages, hydration or a cut to k.
+ */
+export async function searchCandidates(
+  request: CandidatesRequest,
+  deps: { registry: PluginRegistry; ctx: SearchContext; timer: Pick<StageTimer, 'timeSync'> },
+): Promise<CandidatesResult> {
+  const channels = resolveChannels(deps.registry, request.channels)
+  const fusion = deps.registry.resolveRequest('fusion', request.fusion ?? 'rrf')
+  const query = {
+    text: request.query,
+    depth: request.depth,
+    ...(request.nodeLabels ? { nodeLabels: request.nodeLabels } : {}),
+  }
+  const { lists } = await retrieve(channels, query, deps.ctx)
+  return { candidates: fuse(fusion, lists, undefined, deps.timer), lists }
+}
+
+/**
+ * A graph operation's candidate source over one brain's parts, with the built-in plugins only: for
+ * tests and tools that assemble `RetrieveDeps` by hand (the engine's come from `createRetrieveDeps`).
+ */
+export function builtinCandidateSource(
+  parts: Omit<SearchContextParts, 'timer' | 'signal'>,
+): CandidateSource {
+  const registry = new PluginRegistry()
+  for (const plugin of builtinPlugins()) registry.register(plugin)
+  const channels = resolveGraphChannels(registry.freeze())
+  const timer = createStageTimer()
+  const ctx = createSearchContext({ ...parts, timer, signal: () => AbortSignal.timeout(30_000) })
+  return async (set, query, depth) =>
+    (
+      await searchCandidates(
+        { query, channels: channels[set], fusion: channels.fusion, depth },
+        { registry, ctx, timer },
+      )
+    ).candidates
+}
