@@ -80,7 +80,7 @@ export function runChannelSuite(options: ChannelSuiteOptions): void {
       await engram.brains.create('empty')
     })
     afterAll(async () => {
-      await engram.stop()
+      await engram?.stop()
     })
 
     it('answers the corpus queries with its lists best first, finite scores, no id twice', async () => {

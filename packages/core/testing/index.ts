@@ -13,3 +13,4 @@ export {
   searchCorpusBatch,
   type SearchCorpus,
 } from './search-corpus.js'
+export { runStageSuite, type StageSuiteOptions } from './stage-suite.js'

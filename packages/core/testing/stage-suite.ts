@@ -143,10 +143,11 @@ export function runStageSuite(options: StageSuiteOptions): void {
       await engram.commit('default', await searchCorpusBatch(corpus, embedder ?? undefined))
     })
     afterAll(async () => {
-      await engram.stop()
+      await engram?.stop()
     })
 
     it('scores only the hits it was given, with finite scores; an order is a permutation of them', async () => {
+      let acted = 0
       for (const query of corpus.queries) {
         const { hits, ctx } = await hitsOf(query)
         const given = new Set(hits.map((h) => h.id))
@@ -156,7 +157,9 @@ export function runStageSuite(options: StageSuiteOptions): void {
           expect(Number.isFinite(score), `score of ${id}`).toBe(true)
         }
         if (result.order !== undefined) expect([...result.order].sort()).toEqual([...given].sort())
+        acted += result.scores.size + (result.added?.items.length ?? 0)
       }
+      expect(acted, 'scores or added candidates over all corpus queries').toBeGreaterThan(0)
     })
 
     it('adds only new candidates, best first, with finite scores', async () => {
