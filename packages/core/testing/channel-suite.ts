@@ -133,9 +133,9 @@ export function runChannelSuite(options: ChannelSuiteOptions): void {
       for (const query of queries) {
         const first = await search('alpha', query)
         const second = await search('alpha', query)
-        expect(second.hits.map((h) => [h.id, h.score])).toEqual(
-          first.hits.map((h) => [h.id, h.score]),
-        )
+        // Scores that depend on the clock (the events channel's recency) may move in the 10th digit.
+        expect(second.hits.map((h) => h.id)).toEqual(first.hits.map((h) => h.id))
+        second.hits.forEach((hit, i) => expect(hit.score).toBeCloseTo(first.hits[i]!.score, 6))
       }
     })
 
