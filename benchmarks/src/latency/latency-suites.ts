@@ -144,6 +144,6 @@ export const LATENCY_SUITES: readonly LatencySuite[] = [
     name: 'context-pack',
     stage: 'token-budgeted context pack (`POST /retrieve/context`)',
     missing:
-      'context pack code: `POST /retrieve/context` is a 501 stub in packages/server/src/routes/pending-routes.ts and packages/core has no context-pack function',
+      'no tinybench suite yet: the context pack is timed per question in the context-pack conditions of musique-100.md and locomo-dev.md (p50 / p95 / p99)',
   },
 ]
