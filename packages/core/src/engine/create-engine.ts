@@ -10,9 +10,10 @@ import type { Engram, EngineOptions } from './engine-types.js'
 /**
  * The composition root (DESIGN.md section 1a): builds the engine's core (storage, brains, graph
  * writes, task queue), the index manager that follows its commits, the search pipeline over those
- * indexes, the record lookups routes and tools read through, and the ingestion task handlers, in the one order that works: the index manager and
- * ingestion are registered before `start()`, because tasks resumed by `start` commit through the
- * manager's listeners and resolve entities against its vectors. Nothing else wires these parts.
+ * indexes, the record lookups routes and tools read through, and the ingestion task handlers, in the
+ * one order that works: the index manager and ingestion are registered before `start()`, because
+ * tasks resumed by `start` commit through the manager's listeners and resolve entities against its
+ * vectors. Nothing else wires these parts.
  *
  * ```ts
  * const engram = createEngine({ storage: sqliteAdapter({ dataDir }), version: '1.0.0', embedder })
