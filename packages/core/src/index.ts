@@ -142,7 +142,6 @@ export {
 } from './ingest/parse/parse-file.js'
 export {
   createRetrieveDeps,
-  type CandidateSource,
   type RetrieveDeps,
   type RetrieveDepsOptions,
 } from './retrieve/retrieve-deps.js'

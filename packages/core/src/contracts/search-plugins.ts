@@ -212,3 +212,13 @@ export interface StagePlugin {
 }
 
 export type SearchPlugin = ChannelPlugin | FusionPlugin | StagePlugin
+
+/**
+ * Fused candidates from the search pipeline (retrieve -> fuse), best first, as graph operations read
+ * them: `depth` candidates per channel of the engine's `passages` or `seeds` channel set.
+ */
+export type CandidateSource = (
+  set: 'passages' | 'seeds',
+  query: string,
+  depth: number,
+) => Promise<Candidate[]>

@@ -1,4 +1,4 @@
-import type { Candidate, VectorReader } from '../contracts/search-plugins.js'
+import type { CandidateSource, VectorReader } from '../contracts/search-plugins.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { Engram } from '../engine/engine-types.js'
 import type { BrainIndexes } from '../indexes/brain-indexes.js'
@@ -29,12 +29,7 @@ export interface RetrieveDeps {
   now?: () => Date
 }
 
-/** Asks the search pipeline for `depth` candidates per channel of the `passages` or `seeds` set. */
-export type CandidateSource = (
-  set: 'passages' | 'seeds',
-  query: string,
-  depth: number,
-) => Promise<Candidate[]>
+export type { CandidateSource }
 
 export interface RetrieveDepsOptions {
   /** Overrides the vector reader (otherwise the search service's). */

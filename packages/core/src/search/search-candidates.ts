@@ -1,7 +1,11 @@
-import type { Candidate, ChannelList, SearchContext } from '../contracts/search-plugins.js'
+import type {
+  Candidate,
+  CandidateSource,
+  ChannelList,
+  SearchContext,
+} from '../contracts/search-plugins.js'
 import { builtinPlugins } from '../builtins/builtin-plugins.js'
 import { PluginRegistry } from '../registry/plugin-registry.js'
-import type { CandidateSource } from '../retrieve/retrieve-deps.js'
 import { resolveGraphChannels } from './graph-channels.js'
 import { fuse } from './pipeline/fuse-step.js'
 import { resolveChannels, retrieve, type ChannelRef } from './pipeline/retrieve-step.js'

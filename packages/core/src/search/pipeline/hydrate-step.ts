@@ -1,27 +1,9 @@
-import type { Candidate, GraphReader } from '../../contracts/search-plugins.js'
-import type { Entity } from '../../model/entity.js'
-import { extrasOf, type Extras } from '../extras.js'
+import type { GraphReader } from '../../contracts/search-plugins.js'
+import { extrasOf } from '../extras.js'
 import type { StageTimer } from '../stage-timer.js'
-import type { SearchState } from './search-state.js'
+import type { HitRecord, Hydration, SearchState } from './search-state.js'
 
-/** A candidate's record, as hits and stages read it. */
-export interface HitRecord {
-  kind: 'passage' | 'entity'
-  nodeId: string
-  labels: string[]
-  text: string
-  extras: Extras
-  entity: Entity | null
-}
-
-/** The candidates whose records may be loaded, and how far loading has gone. */
-export interface Hydration {
-  /** The first max(depth, 5k) ranked candidates when hydration started: hits come only from these. */
-  readonly window: Candidate[]
-  readonly records: Map<string, HitRecord>
-  /** Window positions loaded so far. */
-  hydrated: number
-}
+export type { HitRecord, Hydration }
 
 type Loader = { graph: Pick<GraphReader, 'passages' | 'entities'>; timer: Pick<StageTimer, 'time'> }
 

@@ -1,6 +1,7 @@
 import type { Candidate, ChannelList } from '../../contracts/search-plugins.js'
 import type { SearchRequest } from '../search-request.js'
-import type { Hydration } from './hydrate-step.js'
+import type { Entity } from '../../model/entity.js'
+import type { Extras } from '../extras.js'
 
 /** A slot of `hit.scores` a stage fills. */
 export type StageScoreKey = 'rerank' | 'personalize'
@@ -44,4 +45,23 @@ export function createSearchState(request: SearchRequest, depth: number): Search
     stageScores: new Map(),
     hydration: null,
   }
+}
+
+/** A candidate's record, as hits and stages read it. */
+export interface HitRecord {
+  kind: 'passage' | 'entity'
+  nodeId: string
+  labels: string[]
+  text: string
+  extras: Extras
+  entity: Entity | null
+}
+
+/** The candidates whose records may be loaded, and how far loading has gone. */
+export interface Hydration {
+  /** The first max(depth, 5k) ranked candidates when hydration started: hits come only from these. */
+  readonly window: Candidate[]
+  readonly records: Map<string, HitRecord>
+  /** Window positions loaded so far. */
+  hydrated: number
 }
