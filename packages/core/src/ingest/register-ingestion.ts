@@ -65,12 +65,14 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
 
   /**
    * The embedding step of resolution for a task, sharing `memo` with its embedding so that a candidate
-   * embedded to be compared is not embedded again as a new entity.
+   * embedded to be compared is not embedded again as a new entity. The texts it embeds are counted in
+   * `counter.texts`, so the task's `counts.embedded` is every text the embedder got.
    */
   async function similarity(
     ctx: TaskContext,
     memo: EmbedMemo,
     own: IngestionComponents,
+    counter: { texts: number },
   ): Promise<Similarity> {
     const embed = own.embed
     if (embed === null || components.embedderInfo === null || entityVectors === undefined) return {}
@@ -78,7 +80,11 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     await checkEmbedder(ctx.store, components.embedderInfo)
     const reader = await entityVectors(ctx.task.brainId)
     if (reader === null) return {}
-    return similarEntities({ reader, embed, vectors: memo.vectors, signal: ctx.signal })
+    const counted = (texts: string[], signal: AbortSignal) => {
+      counter.texts += texts.length
+      return embed(texts, signal)
+    }
+    return similarEntities({ reader, embed: counted, vectors: memo.vectors, signal: ctx.signal })
   }
 
   /**
@@ -104,17 +110,20 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     }
     const own = embeddingAs(components, { brainId: ctx.task.brainId, priority: 'bulk' })
     const memo = embedMemo()
-    const similar = await similarity(ctx, memo, own)
+    const compared = { texts: 0 }
+    const similar = await similarity(ctx, memo, own, compared)
     const forecast = await build(similar)
     await ctx.progress('embedding')
     let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo)
-    await ctx.progress('embedding', { embedded })
+    let reported = embedded + compared.texts
+    await ctx.progress('embedding', { embedded: reported })
     return async () => {
       const { batch, result } = await build(similar)
-      const late = await embedMissing(ctx.store, batch, own, ctx.signal, memo)
-      if (late > 0) {
-        embedded += late
-        await ctx.progress('persisting', { embedded })
+      embedded += await embedMissing(ctx.store, batch, own, ctx.signal, memo)
+      // Candidates resolved under the lock may have been embedded to be compared, too.
+      if (embedded + compared.texts > reported) {
+        reported = embedded + compared.texts
+        await ctx.progress('persisting', { embedded: reported })
       }
       return complete(batch, result)
     }

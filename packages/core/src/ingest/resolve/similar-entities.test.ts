@@ -88,6 +88,9 @@ describe('entity resolution by embedding, through ingestion', () => {
       // Each name embedded once, in one call with the other; "Boston" (new) is not embedded again.
       const names = embedded.flat().filter((t) => t in VECTORS)
       expect(names.sort()).toEqual(['Boston', 'New York'])
+      // The task counts every text the embedder got, those embedded to be compared included.
+      const done = await engram.tasks.get('default', task.id)
+      expect(done?.counts['embedded']).toBe(embedded.flat().length)
     } finally {
       await engram.stop()
     }
