@@ -1,0 +1,134 @@
+import pg from 'pg'
+import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
+import { brainStats, createPostgresBrainStore, inTransaction } from './postgres-brain-store.js'
+import { migrate } from './postgres-schema.js'
+
+export interface PostgresAdapterConfig {
+  /** e.g. `postgres://user@host:5432/db`; used to create a pool when `pool` is not given. */
+  connectionString?: string
+  /** A pool to use instead of one made from `connectionString`. The caller owns it: `close()` leaves it open. */
+  pool?: pg.Pool
+}
+
+interface CatalogRow {
+  id: string
+  name_key: string
+  token_hash: string
+  token_last4: string
+  created_at: string
+}
+
+const toRecord = (row: CatalogRow): BrainRecord => ({
+  id: row.id,
+  nameKey: row.name_key,
+  tokenHash: row.token_hash,
+  tokenLast4: row.token_last4,
+  createdAt: row.created_at,
+})
+
+/**
+ * A pool of our own. An idle client's error (the server restarted, an administrator ended the
+ * session) is emitted on the pool and would crash the process unheard; the pool has already dropped
+ * that client, and the next query connects anew, so it is ignored here.
+ */
+function ownPool(connectionString: string | undefined): pg.Pool {
+  if (connectionString === undefined)
+    throw new Error('postgres adapter: give a connectionString or a pool')
+  const pool = new pg.Pool({ connectionString })
+  pool.on('error', () => {})
+  return pool
+}
+
+/**
+ * Storage on PostgreSQL: one set of tables keyed by `brain_id` (see the README for why not a schema
+ * per brain), migrated at `open()`. Several processes may share one database.
+ */
+export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
+  let pool: pg.Pool | null = null
+  const stores = new Map<string, BrainStore>()
+
+  const db = () => {
+    if (pool === null) throw new Error('postgres adapter: open() was not called')
+    return pool
+  }
+  const oneRow = async (sql: string, params: unknown[]) => {
+    const { rows } = await db().query<CatalogRow>(sql, params)
+    return rows[0] === undefined ? null : toRecord(rows[0])
+  }
+
+  const catalog: BrainCatalog = {
+    async create(record) {
+      const { rowCount } = await db().query(
+        `INSERT INTO brains (id, name_key, token_hash, token_last4, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO NOTHING`,
+        [record.id, record.nameKey, record.tokenHash, record.tokenLast4, record.createdAt],
+      )
+      return rowCount === 1
+    },
+    get: (brainId) => oneRow('SELECT * FROM brains WHERE id = $1', [brainId]),
+    async list() {
+      const { rows } = await db().query<CatalogRow>('SELECT * FROM brains ORDER BY created_at, id')
+      return rows.map(toRecord)
+    },
+    findByTokenHash: (tokenHash) =>
+      oneRow('SELECT * FROM brains WHERE token_hash = $1 LIMIT 1', [tokenHash]),
+    async updateToken(brainId, tokenHash, tokenLast4) {
+      const { rowCount } = await db().query(
+        'UPDATE brains SET token_hash = $2, token_last4 = $3 WHERE id = $1',
+        [brainId, tokenHash, tokenLast4],
+      )
+      return rowCount === 1
+    },
+    /**
+     * Counts and removes in one transaction: the brain row is locked first (a concurrent `apply` to
+     * this brain waits, then fails on the missing brain), and every per-brain table references
+     * `brains` with ON DELETE CASCADE, so deleting the row removes every record of the brain.
+     */
+    async delete(brainId) {
+      stores.delete(brainId)
+      return inTransaction(db(), async (client) => {
+        const { rowCount } = await client.query('SELECT 1 FROM brains WHERE id = $1 FOR UPDATE', [
+          brainId,
+        ])
+        if (rowCount !== 1) return null
+        const stats = await brainStats(client, brainId)
+        await client.query('DELETE FROM brains WHERE id = $1', [brainId])
+        return stats
+      })
+    },
+  }
+
+  return {
+    name: 'postgres',
+    catalog,
+    async open() {
+      if (pool !== null) return
+      const next = config.pool ?? ownPool(config.connectionString)
+      const client = await next.connect()
+      try {
+        await migrate(client)
+      } catch (error) {
+        client.release()
+        if (config.pool === undefined) await next.end()
+        throw error
+      }
+      client.release()
+      pool = next
+    },
+    async close() {
+      const current = pool
+      pool = null
+      stores.clear()
+      if (current !== null && config.pool === undefined) await current.end()
+    },
+    async brain(brainId) {
+      let store = stores.get(brainId)
+      if (store !== undefined) return store
+      if ((await catalog.get(brainId)) === null)
+        throw new Error(`postgres adapter: brain '${brainId}' does not exist`)
+      store = createPostgresBrainStore(brainId, db())
+      stores.set(brainId, store)
+      return store
+    },
+  }
+}

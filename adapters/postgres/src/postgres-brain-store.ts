@@ -1,0 +1,288 @@
+import type { Pool, PoolClient } from 'pg'
+import {
+  normalizeEntityName,
+  type BrainStats,
+  type BrainStore,
+  type WriteBatch,
+} from '@engram/core'
+import { putTask } from './postgres-put-task.js'
+import { postgresRepositories } from './postgres-repositories.js'
+import { firstByKey, lastByKey, toBytea, type Queryable } from './postgres-sql.js'
+
+/**
+ * `INSERT ... SELECT FROM unnest(...)`: one statement per record kind whatever the batch size, each
+ * column one array parameter. `columns` are `name::type` pairs; `$1` is the brain id.
+ */
+function upsert(table: string, columns: [string, string][], conflict: string, update: boolean) {
+  const names = columns.map(([name]) => name)
+  const arrays = columns.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')
+  const casts = columns.map(([name, type]) =>
+    type === 'text' && name === 'data' ? 'data::json' : name,
+  )
+  const set = names.map((n) => `${n} = excluded.${n}`).join(', ')
+  return `INSERT INTO ${table} (brain_id, ${names.join(', ')})
+    SELECT $1, ${casts.join(', ')} FROM unnest(${arrays}) AS u(${names.join(', ')})
+    ON CONFLICT (${conflict}) DO ${update ? `UPDATE SET ${set}` : 'NOTHING'}`
+}
+
+const PASSAGES = upsert(
+  'passages',
+  [
+    ['id', 'text'],
+    ['source', 'text'],
+    ['inserted_at', 'text'],
+    ['data', 'text'],
+  ],
+  'brain_id, id',
+  true,
+)
+const ENTITIES = upsert(
+  'entities',
+  [
+    ['id', 'text'],
+    ['name', 'text'],
+    ['last_updated', 'text'],
+    ['data', 'text'],
+  ],
+  'brain_id, id',
+  true,
+)
+const ENTITY_NAMES = upsert(
+  'entity_names',
+  [
+    ['norm', 'text'],
+    ['id', 'text'],
+  ],
+  'brain_id, norm, id',
+  false,
+)
+const ENTITY_LABELS = upsert(
+  'entity_labels',
+  [
+    ['id', 'text'],
+    ['label', 'text'],
+  ],
+  'brain_id, id, label',
+  false,
+)
+const RELATIONSHIPS = upsert(
+  'relationships',
+  [
+    ['id', 'text'],
+    ['subject_id', 'text'],
+    ['object_id', 'text'],
+    ['name', 'text'],
+    ['last_updated', 'text'],
+    ['data', 'text'],
+  ],
+  'brain_id, id',
+  true,
+)
+const OBSERVATIONS = upsert(
+  'observations',
+  [
+    ['id', 'text'],
+    ['resource_id', 'text'],
+    ['inserted_at', 'text'],
+    ['data', 'text'],
+  ],
+  'brain_id, id',
+  true,
+)
+const STRUCTURED = upsert(
+  'structured',
+  [
+    ['id', 'text'],
+    ['inserted_at', 'text'],
+    ['data', 'text'],
+  ],
+  'brain_id, id',
+  true,
+)
+const VECTORS = upsert(
+  'vectors',
+  [
+    ['space', 'text'],
+    ['id', 'text'],
+    ['vector', 'bytea'],
+  ],
+  'brain_id, space, id',
+  true,
+)
+/**
+ * Entries whose id exists are skipped; the others get the brain's next `seq` values in batch order.
+ * The brain row is locked first, so appends to one brain are serialised and `seq` is committed in
+ * increasing order (a reader tailing the changelog by `seq` never sees a gap filled later).
+ */
+const CHANGELOG = `INSERT INTO changelog (brain_id, id, seq, type, data)
+  SELECT $1, u.id, (SELECT coalesce(max(seq), 0) FROM changelog WHERE brain_id = $1) + row_number() OVER (ORDER BY u.ord),
+    u.type, u.data::json
+  FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, type, data, ord)
+  WHERE NOT EXISTS (SELECT 1 FROM changelog c WHERE c.brain_id = $1 AND c.id = u.id)`
+
+/** Every write of a batch, on one client inside BEGIN ... COMMIT. */
+async function writeBatch(db: Queryable, brainId: string, batch: WriteBatch): Promise<void> {
+  const passages = lastByKey(batch.passages ?? [], (p) => p.id)
+  if (passages.length > 0)
+    await db.query(PASSAGES, [
+      brainId,
+      passages.map((p) => p.id),
+      passages.map((p) => p.source),
+      passages.map((p) => p.insertedAt),
+      passages.map((p) => JSON.stringify(p)),
+    ])
+  const entities = lastByKey(batch.entities ?? [], (e) => e.uuid)
+  if (entities.length > 0) {
+    const ids = entities.map((e) => e.uuid)
+    await db.query(ENTITIES, [
+      brainId,
+      ids,
+      entities.map((e) => e.name),
+      entities.map((e) => e.lastUpdated),
+      entities.map((e) => JSON.stringify(e)),
+    ])
+    await deleteEntityKeys(db, brainId, ids)
+    const names = entities.flatMap((e) =>
+      [...new Set([e.name, ...e.aliases].map(normalizeEntityName))].map((n) => [n, e.uuid]),
+    )
+    await db.query(ENTITY_NAMES, [brainId, names.map((x) => x[0]), names.map((x) => x[1])])
+    const labels = entities.flatMap((e) => [...new Set(e.labels)].map((l) => [e.uuid, l]))
+    await db.query(ENTITY_LABELS, [brainId, labels.map((x) => x[0]), labels.map((x) => x[1])])
+  }
+  const relationships = lastByKey(batch.relationships ?? [], (r) => r.uuid)
+  if (relationships.length > 0)
+    await db.query(RELATIONSHIPS, [
+      brainId,
+      relationships.map((r) => r.uuid),
+      relationships.map((r) => r.subjectUuid),
+      relationships.map((r) => r.objectUuid),
+      relationships.map((r) => r.name),
+      relationships.map((r) => r.lastUpdated),
+      relationships.map((r) => JSON.stringify(r)),
+    ])
+  const observations = lastByKey(batch.observations ?? [], (o) => o.id)
+  if (observations.length > 0)
+    await db.query(OBSERVATIONS, [
+      brainId,
+      observations.map((o) => o.id),
+      observations.map((o) => o.resourceId),
+      observations.map((o) => o.insertedAt),
+      observations.map((o) => JSON.stringify(o)),
+    ])
+  const structured = lastByKey(batch.structured ?? [], (s) => s.id)
+  if (structured.length > 0)
+    await db.query(STRUCTURED, [
+      brainId,
+      structured.map((s) => s.id),
+      structured.map((s) => s.insertedAt),
+      structured.map((s) => JSON.stringify(s)),
+    ])
+  const changelog = firstByKey(batch.changelog ?? [], (c) => c.id)
+  if (changelog.length > 0) {
+    await db.query('SELECT 1 FROM brains WHERE id = $1 FOR NO KEY UPDATE', [brainId])
+    await db.query(CHANGELOG, [
+      brainId,
+      changelog.map((c) => c.id),
+      changelog.map((c) => c.type),
+      changelog.map((c) => JSON.stringify(c)),
+    ])
+  }
+  const vectors = lastByKey(batch.vectors ?? [], (v) => `${v.space}\u0000${v.id}`)
+  if (vectors.length > 0)
+    await db.query(VECTORS, [
+      brainId,
+      vectors.map((v) => v.space),
+      vectors.map((v) => v.id),
+      vectors.map((v) => toBytea(v.vector)),
+    ])
+  await deletes(db, brainId, batch)
+  if (batch.task !== undefined) await putTask(db, brainId, batch.task)
+}
+
+async function deleteEntityKeys(db: Queryable, brainId: string, ids: string[]) {
+  await db.query('DELETE FROM entity_names WHERE brain_id = $1 AND id = ANY($2::text[])', [
+    brainId,
+    ids,
+  ])
+  await db.query('DELETE FROM entity_labels WHERE brain_id = $1 AND id = ANY($2::text[])', [
+    brainId,
+    ids,
+  ])
+}
+
+async function deletes(db: Queryable, brainId: string, batch: WriteBatch) {
+  const entities = batch.deleteEntities ?? []
+  if (entities.length > 0) {
+    await db.query('DELETE FROM entities WHERE brain_id = $1 AND id = ANY($2::text[])', [
+      brainId,
+      entities,
+    ])
+    await deleteEntityKeys(db, brainId, entities)
+  }
+  const relationships = batch.deleteRelationships ?? []
+  if (relationships.length > 0)
+    await db.query('DELETE FROM relationships WHERE brain_id = $1 AND id = ANY($2::text[])', [
+      brainId,
+      relationships,
+    ])
+  const vectors = batch.deleteVectors ?? []
+  if (vectors.length > 0)
+    await db.query(
+      `DELETE FROM vectors v USING unnest($2::text[], $3::text[]) AS d(space, id)
+       WHERE v.brain_id = $1 AND v.space = d.space AND v.id = d.id`,
+      [brainId, vectors.map((v) => v.space), vectors.map((v) => v.id)],
+    )
+}
+
+/** Runs `work` in one transaction on one pooled client. */
+export async function inTransaction<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    try {
+      const result = await work(client)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    }
+  } finally {
+    client.release()
+  }
+}
+
+const STATS = `SELECT
+  (SELECT count(*) FROM passages WHERE brain_id = $1)::int AS passages,
+  (SELECT count(*) FROM entities WHERE brain_id = $1)::int AS entities,
+  (SELECT count(*) FROM relationships WHERE brain_id = $1)::int AS relationships,
+  (SELECT count(*) FROM observations WHERE brain_id = $1)::int AS observations,
+  (SELECT count(*) FROM structured WHERE brain_id = $1)::int AS structured,
+  (SELECT count(*) FROM changelog WHERE brain_id = $1)::int AS changelog,
+  (SELECT count(*) FROM tasks WHERE brain_id = $1)::int AS tasks,
+  (SELECT count(*) FROM vectors WHERE brain_id = $1)::int AS vectors`
+
+/** Record counts of one brain. */
+export async function brainStats(db: Queryable, brainId: string): Promise<BrainStats> {
+  const { rows } = await db.query<BrainStats>(STATS, [brainId])
+  return rows[0]!
+}
+
+/**
+ * One brain's store: every query carries its `brain_id`. No local files: `snapshotDir` is null, so
+ * the engine rebuilds a brain's indexes from its records when it loads the brain.
+ */
+export function createPostgresBrainStore(brainId: string, pool: Pool): BrainStore {
+  return {
+    brainId,
+    snapshotDir: null,
+    async apply(batch) {
+      await inTransaction(pool, (client) => writeBatch(client, brainId, batch))
+    },
+    stats: () => brainStats(pool, brainId),
+    ...postgresRepositories(pool, brainId),
+  }
+}

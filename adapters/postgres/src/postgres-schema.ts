@@ -1,0 +1,126 @@
+import type { PoolClient } from 'pg'
+
+/**
+ * Every per-brain table is keyed by `brain_id` first: one set of tables for all brains, every primary
+ * key and index leading with `brain_id` (README, "One key column per brain"). Text columns that are
+ * sorted or compared use the "C" collation, so ids sort byte-wise as they do in SQLite and in memory,
+ * whatever the database's locale. Records are kept as the exact JSON text they were written as
+ * (`json`, not `jsonb`: no key reordering, no rejected `\u0000`), beside the columns queries filter on.
+ *
+ * Never edit a released migration: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE brains (
+     id text COLLATE "C" PRIMARY KEY,
+     name_key text NOT NULL,
+     token_hash text NOT NULL,
+     token_last4 text NOT NULL,
+     created_at text COLLATE "C" NOT NULL
+   );
+   CREATE INDEX brains_token_hash ON brains (token_hash);
+   CREATE TABLE passages (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, source text COLLATE "C", inserted_at text COLLATE "C" NOT NULL,
+     data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE INDEX passages_source ON passages (brain_id, source);
+   CREATE INDEX passages_inserted ON passages (brain_id, inserted_at, id);
+   CREATE TABLE entities (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, name text NOT NULL, last_updated text COLLATE "C" NOT NULL,
+     data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE INDEX entities_updated ON entities (brain_id, last_updated, id);
+   CREATE TABLE entity_names (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     norm text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL,
+     PRIMARY KEY (brain_id, norm, id)
+   );
+   CREATE INDEX entity_names_id ON entity_names (brain_id, id);
+   CREATE TABLE entity_labels (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, label text COLLATE "C" NOT NULL,
+     PRIMARY KEY (brain_id, id, label)
+   );
+   CREATE INDEX entity_labels_label ON entity_labels (brain_id, label);
+   CREATE TABLE relationships (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, subject_id text COLLATE "C" NOT NULL,
+     object_id text COLLATE "C" NOT NULL, name text COLLATE "C" NOT NULL,
+     last_updated text COLLATE "C" NOT NULL, data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE INDEX relationships_subject ON relationships (brain_id, subject_id);
+   CREATE INDEX relationships_object ON relationships (brain_id, object_id);
+   CREATE TABLE observations (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, resource_id text COLLATE "C" NOT NULL,
+     inserted_at text COLLATE "C" NOT NULL, data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE INDEX observations_resource ON observations (brain_id, resource_id);
+   CREATE TABLE structured (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, inserted_at text COLLATE "C" NOT NULL, data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE TABLE changelog (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, seq bigint NOT NULL, type text COLLATE "C" NOT NULL,
+     data json NOT NULL,
+     PRIMARY KEY (brain_id, id),
+     UNIQUE (brain_id, seq)
+   );
+   CREATE TABLE tasks (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, status text COLLATE "C" NOT NULL,
+     created_at text COLLATE "C" NOT NULL, ended_at text COLLATE "C", data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE INDEX tasks_status ON tasks (brain_id, status, created_at);
+   CREATE TABLE vectors (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     space text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, vector bytea NOT NULL,
+     PRIMARY KEY (brain_id, space, id)
+   );
+   CREATE TABLE meta (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     key text COLLATE "C" NOT NULL, value text NOT NULL,
+     PRIMARY KEY (brain_id, key)
+   );`,
+]
+
+/**
+ * Arbitrary constant of the advisory lock held while migrating: 'engr' in ASCII. Two processes opening
+ * the same database at once queue on it; the second finds the migrations applied.
+ */
+export const MIGRATION_LOCK = 0x656e6772
+
+/**
+ * Applies the migrations not yet recorded in `schema_migrations`, all in one transaction holding the
+ * migration lock (PostgreSQL DDL is transactional: a failed migration leaves nothing behind).
+ */
+export async function migrate(client: PoolClient): Promise<number> {
+  await client.query('BEGIN')
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    )
+    const { rows } = await client.query<{ v: number | null }>(
+      'SELECT max(version) AS v FROM schema_migrations',
+    )
+    const current = rows[0]?.v ?? 0
+    for (let i = current; i < MIGRATIONS.length; i++) {
+      await client.query(MIGRATIONS[i]!)
+      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [i + 1])
+    }
+    await client.query('COMMIT')
+    return MIGRATIONS.length
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  }
+}
