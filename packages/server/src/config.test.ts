@@ -33,6 +33,14 @@ describe('configuration', () => {
     }
   })
 
+  it('requires DATABASE_URL with STORAGE=postgres', () => {
+    expect(() => loadConfig({ STORAGE: 'postgres' })).toThrow(ConfigError)
+    expect(() => loadConfig({ STORAGE: 'postgres' })).toThrow('DATABASE_URL')
+    expect(
+      loadConfig({ STORAGE: 'postgres', DATABASE_URL: 'postgres://u@h:5432/db' }),
+    ).toMatchObject({ storage: 'postgres', databaseUrl: 'postgres://u@h:5432/db' })
+  })
+
   it('reads overrides; an empty DEFAULT_BRAIN requires a brain', () => {
     const config = loadConfig({
       PORT: '9000',

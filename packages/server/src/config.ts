@@ -178,6 +178,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     'use-lite',
   )
   const workers = integer(env, 'WORKERS', 5, 1, 64)
+  const storage = oneOf(env, 'STORAGE', ['sqlite', 'memory', 'postgres'] as const, 'sqlite')
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (storage === 'postgres' && databaseUrl === undefined) {
+    throw new ConfigError(
+      'STORAGE=postgres needs DATABASE_URL (e.g. postgres://user:password@host:5432/engram).',
+    )
+  }
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -185,8 +192,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     systemToken,
     defaultBrain,
     basePath,
-    storage: oneOf(env, 'STORAGE', ['sqlite', 'memory', 'postgres'] as const, 'sqlite'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    storage,
+    databaseUrl,
     redisUrl: env.REDIS_URL || undefined,
     embedder,
     embedderOptions: embedderOptions(env, embedder),

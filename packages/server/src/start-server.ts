@@ -6,6 +6,7 @@ import {
   type Logger,
   type StorageAdapter,
 } from '@engram/core'
+import { postgresAdapter } from '@engram/adapter-postgres'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
@@ -34,9 +35,10 @@ function storageFor(config: ServerConfig): StorageAdapter {
     case 'memory':
       return memoryAdapter()
     case 'postgres':
-      throw new ConfigError(
-        'STORAGE=postgres is not available in this version; use sqlite (the default) or memory.',
-      )
+      // loadConfig refuses STORAGE=postgres without DATABASE_URL; a config built in code may not have.
+      if (config.databaseUrl === undefined)
+        throw new ConfigError('STORAGE=postgres needs DATABASE_URL.')
+      return postgresAdapter({ connectionString: config.databaseUrl })
   }
 }
 
