@@ -6,6 +6,7 @@ import type {
   VectorRecord,
   WriteBatch,
 } from '../src/index.js'
+import { fixtures as f } from './fixtures.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 
@@ -22,17 +23,17 @@ export interface SearchCorpus {
   queries: string[]
 }
 
-const passage = (id: string, text: string, position: number): Passage => ({
-  id,
-  text,
-  metadata: { doc_id: `doc-${id}` },
-  insertedAt: AT,
-  brainVersion: 'conformance',
-  source: null,
-  position,
-  start: 0,
-  end: text.length,
-})
+const passage = (id: string, text: string, position: number): Passage =>
+  f.passage({
+    id,
+    text,
+    metadata: { doc_id: `doc-${id}` },
+    insertedAt: AT,
+    brainVersion: 'conformance',
+    source: null,
+    position,
+    end: text.length,
+  })
 
 const entity = (
   uuid: string,
@@ -41,41 +42,16 @@ const entity = (
   description: string | null,
   sourcePassageIds: string[],
   happenedAt: string | null = null,
-): Entity => ({
-  uuid,
-  name,
-  description,
-  labels,
-  properties: {},
-  metadata: null,
-  happenedAt,
-  lastUpdated: AT,
-  polarity: 'neutral',
-  aliases: [],
-  sourcePassageIds,
-})
+): Entity =>
+  f.entity({ uuid, name, description, labels, happenedAt, lastUpdated: AT, sourcePassageIds })
 
 const relationship = (
   uuid: string,
   subjectUuid: string,
   name: string,
   objectUuid: string,
-): Relationship => ({
-  uuid,
-  subjectUuid,
-  objectUuid,
-  name,
-  description: null,
-  amount: null,
-  deprecated: false,
-  direction: 'neutral',
-  flowKey: null,
-  level: null,
-  properties: {},
-  happenedAt: null,
-  lastUpdated: AT,
-  sourcePassageIds: [],
-})
+): Relationship =>
+  f.relationship({ uuid, subjectUuid, objectUuid, name, description: null, lastUpdated: AT })
 
 /**
  * The corpus of one brain. Ids and uuids are prefixed with `prefix`, so two brains built from it hold

@@ -1,6 +1,7 @@
 import type { WriteBatch } from '../../src/contracts/storage-adapter.js'
 import type { Entity } from '../../src/model/entity.js'
 import type { Relationship } from '../../src/model/relationship.js'
+import { fixtures } from '../../testing/fixtures.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 
@@ -10,19 +11,7 @@ export function fixtureEntity(
   labels: string[],
   description: string | null = null,
 ): Entity {
-  return {
-    uuid,
-    name,
-    description,
-    labels,
-    properties: {},
-    metadata: null,
-    happenedAt: null,
-    lastUpdated: AT,
-    polarity: 'neutral',
-    aliases: [],
-    sourcePassageIds: [],
-  }
+  return fixtures.entity({ uuid, name, description, labels, lastUpdated: AT })
 }
 
 export function fixtureRelationship(
@@ -32,23 +21,15 @@ export function fixtureRelationship(
   objectUuid: string,
   options: Partial<Relationship> = {},
 ): Relationship {
-  return {
+  return fixtures.relationship({
     uuid,
     subjectUuid,
     objectUuid,
     name,
     description: null,
-    amount: null,
-    deprecated: false,
-    direction: 'neutral',
-    flowKey: null,
-    level: null,
-    properties: {},
-    happenedAt: null,
     lastUpdated: AT,
-    sourcePassageIds: [],
     ...options,
-  }
+  })
 }
 
 /** Members of the software cluster and of the cooking cluster of {@link twoClusters}. */
