@@ -1,13 +1,14 @@
 import type { Pool, PoolClient } from 'pg'
 import {
   normalizeEntityName,
+  vectorToBytes,
   type BrainStats,
   type BrainStore,
   type WriteBatch,
 } from '@engram/core'
 import { putTask } from './postgres-put-task.js'
 import { postgresRepositories } from './postgres-repositories.js'
-import { firstByKey, lastByKey, toBytea, type Queryable } from './postgres-sql.js'
+import { firstByKey, lastByKey, type Queryable } from './postgres-sql.js'
 
 /**
  * `INSERT ... SELECT FROM unnest(...)`: one statement per record kind whatever the batch size, each
@@ -193,7 +194,7 @@ async function writeBatch(db: Queryable, brainId: string, batch: WriteBatch): Pr
       brainId,
       vectors.map((v) => v.space),
       vectors.map((v) => v.id),
-      vectors.map((v) => toBytea(v.vector)),
+      vectors.map((v) => vectorToBytes(v.vector)),
     ])
   await deletes(db, brainId, batch)
   if (batch.task !== undefined) await putTask(db, brainId, batch.task)

@@ -11,8 +11,9 @@ import type {
   Triple,
   VectorRecord,
 } from '@engram/core'
+import { vectorFromBytes } from '@engram/core'
 import { putTask } from './postgres-put-task.js'
-import { fromBytea, JSON_ARRAY, JSON_OBJECT, LIKE, parse, type Queryable } from './postgres-sql.js'
+import { JSON_ARRAY, JSON_OBJECT, LIKE, parse, type Queryable } from './postgres-sql.js'
 
 /** The read repositories of a brain store (everything but `apply`, `stats` and the names). */
 export type PostgresRepositories = Omit<BrainStore, 'brainId' | 'snapshotDir' | 'apply' | 'stats'>
@@ -309,7 +310,7 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
           'SELECT id, vector FROM vectors WHERE brain_id = $1 AND space = $2 AND id = ANY($3::text[])',
           [brainId, space, ids],
         )
-        const found = new Map(rows.map((r) => [r.id, fromBytea(r.vector)]))
+        const found = new Map(rows.map((r) => [r.id, vectorFromBytes(r.vector)]))
         return ids.flatMap((id): VectorRecord[] =>
           found.has(id) ? [{ space, id, vector: found.get(id)! }] : [],
         )
@@ -319,7 +320,7 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
           'SELECT id, vector FROM vectors WHERE brain_id = $1 AND space = $2 AND id > $3 ORDER BY id LIMIT $4',
           [brainId, space, after ?? '', limit],
         )
-        return rows.map((row) => ({ space, id: row.id, vector: fromBytea(row.vector) }))
+        return rows.map((row) => ({ space, id: row.id, vector: vectorFromBytes(row.vector) }))
       },
     },
     meta: {

@@ -11,18 +11,6 @@ export interface Queryable {
 /** Records are returned from the exact JSON text they were written as (`data::text`). */
 export const parse = <T>(row: { data: string }): T => JSON.parse(row.data) as T
 
-/** Float32 little-endian bytes, as the SQLite adapter stores them, so indexes can be rebuilt. */
-export function toBytea(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
-}
-
-export function fromBytea(bytes: Buffer): Float32Array {
-  // Copy: Float32Array needs 4-byte alignment, which the driver's buffer does not promise.
-  const copy = new Uint8Array(bytes.byteLength)
-  copy.set(bytes)
-  return new Float32Array(copy.buffer)
-}
-
 /** Case-insensitive substring test of `column` against parameter `$n`. */
 export const LIKE = (column: string, n: number) => `strpos(lower(${column}), lower($${n})) > 0`
 

@@ -1,6 +1,7 @@
 import {
   loopYielder,
   normalizeEntityName,
+  vectorToBytes,
   type BrainStats,
   type BrainStore,
   type Entity,
@@ -9,7 +10,6 @@ import {
 } from '@engram/core'
 import { statementCache, type SqliteDatabaseLike } from './sqlite-database-like.js'
 import { sqliteRepositories } from './sqlite-repositories.js'
-import { toBlob } from './sqlite-sql.js'
 
 export interface SqliteBrainStoreOptions {
   /** Records of a batch above which `apply` runs in slices (default 5,000; a text of a few megabytes is 100,000+). */
@@ -107,7 +107,7 @@ export function createSqliteBrainStore(
     for (const v of batch.vectors ?? []) {
       stmt(
         'INSERT INTO vectors (space, id, vector) VALUES (?, ?, ?) ON CONFLICT(space, id) DO UPDATE SET vector = excluded.vector',
-      ).run(v.space, v.id, toBlob(v.vector))
+      ).run(v.space, v.id, vectorToBytes(v.vector))
       yield
     }
     for (const uuid of batch.deleteEntities ?? []) {

@@ -11,8 +11,9 @@ import type {
   Triple,
   VectorRecord,
 } from '@engram/core'
+import { vectorFromBytes } from '@engram/core'
 import type { SqliteStatementLike } from './sqlite-database-like.js'
-import { fromBlob, GUARDED_JSON, inList, JSON_AT, LIKE, parse, type Row } from './sqlite-sql.js'
+import { GUARDED_JSON, inList, JSON_AT, LIKE, parse, type Row } from './sqlite-sql.js'
 
 /** The read repositories of a brain store (everything but `apply`, `stats` and the names). */
 export type SqliteRepositories = Omit<BrainStore, 'brainId' | 'snapshotDir' | 'apply' | 'stats'>
@@ -356,7 +357,7 @@ export function sqliteRepositories(
           for (const row of stmt(
             `SELECT id, vector FROM vectors WHERE space = ? AND id IN (${inList(chunk)})`,
           ).all(space, ...chunk) as { id: string; vector: Buffer }[]) {
-            found.set(row.id, fromBlob(row.vector))
+            found.set(row.id, vectorFromBytes(row.vector))
           }
         }
         return ids.flatMap((id): VectorRecord[] =>
@@ -367,7 +368,7 @@ export function sqliteRepositories(
         const rows = stmt(
           'SELECT id, vector FROM vectors WHERE space = ? AND id > ? ORDER BY id LIMIT ?',
         ).all(space, after ?? '', limit) as { id: string; vector: Buffer }[]
-        return rows.map((row) => ({ space, id: row.id, vector: fromBlob(row.vector) }))
+        return rows.map((row) => ({ space, id: row.id, vector: vectorFromBytes(row.vector) }))
       },
     },
     meta: {

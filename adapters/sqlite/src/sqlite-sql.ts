@@ -8,17 +8,6 @@ export function inList(values: readonly string[]): string {
   return values.map(() => '?').join(',')
 }
 
-export function toBlob(vector: Float32Array): Buffer {
-  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength)
-}
-
-export function fromBlob(blob: Buffer): Float32Array {
-  // Copy: the driver's buffer may be reused, and Float32Array needs 4-byte alignment.
-  const copy = new Uint8Array(blob.byteLength)
-  copy.set(blob)
-  return new Float32Array(copy.buffer)
-}
-
 /**
  * `json_extract(column, path)`, or NULL when the stored JSON is one SQLite cannot read: its JSON
  * functions stop at 1,000 levels of nesting and fail the whole statement ("malformed JSON") on such a

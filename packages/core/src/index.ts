@@ -29,6 +29,7 @@ export { memoryAdapter } from './memory-adapter/index.js'
 export * from './analysis/analyze.js'
 export { ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
 export { cosine, cosineOrNull } from './vectors/cosine.js'
+export { vectorFromBytes, vectorToBytes } from './vectors/vector-bytes.js'
 export {
   Bm25Index,
   type Bm25Options,

@@ -1,17 +1,20 @@
 import type { JsonObject, Polarity } from '../model/common.js'
 
+/** An entity as an extractor returns it, under a local key unique within one task. */
+export interface ExtractedEntity {
+  key: string
+  name: string
+  labels: string[]
+  description?: string | null
+  properties?: JsonObject
+  happenedAt?: string | null
+  polarity?: Polarity
+  passageIds: string[]
+}
+
 /** What an extractor returns: records with local keys, each citing the passages it came from. */
 export interface ExtractedGraph {
-  entities: {
-    key: string
-    name: string
-    labels: string[]
-    description?: string | null
-    properties?: JsonObject
-    happenedAt?: string | null
-    polarity?: Polarity
-    passageIds: string[]
-  }[]
+  entities: ExtractedEntity[]
   relationships: {
     subjectKey: string
     objectKey: string

@@ -8,39 +8,22 @@ import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { SearchResponse } from '../model/search.js'
 import type { SearchRequest } from './search-request.js'
+import { hashingTestEmbedder } from '../../testing/index.js'
 
 const DIM = 64
 
-/** FNV-1a, 32-bit. */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
-  return h >>> 0
-}
-
 /**
- * TEST ONLY, not a real embedder: hashes each lower-cased word into one of 64 signed buckets and
- * normalises the sum. Deterministic and instant, and close enough to "similar words, similar vectors"
- * to exercise the dense path; it carries no meaning beyond shared words.
+ * TEST ONLY: `@engram/core/testing`'s hashing bag-of-words embedder (64 signed buckets, normalised),
+ * counting the texts it embeds.
  */
 function hashingBagOfWordsTestEmbedder(): Embedder & { calls: number } {
-  const embedOne = (text: string) => {
-    const v = new Float32Array(DIM)
-    for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-      const h = fnv1a(word)
-      v[h % DIM]! += h & 0x80000000 ? -1 : 1
-    }
-    const norm = Math.hypot(...v)
-    return norm > 0 ? v.map((x) => x / norm) : v
-  }
+  const inner = hashingTestEmbedder(DIM)
   const embedder = {
-    kind: 'embedder' as const,
-    name: 'test-hashing-bow',
-    dimension: DIM,
+    ...inner,
     calls: 0,
-    async embed(texts: string[]) {
+    async embed(texts: string[], signal: AbortSignal) {
       embedder.calls += texts.length
-      return texts.map(embedOne)
+      return inner.embed(texts, signal)
     },
   }
   return embedder

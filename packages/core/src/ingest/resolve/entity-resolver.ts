@@ -1,22 +1,14 @@
+import type { ExtractedEntity } from '../../contracts/extractor.js'
 import type { BrainStore } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
-import { union, type JsonObject, type Polarity } from '../../model/common.js'
+import { union } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import { analyze } from '../../analysis/analyze.js'
 import { loopYielder } from '../../loop-yielder.js'
 
 /** An entity as extraction or structured input describes it, before it has an identity in the brain. */
-export interface EntityCandidate {
-  /** Local key, unique within one task. */
-  key: string
-  name: string
-  labels: string[]
-  description?: string | null
-  properties?: JsonObject
-  happenedAt?: string | null
-  polarity?: Polarity
-  passageIds: string[]
+export interface EntityCandidate extends ExtractedEntity {
   /** An explicit uuid (structured input): resolved first. */
   uuid?: string
   /** Events get ids from this seed (e.g. passage id + event index) and are never merged by name. */
