@@ -87,6 +87,22 @@ export function createSearchService(
           AbortSignal.timeout(30_000),
         )
   const graphChannels = resolveGraphChannels(registry, options.graphChannels)
+  // `indexes` has just checked that the brain exists; `core.store` would look it up in the catalog a
+  // second time. If the brain was deleted in between, `core.store` gives the proper BRAIN_NOT_FOUND.
+  const storeOf = (brainId: string) => core.storage.brain(brainId).catch(() => core.store(brainId))
+
+  /**
+   * The caller's signal, or a 30 s deadline from now created on first read: a lexical search never
+   * reads it, and a timeout signal per request is a timer armed and cleared for nothing.
+   */
+  function deadline(given?: AbortSignal): () => AbortSignal {
+    const started = performance.now()
+    let signal = given
+    return () =>
+      (signal ??= AbortSignal.timeout(
+        Math.max(0, Math.round(30_000 - (performance.now() - started))),
+      ))
+  }
 
   return {
     registry,
@@ -97,19 +113,9 @@ export function createSearchService(
     graphChannels,
     async search(brainId, request, given) {
       const timer = createStageTimer()
-      // Without a caller's signal, the search gets a 30 s deadline, created on first read: a lexical
-      // search never reads it, and a timeout signal per request is a timer armed and cleared for nothing.
-      const started = performance.now()
-      let deadline = given
-      const signal = () =>
-        (deadline ??= AbortSignal.timeout(
-          Math.max(0, Math.round(30_000 - (performance.now() - started))),
-        ))
+      const signal = deadline(given)
       const brainIndexes = await timer.time('search.indexes', () => indexes(brainId))
-      // `indexes` just checked that the brain exists; `core.store` would look it up in the catalog
-      // a second time. If the brain was deleted in between, `core.store` gives the proper
-      // BRAIN_NOT_FOUND.
-      const store = await core.storage.brain(brainId).catch(() => core.store(brainId))
+      const store = await storeOf(brainId)
       // Dense retrieval needs the query embedder and stored vectors; a lexical-only search (the demo)
       // skips it, and a brain without vectors does not pay for embedding the query.
       const dense =
@@ -128,7 +134,7 @@ export function createSearchService(
     async candidates(brainId, request, readers) {
       const timer = createStageTimer()
       const brainIndexes = await indexes(brainId)
-      const store = await core.store(brainId)
+      const store = await storeOf(brainId)
       const own: DenseReaders =
         readers ??
         (embedder !== null && brainIndexes.vectors.size > 0
@@ -140,7 +146,7 @@ export function createSearchService(
         indexes: brainIndexes,
         ...own,
         timer,
-        signal: () => AbortSignal.timeout(30_000),
+        signal: deadline(),
       })
       return searchCandidates(request, { registry, ctx, timer })
     },
