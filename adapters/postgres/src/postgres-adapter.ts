@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import pg from 'pg'
 import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
 import { brainStats, createPostgresBrainStore, inTransaction } from './postgres-brain-store.js'
+import { postgresCoordination } from './postgres-coordination.js'
 import { migrate } from './postgres-schema.js'
 
 export interface PostgresAdapterConfig {
@@ -31,12 +33,17 @@ const toRecord = (row: CatalogRow): BrainRecord => ({
  * session) is emitted on the pool and would crash the process unheard; the pool has already dropped
  * that client, and the next query connects anew, so it is ignored here.
  */
-function ownPool(connectionString: string | undefined): pg.Pool {
-  if (connectionString === undefined)
-    throw new Error('postgres adapter: give a connectionString or a pool')
-  const pool = new pg.Pool({ connectionString })
+function ownPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config)
   pool.on('error', () => {})
   return pool
+}
+
+function poolConfig(config: PostgresAdapterConfig): pg.PoolConfig {
+  if (config.pool !== undefined) return config.pool.options
+  if (config.connectionString === undefined)
+    throw new Error('postgres adapter: give a connectionString or a pool')
+  return { connectionString: config.connectionString }
 }
 
 /**
@@ -46,11 +53,14 @@ function ownPool(connectionString: string | undefined): pg.Pool {
 export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
   let pool: pg.Pool | null = null
   const stores = new Map<string, BrainStore>()
+  // This adapter's name in leases and the write feed: one per process, whatever restarts.
+  const origin = randomUUID()
 
   const db = () => {
     if (pool === null) throw new Error('postgres adapter: open() was not called')
     return pool
   }
+  const coordination = postgresCoordination(origin, db, () => poolConfig(config), ownPool)
   const oneRow = async (sql: string, params: unknown[]) => {
     const { rows } = await db().query<CatalogRow>(sql, params)
     return rows[0] === undefined ? null : toRecord(rows[0])
@@ -101,9 +111,10 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
   return {
     name: 'postgres',
     catalog,
+    coordination,
     async open() {
       if (pool !== null) return
-      const next = config.pool ?? ownPool(config.connectionString)
+      const next = config.pool ?? ownPool(poolConfig(config))
       const client = await next.connect()
       try {
         await migrate(client)
@@ -114,9 +125,11 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
       }
       client.release()
       pool = next
+      coordination.open()
     },
     async close() {
       const current = pool
+      if (current !== null) await coordination.close()
       pool = null
       stores.clear()
       if (current !== null && config.pool === undefined) await current.end()
@@ -126,7 +139,7 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
       if (store !== undefined) return store
       if ((await catalog.get(brainId)) === null)
         throw new Error(`postgres adapter: brain '${brainId}' does not exist`)
-      store = createPostgresBrainStore(brainId, db())
+      store = createPostgresBrainStore(brainId, db(), origin)
       stores.set(brainId, store)
       return store
     },

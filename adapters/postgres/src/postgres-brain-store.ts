@@ -1,11 +1,13 @@
 import type { Pool, PoolClient } from 'pg'
 import {
   normalizeEntityName,
+  summarizeBatch,
   vectorToBytes,
   type BrainStats,
   type BrainStore,
   type WriteBatch,
 } from '@engram/core'
+import { appendWrite } from './postgres-coordination.js'
 import { putTask } from './postgres-put-task.js'
 import { postgresRepositories } from './postgres-repositories.js'
 import { firstByKey, lastByKey, type Queryable } from './postgres-sql.js'
@@ -121,8 +123,19 @@ const CHANGELOG = `INSERT INTO changelog (brain_id, id, seq, type, data)
   FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, type, data, ord)
   WHERE NOT EXISTS (SELECT 1 FROM changelog c WHERE c.brain_id = $1 AND c.id = u.id)`
 
-/** Every write of a batch, on one client inside BEGIN ... COMMIT. */
-async function writeBatch(db: Queryable, brainId: string, batch: WriteBatch): Promise<void> {
+/**
+ * Every write of a batch, on one client inside BEGIN ... COMMIT; first its write-feed entry (which
+ * locks the brain row, so one brain's batches commit one after another), when it changes indexed
+ * records.
+ */
+async function writeBatch(
+  db: Queryable,
+  brainId: string,
+  origin: string,
+  batch: WriteBatch,
+): Promise<void> {
+  const summary = summarizeBatch(batch)
+  if (summary !== null) await appendWrite(db, brainId, origin, summary)
   const passages = lastByKey(batch.passages ?? [], (p) => p.id)
   if (passages.length > 0)
     await db.query(PASSAGES, [
@@ -274,14 +287,15 @@ export async function brainStats(db: Queryable, brainId: string): Promise<BrainS
 
 /**
  * One brain's store: every query carries its `brain_id`. No local files: `snapshotDir` is null, so
- * the engine rebuilds a brain's indexes from its records when it loads the brain.
+ * the engine rebuilds a brain's indexes from its records when it loads the brain. `origin` names this
+ * process in the write feed.
  */
-export function createPostgresBrainStore(brainId: string, pool: Pool): BrainStore {
+export function createPostgresBrainStore(brainId: string, pool: Pool, origin: string): BrainStore {
   return {
     brainId,
     snapshotDir: null,
     async apply(batch) {
-      await inTransaction(pool, (client) => writeBatch(client, brainId, batch))
+      await inTransaction(pool, (client) => writeBatch(client, brainId, origin, batch))
     },
     stats: () => brainStats(pool, brainId),
     ...postgresRepositories(pool, brainId),

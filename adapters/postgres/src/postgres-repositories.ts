@@ -12,6 +12,7 @@ import type {
   VectorRecord,
 } from '@engram/core'
 import { vectorFromBytes } from '@engram/core'
+import { TASKS_CHANNEL } from './postgres-notifications.js'
 import { putTask } from './postgres-put-task.js'
 import { JSON_ARRAY, JSON_OBJECT, LIKE, parse, type Queryable } from './postgres-sql.js'
 
@@ -274,7 +275,11 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
            ON CONFLICT (brain_id, id) DO NOTHING`,
           [brainId, task.id, task.status, task.createdAt, task.endedAt, JSON.stringify(task)],
         )
-        if (inserted.rowCount === 1) return { task, created: true }
+        if (inserted.rowCount === 1) {
+          // Processes that run tasks claim it now rather than at their next poll.
+          await db.query(`SELECT pg_notify('${TASKS_CHANNEL}', '')`)
+          return { task, created: true }
+        }
         return { task: (await one<Task>('tasks', task.id))!, created: false }
       },
       get: (id) => one<Task>('tasks', id),

@@ -90,6 +90,20 @@ export const MIGRATIONS: readonly string[] = [
      key text COLLATE "C" NOT NULL, value text NOT NULL,
      PRIMARY KEY (brain_id, key)
    );`,
+  // 2: several processes on one database (postgres-coordination.ts). Each brain's writes are numbered
+  // in `brains.write_seq` and listed in `writes` for processes that follow them; tasks carry the lease
+  // of the process running them; `settings` holds what processes must agree on (the system token hash).
+  `ALTER TABLE brains ADD COLUMN write_seq bigint NOT NULL DEFAULT 0;
+   CREATE TABLE writes (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     seq bigint NOT NULL, origin text NOT NULL, summary json NOT NULL,
+     written_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (brain_id, seq)
+   );
+   CREATE INDEX writes_written_at ON writes (written_at);
+   ALTER TABLE tasks ADD COLUMN lease_owner text, ADD COLUMN lease_until timestamptz;
+   CREATE INDEX tasks_open ON tasks (created_at, brain_id, id) WHERE status IN ('queued', 'started');
+   CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);`,
 ]
 
 /**

@@ -61,8 +61,11 @@ export class FairQueue<T> {
     return removed
   }
 
-  clear(): void {
+  /** Empties the queue; returns what it held. */
+  clear(): T[] {
+    const held = [...this.#lanes.values()].flatMap((lane) => [...lane])
     this.#lanes.clear()
     this.#size = 0
+    return held
   }
 }

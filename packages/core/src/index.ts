@@ -15,6 +15,7 @@ export {
 export type * from './contracts/storage-adapter.js'
 export type * from './engine/engine-types.js'
 export { createEngine } from './engine/create-engine.js'
+export { batchFromSummary, summarizeBatch } from './engine/write-summary.js'
 export { FairQueue } from './fair-queue.js'
 export * from './brain/tokens.js'
 export { normalizeEntityName } from './model-writes/normalize-entity-name.js'

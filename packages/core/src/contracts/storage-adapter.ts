@@ -7,6 +7,7 @@ import type { Relationship } from '../model/relationship.js'
 import type { StructuredRecord } from '../model/structured-record.js'
 import type { Task } from '../model/task.js'
 import type { ChangelogRepository } from './changelog-repository.js'
+import type { Coordination } from './coordination.js'
 import type { EntityRepository } from './entity-repository.js'
 import type { MetaRepository } from './meta-repository.js'
 import type { ObservationRepository } from './observation-repository.js'
@@ -18,6 +19,7 @@ import type { VectorRecord, VectorRepository } from './vector-repository.js'
 
 // The repositories and their query types, so that the port is importable from one module.
 export type * from './changelog-repository.js'
+export type * from './coordination.js'
 export type * from './entity-repository.js'
 export type * from './meta-repository.js'
 export type * from './observation-repository.js'
@@ -44,6 +46,12 @@ export interface StorageAdapter {
   readonly catalog: BrainCatalog
   /** The store of one brain. The brain must exist in the catalog; stores are opened lazily and cached. */
   brain(brainId: string): Promise<BrainStore>
+  /**
+   * Present when several processes may share the adapter's database (postgres): a cross-process write
+   * lock, the write feed processes follow, and the shared task queue's leases. Absent, the engine
+   * assumes it is the only process using the storage.
+   */
+  readonly coordination?: Coordination
 }
 
 /** Brain registry. Tokens are never stored in clear: only `tokenHash` (SHA-256 hex) and `tokenLast4`. */

@@ -8,6 +8,7 @@ import { silentLogger, type Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
 import { createTaskQueue, type TaskQueue } from '../tasks/task-queue.js'
 import { keyedMutex } from './keyed-mutex.js'
+import { createWriteFollower, type FollowTarget } from './write-follower.js'
 
 export interface EngineCoreOptions {
   storage: StorageAdapter
@@ -39,6 +40,18 @@ export interface EngineCoreOptions {
    * task running longer than this.
    */
   taskProgressWriteMs?: number
+  /**
+   * Whether this process runs tasks (default true). False (`ROLE=api`) only with an adapter shared by
+   * several processes (`coordination`): tasks are stored and left to the processes that run them.
+   */
+  runTasks?: boolean
+  /**
+   * Shared task queue (adapters with `coordination`): how long a claimed task stays leased to this
+   * process without a heartbeat (default 30 000 ms). A process killed mid-task holds its tasks this long.
+   */
+  taskLeaseMs?: number
+  /** Adapters with `coordination`: the write feed's polling period, the fallback for lost announcements (default 500 ms). */
+  followPollMs?: number
   logger?: Logger
 }
 
@@ -68,6 +81,12 @@ export interface EngineCore {
   onCommit(listener: CommitListener): void
   beforeCommit(hook: BeforeCommitHook): void
   /**
+   * With an adapter shared by several processes: tells the write follower which brains this process
+   * holds indexes of (it reads other processes' writes back only for those, and hands them to the
+   * commit listeners). A no-op otherwise.
+   */
+  followWrites(target: FollowTarget): void
+  /**
    * Runs `hook` in `stop()` once tasks have drained and before storage closes (e.g. saving index
    * snapshots). Hooks run in registration order; a failing hook is logged and the stop goes on.
    */
@@ -87,6 +106,7 @@ const HOUR_MS = 3_600_000
  */
 export function createEngineCore(options: EngineCoreOptions): EngineCore {
   const { storage } = options
+  const coordination = storage.coordination
   const logger = options.logger ?? silentLogger
   const defaultBrain = options.defaultBrain === undefined ? 'default' : options.defaultBrain || null
   const listeners: CommitListener[] = []
@@ -99,7 +119,21 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     if ((await storage.catalog.get(brainId)) === null) {
       throw new EngramError('BRAIN_NOT_FOUND', `Brain '${brainId}' does not exist.`)
     }
+    // Followed from its first use here, before any index of it is built from storage.
+    await follower?.track(brainId)
     return storage.brain(brainId)
+  }
+
+  async function notifyListeners(brainId: string, batch: WriteBatch): Promise<void> {
+    for (const listener of listeners) {
+      try {
+        await listener(brainId, batch)
+      } catch (error) {
+        // The write is durable; a listener (an in-memory index) failing must not undo it. Indexes are
+        // rebuilt from storage at start, so the failure is logged, not hidden from operators.
+        logger.error({ err: error, brainId }, 'commit listener failed')
+      }
+    }
   }
 
   /**
@@ -111,9 +145,23 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
    * is the one of running the writes one after another in commit order, for every field and every
    * decision that depends on the reads (entity resolution), not only for the fields a merge knows.
    * It is held only for reads, in-memory building and the write: callers do their slow independent work
-   * (extraction, embedding) before calling. In-process: one engine per data directory (DESIGN.md section 5).
+   * (extraction, embedding) before calling. With an adapter several processes share (`coordination`),
+   * the adapter's brain lock is taken inside it, from the builder's reads to the write, and the brain is
+   * first caught up with the other processes' writes, so the builder and the hooks (entity resolution
+   * against the indexes' vectors) see every earlier write, whoever made it.
    */
   const writeLock = keyedMutex()
+  const follower =
+    coordination === undefined
+      ? null
+      : createWriteFollower({
+          coordination,
+          store: (brainId) => storage.brain(brainId),
+          lock: (brainId, work) => writeLock.run(brainId, work),
+          deliver: notifyListeners,
+          logger,
+          ...(options.followPollMs === undefined ? {} : { pollMs: options.followPollMs }),
+        })
 
   async function commit(
     brainId: string,
@@ -123,19 +171,21 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
   ): Promise<void> {
     const target = await store(brainId)
     await writeLock.run(brainId, async () => {
-      const batch = typeof source === 'function' ? await source() : source
-      for (const hook of beforeHooks) await hook(brainId, batch, forecast)
-      await target.apply(batch)
-      applied?.()
-      for (const listener of listeners) {
-        try {
-          await listener(brainId, batch)
-        } catch (error) {
-          // The write is durable; a listener (an in-memory index) failing must not undo it. Indexes are
-          // rebuilt from storage at start, so the failure is logged, not hidden from operators.
-          logger.error({ err: error, brainId }, 'commit listener failed')
-        }
+      const write = async () => {
+        await follower?.catchUpLocked(brainId)
+        const batch = typeof source === 'function' ? await source() : source
+        for (const hook of beforeHooks) await hook(brainId, batch, forecast)
+        await target.apply(batch)
+        return batch
       }
+      // The shared lock covers the write only: indexes follow under the in-process lock, while other
+      // processes' writes of the brain go on.
+      const batch =
+        coordination === undefined
+          ? await write()
+          : await coordination.withBrainLock(brainId, write)
+      applied?.()
+      await notifyListeners(brainId, batch)
     })
   }
 
@@ -167,6 +217,10 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     maxPending: options.maxPendingTasks ?? 1000,
     retentionDays: options.taskRetentionDays ?? 7,
     maxAttempts: options.maxTaskAttempts ?? 3,
+    ...(coordination === undefined
+      ? {}
+      : { shared: { leases: coordination.tasks, leaseMs: options.taskLeaseMs ?? 30_000 } }),
+    runTasks: options.runTasks ?? true,
     ...(options.taskProgressWriteMs === undefined
       ? {}
       : { progressWriteMs: options.taskProgressWriteMs }),
@@ -188,6 +242,9 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     beforeCommit(hook) {
       beforeHooks.push(hook)
     },
+    followWrites(target) {
+      follower?.setTarget(target)
+    },
     onStop(hook) {
       stopHooks.push(hook)
     },
@@ -195,7 +252,12 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     async start() {
       if (started) return
       started = true
+      if (options.runTasks === false && coordination === undefined)
+        throw new Error(
+          `runTasks: false needs storage several processes share (postgres); ${storage.name} has one process run its tasks.`,
+        )
       await storage.open()
+      await follower?.start()
       if (defaultBrain !== null && (await storage.catalog.get(defaultBrain)) === null) {
         // The default brain's token is never shown: the system token reaches it. Rotate to get one.
         const token = generateToken()
@@ -221,6 +283,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
       started = false
       if (sweepTimer !== undefined) clearInterval(sweepTimer)
       await tasks.stop(stopOptions.graceMs ?? 10_000)
+      await follower?.stop()
       for (const hook of stopHooks) {
         try {
           await hook()

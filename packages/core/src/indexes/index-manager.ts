@@ -110,6 +110,13 @@ export function createIndexManager(
     const built = entry === undefined ? null : await entry.indexes.catch(() => null)
     await snapshots.follow(brainId, batch, built === null ? null : () => built.apply(batch))
   })
+  // Several processes on one database: other processes' writes reach the commit listener above, read
+  // back from storage, for the brains whose indexes this process holds; a brain whose indexes missed
+  // writes is dropped and rebuilt on next use.
+  core.followWrites({
+    interested: (brainId) => loaded.has(brainId),
+    stale: (brainId) => void loaded.delete(brainId),
+  })
   // After tasks have drained and before storage closes: save what changed.
   core.onStop(() => snapshots.close())
 

@@ -1,5 +1,6 @@
 import type { BrainStore, Page, WriteBatch } from '../contracts/storage-adapter.js'
 import type { BatchBuilder } from '../contracts/commit-hooks.js'
+import type { TaskKey, TaskLeases } from '../contracts/coordination.js'
 import { FairQueue } from '../fair-queue.js'
 import { EngramError, isEngramError } from '../errors.js'
 import { uuidV4 } from '../ids.js'
@@ -51,10 +52,20 @@ export interface TaskQueueOptions {
    * process see every stage at once through the queue; the store gets it at most this often.
    */
   progressWriteMs?: number
+  /**
+   * The shared queue of an adapter several processes use (postgres): tasks are claimed through leases
+   * instead of being queued in this process, and run by whichever process claims them first.
+   */
+  shared?: { leases: TaskLeases; leaseMs: number; pollMs?: number }
+  /** Whether this process runs tasks (default true); false only with `shared` (`ROLE=api`). */
+  runTasks?: boolean
 }
 
 export interface EmbeddedTaskQueue extends TaskQueue {
-  /** Re-queues every task that was queued or running when the process stopped. */
+  /**
+   * Re-queues every task that was queued or running when the process stopped. Shared queue: starts
+   * claiming instead (tasks of a stopped process are claimed again once their lease has run out).
+   */
   resume(): Promise<number>
   /** Deletes terminal tasks older than the retention period; returns how many. */
   sweep(): Promise<number>
@@ -62,12 +73,15 @@ export interface EmbeddedTaskQueue extends TaskQueue {
   stop(graceMs: number): Promise<void>
 }
 
-interface Entry {
-  brainId: string
-  taskId: string
-}
+type Entry = TaskKey
+
+/** Thrown by a task's commit when its record is terminal already: another process finished it. */
+class FinishedElsewhere extends Error {}
 
 const MAX_ERROR_LENGTH = 2000
+
+const isTerminal = (task: Task) =>
+  task.status === 'completed' || task.status === 'partial_failed' || task.status === 'failed'
 
 /** Moves a task to `status`/`stage`, refusing backwards moves (CONTRACT.md section 4). */
 function advance(
@@ -110,8 +124,24 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
   let running = 0
   let accepting = true
   let idleWaiters: Array<() => void> = []
+  const shared = options.shared
+  const runTasks = options.runTasks ?? true
+  /** Shared queue: the tasks this process holds leases on (waiting here or running). */
+  const leased = new Map<string, Entry>()
+  let filling = false
+  let fillAgain = false
+  let unsubscribe: (() => Promise<void>) | null = null
+  const timers: NodeJS.Timeout[] = []
 
   const key = (entry: Entry) => `${entry.brainId}\u0000${entry.taskId}`
+
+  async function release(entries: Entry[]): Promise<void> {
+    if (shared === undefined || entries.length === 0) return
+    for (const entry of entries) leased.delete(key(entry))
+    await shared.leases
+      .release(entries)
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'task lease release failed'))
+  }
 
   function notifyIdle() {
     if (running === 0 && pending.size === 0) {
@@ -149,8 +179,10 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         if (left === 0) runningOf.delete(entry.brainId)
         else runningOf.set(entry.brainId, left)
         queuedKeys.delete(key(entry))
+        leased.delete(key(entry))
         pump()
         notifyIdle()
+        void fill()
       })
     }
   }
@@ -160,12 +192,14 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
    * only a brain that holds at least `maxPending` over the brains with tasks (itself included). A
    * flooding brain is refused; any other brain is accepted up to its share.
    */
-  function checkShare(brainId: string): void {
-    const total = pending.size + running
+  async function checkShare(brainId: string): Promise<void> {
+    let total = pending.size + running
+    let own = held(brainId)
+    let brains = new Set([...pending.keys(), ...runningOf.keys()]).size
+    // Shared queue: the tasks of every process count (this one may run none: ROLE=api).
+    if (shared !== undefined) ({ total, brain: own, brains } = await shared.leases.pending(brainId))
     if (total < options.maxPending) return
-    const own = held(brainId)
-    const brains = new Set([...pending.keys(), ...runningOf.keys()])
-    const share = Math.max(1, Math.floor(options.maxPending / (brains.size + (own === 0 ? 1 : 0))))
+    const share = Math.max(1, Math.floor(options.maxPending / (brains + (own === 0 ? 1 : 0))))
     if (own < share) return
     throw new EngramError(
       'SERVICE_UNAVAILABLE',
@@ -189,13 +223,17 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       return
     }
     let task = await store.tasks.get(entry.taskId)
-    if (
-      task === null ||
-      task.status === 'completed' ||
-      task.status === 'partial_failed' ||
-      task.status === 'failed'
-    )
+    if (task === null || isTerminal(task)) return
+    if (task.attempts >= options.maxAttempts) {
+      // Started that many times and never finished: each start ended with its process (a poison task).
+      await store.tasks.put(
+        advance(task, 'failed', 'failed', {
+          error: `Interrupted ${task.attempts} times; giving up.`,
+          endedAt: nowIso(),
+        }),
+      )
       return
+    }
     const handler = handlers.get(task.kind)
     if (handler === undefined) {
       task = advance(task, 'failed', 'failed', {
@@ -248,6 +286,10 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
           // Stopped while waiting for the brain (or meanwhile): commit nothing, the task runs again at
           // the next start.
           if (controller.signal.aborted) throw new Error('task aborted')
+          // Under the brain's write lock, shared by every process: a task that ran twice (its lease
+          // ran out while it was still running here) commits once, whichever finishes first.
+          const stored = await store.tasks.get(entry.taskId)
+          if (stored !== null && isTerminal(stored)) throw new FinishedElsewhere()
           const outcome = typeof handled === 'function' ? await handled() : handled
           if (controller.signal.aborted) throw new Error('task aborted')
           // The finished record goes into the batch's own transaction: records and status land together.
@@ -266,6 +308,13 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       task = finished!
     } catch (error) {
       if (controller.signal.aborted) return
+      if (error instanceof FinishedElsewhere) {
+        options.logger.info(
+          { brainId: entry.brainId, taskId: entry.taskId },
+          'task finished by another process; result discarded',
+        )
+        return
+      }
       const message = isEngramError(error) || error instanceof Error ? error.message : String(error)
       options.logger.warn(
         { err: error, brainId: entry.brainId, taskId: entry.taskId },
@@ -287,6 +336,46 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     }
   }
 
+  /**
+   * Shared queue: claims as many runnable tasks as there are idle workers here, none of a brain that
+   * already runs `workersPerBrain` here, and queues them in this process. Called when a task is
+   * announced, when one ends here, and on a timer (announcements are best effort).
+   */
+  async function fill(): Promise<void> {
+    if (shared === undefined || !runTasks) return
+    if (filling) {
+      fillAgain = true
+      return
+    }
+    filling = true
+    try {
+      do {
+        fillAgain = false
+        const free = options.workers - running - pending.size
+        if (!accepting || free <= 0) break
+        const busy = [...runningOf].filter(([, n]) => n >= perBrain).map(([brainId]) => brainId)
+        const claimed = await shared.leases.claim(free, shared.leaseMs, busy)
+        for (const entry of claimed) {
+          leased.set(key(entry), entry)
+          enqueue(entry)
+        }
+        if (claimed.length === free) fillAgain = true
+      } while (fillAgain)
+    } catch (error) {
+      options.logger.warn({ err: error }, 'task claim failed')
+    } finally {
+      filling = false
+    }
+  }
+
+  /** Shared queue: keeps this process's leases alive while their tasks wait or run here. */
+  async function renewLeases(): Promise<void> {
+    if (shared === undefined || leased.size === 0) return
+    await shared.leases
+      .renew([...leased.values()], shared.leaseMs)
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'task lease renewal failed'))
+  }
+
   return {
     registerHandler(kind, handler) {
       if (handlers.has(kind))
@@ -305,7 +394,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
           retryAfter: 5,
         })
       }
-      checkShare(input.brainId)
+      await checkShare(input.brainId)
       if (!handlers.has(input.kind)) throw new Error(`No handler for task kind '${input.kind}'.`)
       const now = nowIso()
       const result = await store.tasks.create({
@@ -323,7 +412,11 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         updatedAt: now,
         endedAt: null,
       })
-      if (result.created) enqueue({ brainId: input.brainId, taskId: result.task.id })
+      if (result.created) {
+        // Shared queue: the adapter announces it to every process; this one claims it if it is idle.
+        if (shared === undefined) enqueue({ brainId: input.brainId, taskId: result.task.id })
+        else void fill()
+      }
       return result
     },
 
@@ -347,6 +440,16 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     },
 
     async resume() {
+      if (shared !== undefined) {
+        if (!runTasks) return 0
+        unsubscribe = await shared.leases.subscribe(() => void fill())
+        const poll = setInterval(() => void fill(), shared.pollMs ?? 1000)
+        const heartbeat = setInterval(() => void renewLeases(), Math.max(100, shared.leaseMs / 3))
+        timers.push(poll, heartbeat)
+        for (const timer of timers) timer.unref()
+        await fill()
+        return leased.size
+      }
       let resumed = 0
       for (const brainId of await options.listBrains()) {
         const store = await options.store(brainId)
@@ -377,14 +480,21 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
 
     async stop(graceMs) {
       accepting = false
-      pending.clear()
+      for (const timer of timers.splice(0)) clearInterval(timer)
+      await unsubscribe?.()
+      unsubscribe = null
+      // Claimed here and not started: another process may take them at once.
+      const waiting = pending.clear()
       queuedKeys.clear()
+      await release(waiting)
       if (running > 0) {
         const drained = new Promise<void>((resolve) => idleWaiters.push(resolve))
         const timer = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref())
         await Promise.race([drained, timer])
       }
       for (const controller of controllers.values()) controller.abort()
+      // Aborted mid-run: they stay `started`, and the next process to claim them runs them again.
+      await release([...leased.values()])
     },
   }
 }
