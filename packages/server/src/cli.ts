@@ -29,7 +29,9 @@ async function serve(): Promise<number> {
   const config = loadConfig()
   const server = await startServer(config)
   server.app.log.info(
-    `Engram ${config.version} listening on ${server.url} (storage: ${config.storage}, data: ${config.dataDir})`,
+    config.role === 'worker'
+      ? `Engram ${config.version} worker running tasks (storage: ${config.storage}; no HTTP)`
+      : `Engram ${config.version} listening on ${server.url} (storage: ${config.storage}, role: ${config.role}, data: ${config.dataDir})`,
   )
   const shutdown = (signal: string) => {
     server.app.log.info(`${signal} received: shutting down`)

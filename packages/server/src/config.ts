@@ -61,6 +61,13 @@ export interface ServerConfig {
   shutdownGraceSeconds: number
   /** Build every brain's search indexes in the background once listening (`WARM_INDEXES`). */
   warmIndexes: boolean
+  /**
+   * What this process does (`ROLE`): `all` serves HTTP and runs tasks; with postgres, `api` only serves
+   * (tasks are stored for the processes that run them) and `worker` only runs tasks (no HTTP).
+   */
+  role: 'all' | 'api' | 'worker'
+  /** Seconds a task claimed from the shared queue stays leased without a heartbeat (`TASK_LEASE_SECONDS`). */
+  taskLeaseSeconds: number
   version: string
 }
 
@@ -185,6 +192,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       'STORAGE=postgres needs DATABASE_URL (e.g. postgres://user:password@host:5432/engram).',
     )
   }
+  const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all')
+  if (role !== 'all' && storage !== 'postgres') {
+    throw new ConfigError(
+      `ROLE=${role} needs STORAGE=postgres: with ${storage} storage one process serves and runs tasks (ROLE=all).`,
+    )
+  }
   return {
     port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST || '127.0.0.1',
@@ -221,7 +234,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxFileBytes: integer(env, 'MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
-    warmIndexes: flag(env, 'WARM_INDEXES', true),
+    // Several processes share a postgres database, each loading the brains it is asked for.
+    warmIndexes: flag(env, 'WARM_INDEXES', storage !== 'postgres'),
+    role,
+    taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 30, 2, 3600),
     version: packageVersion(),
   }
 }

@@ -1,5 +1,7 @@
 import {
   createEngine,
+  generateToken,
+  hashToken,
   memoryAdapter,
   silentLogger,
   type Engram,
@@ -20,6 +22,7 @@ import { warmIndexes } from './warm-indexes.js'
 export interface RunningServer {
   app: FastifyInstance
   engram: Engram
+  /** Where the server listens; empty for `ROLE=worker`, which serves no HTTP. */
   url: string
   /**
    * Graceful stop: stop accepting, let running tasks finish (or leave them queued), save changed
@@ -42,12 +45,29 @@ function storageFor(config: ServerConfig): StorageAdapter {
   }
 }
 
-/** Starts the engine and the HTTP server from a configuration. */
+/**
+ * The system token's hash. With postgres, processes sharing the database agree on one through the
+ * database (the first to start generates it); otherwise it is kept in the data directory.
+ */
+async function systemTokenOf(config: ServerConfig, storage: StorageAdapter) {
+  if (storage.coordination === undefined || config.systemToken !== undefined)
+    return resolveSystemToken(config.dataDir, config.systemToken)
+  await storage.open()
+  const token = generateToken()
+  const hash = await storage.coordination.claimSetting('system_token_sha256', hashToken(token))
+  return { hash, generated: hash === hashToken(token) ? token : null }
+}
+
+/**
+ * Starts the engine and the HTTP server from a configuration; with `ROLE=worker`, the engine only:
+ * it runs tasks from the shared queue and serves no HTTP.
+ */
 export async function startServer(
   config: ServerConfig,
   print: (line: string) => void = console.log,
 ): Promise<RunningServer> {
-  const systemToken = resolveSystemToken(config.dataDir, config.systemToken)
+  const storage = storageFor(config)
+  const systemToken = await systemTokenOf(config, storage)
   if (systemToken.generated !== null) {
     print(
       `Generated the system token (shown once; only its hash is stored): ${systemToken.generated}`,
@@ -78,7 +98,9 @@ export async function startServer(
   let address: string
   try {
     engram = createEngine({
-      storage: storageFor(config),
+      storage,
+      runTasks: config.role !== 'api',
+      taskLeaseMs: config.taskLeaseSeconds * 1000,
       version: config.version,
       systemTokenHash: systemToken.hash,
       defaultBrain: config.defaultBrain,
@@ -105,7 +127,8 @@ export async function startServer(
       logger,
     })
     engineLog = app.log
-    address = await app.listen({ port: config.port, host: config.host })
+    address =
+      config.role === 'worker' ? '' : await app.listen({ port: config.port, host: config.host })
   } catch (error) {
     await embedder?.close?.()
     await extractor?.close?.()
@@ -128,7 +151,7 @@ export async function startServer(
   let closing: Promise<void> | null = null
   // After the listen, in the background: a restarted server answers /health at once, and each brain's
   // first search finds its indexes built (from snapshots when valid) instead of building them.
-  if (config.warmIndexes)
+  if (config.warmIndexes && config.role !== 'worker')
     void warmIndexes(engram, app.log, () => closing !== null).catch((error: unknown) =>
       app.log.warn({ err: error }, 'index warm-up stopped'),
     )
