@@ -61,6 +61,31 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   throw new Error(`server did not start within 30 s:\n${output}`)
 }
 
+/**
+ * Starts `engram serve` with `ROLE=worker` (no HTTP) and waits for its ready line; `url` is empty.
+ * Its log level is at least `info`, for that line.
+ */
+export async function spawnWorker(env: Record<string, string>): Promise<ServerProcess> {
+  let output = ''
+  const child = spawn(TSX, ['--conditions=source', 'packages/server/src/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, EMBEDDER: 'none', ...env, ROLE: 'worker', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`worker exited early (${child.exitCode}):\n${output}`)
+    if (output.includes('worker running tasks')) return { child, url: '', output: () => output }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  killGroup(child)
+  throw new Error(`worker did not start within 30 s:\n${output}`)
+}
+
 /** SIGKILL to the tsx CLI and the server process it started (the whole process group). */
 function killGroup(child: ChildProcess): void {
   process.kill(-child.pid!, 'SIGKILL')
