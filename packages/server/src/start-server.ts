@@ -13,6 +13,10 @@ import { sqliteAdapter } from '@engram/adapter-sqlite'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import { ConfigError, type ServerConfig } from './config.js'
+import {
+  demoRateLimiterFromConfig,
+  type ConfiguredDemoRateLimiter,
+} from './demo-rate-limiter-from-config.js'
 import { embedderFromConfig } from './embedder-from-config.js'
 import { extractorFromConfig } from './extractor-from-config.js'
 import { pluginsFromConfig } from './plugins-from-config.js'
@@ -96,7 +100,9 @@ export async function startServer(
   let engram: Engram
   let app: FastifyInstance
   let address: string
+  let demoRateLimiter: ConfiguredDemoRateLimiter | undefined
   try {
+    demoRateLimiter = await demoRateLimiterFromConfig(config, engineLogger)
     engram = createEngine({
       storage,
       runTasks: config.role !== 'api',
@@ -125,11 +131,13 @@ export async function startServer(
       maxFileBytes: config.maxFileBytes,
       maxBodyBytes: config.maxBodyBytes,
       logger,
+      demoRateLimiter,
     })
     engineLog = app.log
     address =
       config.role === 'worker' ? '' : await app.listen({ port: config.port, host: config.host })
   } catch (error) {
+    await demoRateLimiter?.close()
     await embedder?.close?.()
     await extractor?.close?.()
     throw error
@@ -163,6 +171,7 @@ export async function startServer(
       closing ??= (async () => {
         await app.close()
         await engram.stop({ graceMs: config.shutdownGraceSeconds * 1000 })
+        await demoRateLimiter?.close()
         await embedder?.close?.()
         await extractor?.close?.()
       })()

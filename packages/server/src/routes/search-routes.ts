@@ -143,7 +143,7 @@ export function demoSearchRoute(
       errors: [429],
     },
     async (request) => {
-      limiter.check(request.ip)
+      await limiter.check(request.ip)
       const response = await docs.search.search(docs.brainId, {
         query: request.query.query,
         k: request.query.k,
