@@ -80,6 +80,11 @@ export interface PostgresCoordination extends Coordination {
  * session advisory locks, held on a pool of their own (a lock holder waits for no connection the
  * work it guards needs); the write feed is the `writes` table with LISTEN/NOTIFY; task leases are
  * columns of `tasks`, claimed with `FOR UPDATE SKIP LOCKED`.
+ *
+ * Sources: PostgreSQL 15 documentation, "SELECT: The Locking Clause" (SKIP LOCKED "to avoid lock
+ * contention with multiple consumers accessing a queue-like table"), "Advisory Locks" (13.3.5) and
+ * "NOTIFY" (delivered at commit, to sessions listening then); the lease-and-heartbeat scheme is the
+ * one of pg-boss and Que, without their job tables.
  */
 export function postgresCoordination(
   origin: string,
