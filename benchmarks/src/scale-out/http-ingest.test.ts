@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ingestThroughput, type TaskWire } from './http-ingest.js'
+import { ingestThroughput, spreadOverBrains, type TaskWire } from './http-ingest.js'
 
 const task = (
   id: string,
@@ -44,5 +44,15 @@ describe('ingestThroughput', () => {
   it('gives zero rates rather than infinities for an empty or instant run', () => {
     const r = ingestThroughput([], 1000)
     expect(r).toMatchObject({ docs: 0, wallMs: 0, docsPerSec: 0, firstError: null })
+  })
+})
+
+describe('spreadOverBrains', () => {
+  it('deals the documents out in turn, in corpus order', () => {
+    expect(spreadOverBrains(['a', 'b', 'c'], ['x', 'y'])).toEqual([
+      { brain: 'x', text: 'a' },
+      { brain: 'y', text: 'b' },
+      { brain: 'x', text: 'c' },
+    ])
   })
 })

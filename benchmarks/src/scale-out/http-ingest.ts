@@ -23,20 +23,25 @@ export interface Submitted {
 /** Requests in flight while submitting: enough to keep the API process busy, as a batch client would. */
 const SUBMIT_CONCURRENCY = 8
 
+/** One document to submit: its text and the brain it goes to. */
+export interface Submission {
+  readonly brain: string
+  readonly text: string
+}
+
 /**
- * POSTs every text to `/ingest/` of `brain` (CONTRACT.md section 3) as fast as the server accepts them,
- * `SUBMIT_CONCURRENCY` at a time, each with a `Task-Identifier` (`<prefix><i>`) so a 503 can be retried
- * without a duplicate task.
+ * POSTs every text to `/ingest/` of its brain (CONTRACT.md section 3) as fast as the server accepts them,
+ * `SUBMIT_CONCURRENCY` at a time in order, each with a `Task-Identifier` (`<prefix><i>`) so a 503 can be
+ * retried without a duplicate task. `ids[i]` is the task of `docs[i]`.
  */
 export async function submitTexts(
   url: string,
   token: string,
-  brain: string,
-  texts: readonly string[],
+  docs: readonly Submission[],
   prefix: string,
   skipEnrichment = false,
 ): Promise<Submitted> {
-  const ids: string[] = new Array<string>(texts.length)
+  const ids: string[] = new Array<string>(docs.length)
   let next = 0
   let retried = 0
   const startedAt = Date.now()
@@ -47,11 +52,11 @@ export async function submitTexts(
         method: 'POST',
         headers: {
           servicepat: token,
-          'x-brain-id': brain,
+          'x-brain-id': docs[i]!.brain,
           'content-type': 'application/json',
           'task-identifier': `${prefix}${i}`,
         },
-        body: JSON.stringify({ text: texts[i], skip_enrichment: skipEnrichment }),
+        body: JSON.stringify({ text: docs[i]!.text, skip_enrichment: skipEnrichment }),
       })
       const body = await response.text()
       if (response.status === 202) {
@@ -65,8 +70,8 @@ export async function submitTexts(
     }
   }
   await Promise.all(
-    Array.from({ length: Math.min(SUBMIT_CONCURRENCY, texts.length) }, async () => {
-      while (next < texts.length) await submitOne(next++)
+    Array.from({ length: Math.min(SUBMIT_CONCURRENCY, docs.length) }, async () => {
+      while (next < docs.length) await submitOne(next++)
     }),
   )
   return { ids, startedAt, submitMs: performance.now() - t0, retried }
@@ -107,6 +112,34 @@ export async function waitForTasks(
       )
     await new Promise((resolve) => setTimeout(resolve, pollMs))
   }
+}
+
+/** `waitForTasks` for submissions spread over brains: the tasks of every brain, together. */
+export async function waitForSubmitted(
+  url: string,
+  token: string,
+  docs: readonly Submission[],
+  submitted: Submitted,
+  timeoutMs: number,
+): Promise<TaskWire[]> {
+  const byBrain = new Map<string, string[]>()
+  docs.forEach((doc, i) => {
+    const ids = byBrain.get(doc.brain) ?? []
+    ids.push(submitted.ids[i]!)
+    byBrain.set(doc.brain, ids)
+  })
+  const tasks: TaskWire[] = []
+  for (const [brain, ids] of byBrain)
+    tasks.push(...(await waitForTasks(url, token, brain, ids, timeoutMs)))
+  return tasks
+}
+
+/** Document i goes to brain i mod n: every brain gets an even share, in corpus order. */
+export function spreadOverBrains(
+  texts: readonly string[],
+  brains: readonly string[],
+): Submission[] {
+  return texts.map((text, i) => ({ brain: brains[i % brains.length]!, text }))
 }
 
 export interface IngestThroughput {

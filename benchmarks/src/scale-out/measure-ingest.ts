@@ -4,10 +4,10 @@ import { join } from 'node:path'
 import { commandCpuByPid, cpuDeltaMs, processCpuMs } from '../run/proc-cpu.js'
 import {
   ingestThroughput,
+  spreadOverBrains,
   submitTexts,
-  waitForTasks,
+  waitForSubmitted,
   type IngestThroughput,
-  type Submitted,
 } from './http-ingest.js'
 import { SCALE_OUT_TOKEN, type ServerProcess } from './server-process.js'
 
@@ -18,8 +18,13 @@ export interface IngestSetup {
   readonly workerProcesses: number
   /** `EMBEDDER` of every process. */
   readonly embedder: string
-  /** Documents timed: the first ones of the texts, one task each, into the brain `default`. */
+  /** Documents timed: the first ones of the texts, one task each. */
   readonly docs: number
+  /**
+   * Brains the documents are spread over (document i into brain i mod n): 1 is the brain `default`;
+   * more are created first (`scifact-1`, ...). Tasks of one brain write one at a time.
+   */
+  readonly brains: number
   /** The next documents, into a brain of their own first (untimed): models loaded, code JIT-compiled. */
   readonly warmUpDocs: number
 }
@@ -98,31 +103,33 @@ export async function measureIngest(
       workers.push(worker)
       processes.push(worker)
     }
-    const label = `${setupLabel(setup)}, EMBEDDER=${setup.embedder}`
-    const texts = options.texts.slice(0, setup.docs)
-    const warmUpTexts = options.texts.slice(setup.docs, setup.docs + setup.warmUpDocs)
-    options.log(`scale-out ingest ${label}: warm-up, ${warmUpTexts.length} documents ...`)
-    await createBrain(http.url, 'warmup')
-    const warm = await submitTexts(http.url, SCALE_OUT_TOKEN, 'warmup', warmUpTexts, 'warmup-')
-    await waitForTasks(http.url, SCALE_OUT_TOKEN, 'warmup', warm.ids, options.timeoutMs)
+    const label = `${setupLabel(setup)}, EMBEDDER=${setup.embedder}, ${setup.brains} brain(s)`
+    const brains =
+      setup.brains === 1
+        ? ['default']
+        : Array.from({ length: setup.brains }, (_, i) => `scifact-${i + 1}`)
+    const docs = spreadOverBrains(options.texts.slice(0, setup.docs), brains)
+    const warmUp = spreadOverBrains(
+      options.texts.slice(setup.docs, setup.docs + setup.warmUpDocs),
+      ['warmup'],
+    )
+    options.log(`scale-out ingest ${label}: warm-up, ${warmUp.length} documents ...`)
+    for (const brain of ['warmup', ...brains.filter((b) => b !== 'default')])
+      await createBrain(http.url, brain)
+    const warm = await submitTexts(http.url, SCALE_OUT_TOKEN, warmUp, 'warmup-')
+    await waitForSubmitted(http.url, SCALE_OUT_TOKEN, warmUp, warm, options.timeoutMs)
 
-    options.log(`scale-out ingest ${label}: ${texts.length} documents ...`)
+    options.log(`scale-out ingest ${label}: ${docs.length} documents ...`)
     const load1 = loadavg()[0]!
     const serverCpu = () => [processCpuMs(http.pid), ...workers.map((w) => processCpuMs(w.pid))]
     const before = serverCpu()
     const postgresBefore = commandCpuByPid('postgres')
-    const submitted: Submitted = await submitTexts(
+    const submitted = await submitTexts(http.url, SCALE_OUT_TOKEN, docs, 'doc-')
+    const tasks = await waitForSubmitted(
       http.url,
       SCALE_OUT_TOKEN,
-      'default',
-      texts,
-      'doc-',
-    )
-    const tasks = await waitForTasks(
-      http.url,
-      SCALE_OUT_TOKEN,
-      'default',
-      submitted.ids,
+      docs,
+      submitted,
       options.timeoutMs,
     )
     const after = serverCpu()

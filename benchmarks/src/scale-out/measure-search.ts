@@ -7,8 +7,9 @@ import { summarizeLatency, type LatencySummary } from '../metrics/percentiles.js
 import { commandCpuByPid, cpuDeltaMs, processCpuMs } from '../run/proc-cpu.js'
 import {
   ingestThroughput,
+  spreadOverBrains,
   submitTexts,
-  waitForTasks,
+  waitForSubmitted,
   type IngestThroughput,
 } from './http-ingest.js'
 import type { Spawn } from './measure-ingest.js'
@@ -104,19 +105,13 @@ export async function measureSearch(options: SearchOptions): Promise<SearchSide[
       }
       sides.push(side)
       options.log(`scale-out search ${storage}: seeding ${options.texts.length} documents ...`)
-      const submitted = await submitTexts(
+      const docs = spreadOverBrains(options.texts, ['default'])
+      const submitted = await submitTexts(server.url, SCALE_OUT_TOKEN, docs, 'seed-', true)
+      const tasks = await waitForSubmitted(
         server.url,
         SCALE_OUT_TOKEN,
-        'default',
-        options.texts,
-        'seed-',
-        true,
-      )
-      const tasks = await waitForTasks(
-        server.url,
-        SCALE_OUT_TOKEN,
-        'default',
-        submitted.ids,
+        docs,
+        submitted,
         options.timeoutMs,
       )
       side.seed = ingestThroughput(tasks, submitted.startedAt)

@@ -12,25 +12,23 @@ import { spawnEngramServer, type ServerProcess } from './server-process.js'
  * The ingestion runs, in run order. The headline runs without an embedder: with use-lite, one worker
  * process ingested SciFact documents at 1.1 documents/s on this machine (60 documents, 2026-11-24; the
  * embedding of each abstract's ~40 entities dominates), so 500 documents in four setups would take half an
- * hour. The default embedder gets a smaller run of its own, 1 against 2 worker processes.
+ * hour. The same documents spread over 4 brains show what the per-brain write lock leaves to parallelism;
+ * the default embedder gets a smaller run of its own, 1 against 2 worker processes.
  */
 export const INGEST_SETUPS: readonly IngestSetup[] = [
-  ...([1, 2, 0] as const).map((workerProcesses) => ({
-    storage: 'postgres' as const,
-    workerProcesses,
-    embedder: 'none',
-    docs: 500,
-    warmUpDocs: 20,
-  })),
-  { storage: 'sqlite', workerProcesses: 0, embedder: 'none', docs: 500, warmUpDocs: 20 },
-  ...([1, 2] as const).map((workerProcesses) => ({
-    storage: 'postgres' as const,
-    workerProcesses,
-    embedder: 'use-lite',
-    docs: 40,
-    warmUpDocs: 5,
-  })),
+  ...setups('postgres', [1, 2, 0], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 1 }),
+  ...setups('sqlite', [0], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 1 }),
+  ...setups('postgres', [1, 2], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 4 }),
+  ...setups('postgres', [1, 2], { embedder: 'use-lite', docs: 40, warmUpDocs: 5, brains: 1 }),
 ]
+
+function setups(
+  storage: IngestSetup['storage'],
+  workerProcesses: readonly number[],
+  rest: Omit<IngestSetup, 'storage' | 'workerProcesses'>,
+): IngestSetup[] {
+  return workerProcesses.map((n) => ({ storage, workerProcesses: n, ...rest }))
+}
 
 const TASK_TIMEOUT_MS = 10 * 60_000
 

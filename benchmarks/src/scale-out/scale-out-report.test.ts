@@ -12,7 +12,7 @@ const ingest = (
   failed = 0,
   embedder = 'none',
 ): IngestMeasurement => ({
-  setup: { ...where, embedder, docs: 100, warmUpDocs: 20 },
+  setup: { ...where, embedder, docs: 100, warmUpDocs: 20, brains: 1 },
   docs: 100,
   completed: 100 - failed,
   failed,
@@ -76,12 +76,12 @@ describe('scaleOutReport', () => {
       ],
     })
     expect(text).toMatch(/^<!-- GENERATED FILE/)
-    expect(text).toContain('| postgres, ROLE=api + 2 ROLE=worker | none | 100 | 20 | 100 | 0 |')
+    expect(text).toContain('| postgres, ROLE=api + 2 ROLE=worker | none | 1 | 100 | 20 | 100 | 0 |')
     expect(text).toContain(
-      '- EMBEDDER=none, 2 worker processes against 1: 15.0 against 10.0 documents/s (1.50x)',
+      '- EMBEDDER=none, one brain, 2 worker processes against 1: 15.0 against 10.0 documents/s (1.50x)',
     )
     expect(text).toContain(
-      '- EMBEDDER=use-lite, 2 worker processes against 1: 0.5 against 1.0 documents/s (0.50x)',
+      '- EMBEDDER=use-lite, one brain, 2 worker processes against 1: 0.5 against 1.0 documents/s (0.50x)',
     )
     expect(text).toContain('Every task of every setup completed')
     expect(text).toContain(
@@ -90,6 +90,7 @@ describe('scaleOutReport', () => {
     expect(text).toContain('SciFact corpus (100 documents)')
     expect(text).toContain('one-client p50 3.00 against 2.00 ms (1.50x)')
     expect(text).toContain('800 against 1,000 req/s on average (0.80x)')
+    expect(text).toContain("PostgreSQL's processes used 0.200 ms of CPU per search response")
   })
 
   it('names the setups whose tasks did not all complete', () => {

@@ -33,9 +33,9 @@ export function coresBusy(m: IngestMeasurement): number | null {
 
 /** results/scale-out.md. */
 export function scaleOutReport(r: ScaleOutResult): string {
-  const embedders = [...new Set(r.ingest.map((m) => m.setup.embedder))]
   const sqlite = r.search.find((s) => s.storage === 'sqlite')
   const postgres = r.search.find((s) => s.storage === 'postgres')
+  const pgCpu = (s: SearchSide) => mean(s.http.map((h) => h.postgresCpuMsPerRequest ?? 0))
   const rps = (s: SearchSide | undefined) => mean(s?.http.map((h) => h.result.requestsPerSec) ?? [])
   return [
     banner(SCALE_OUT_COMMAND),
@@ -66,7 +66,8 @@ export function scaleOutReport(r: ScaleOutResult): string {
       'runs have no embedder (`EMBEDDER=none`: extraction, entity resolution, storage and the task queue): with use-lite, ' +
       'whose embedding of the ~40 entities of each abstract dominates, one worker process ingests about 1 document/s here, ' +
       'so that the headline setups at this size would take about half an hour. The default embedder (use-lite) gets a ' +
-      'smaller run of its own. Other settings are the defaults: per process `WORKERS=5`, `WORKERS_PER_BRAIN=4`, ' +
+      'smaller run of its own. With `brains` 4 the same documents are dealt out over 4 brains (document i into brain ' +
+      'i mod 4), which lifts the one-brain limit of one resolution and write at a time. Other settings are the defaults: per process `WORKERS=5`, `WORKERS_PER_BRAIN=4`, ' +
       '`EXTRACTOR_WORKERS=2`, with use-lite `EMBEDDER_WORKERS=2`; `TASK_LEASE_SECONDS=30`. `vs 1 worker` compares with ' +
       'the 1-worker run of the same embedder. `CPU s` is CPU time over the timed window from /proc: the HTTP process, the ' +
       'worker processes together, and every `postgres` process on the machine (other users of the cluster included; ' +
@@ -76,6 +77,7 @@ export function scaleOutReport(r: ScaleOutResult): string {
       [
         'setup',
         'embedder',
+        'brains',
         'docs',
         'warm-up',
         'completed',
@@ -94,6 +96,7 @@ export function scaleOutReport(r: ScaleOutResult): string {
       r.ingest.map((m) => [
         setupLabel(m.setup),
         m.setup.embedder,
+        String(m.setup.brains),
         int(m.docs),
         int(m.setup.warmUpDocs),
         int(m.completed),
@@ -111,7 +114,7 @@ export function scaleOutReport(r: ScaleOutResult): string {
       ]),
     ),
     '',
-    ...ingestNotes(r.ingest, embedders),
+    ...ingestNotes(r.ingest),
     '',
     '## Search: PostgreSQL and SQLite side by side',
     '',
@@ -219,14 +222,21 @@ export function scaleOutReport(r: ScaleOutResult): string {
             `(${(postgres.latency.p50 / sqlite.latency.p50).toFixed(2)}x), p99 ${fmtMs(postgres.latency.p99)} against ` +
             `${fmtMs(sqlite.latency.p99)} ms; ${int(rps(postgres))} against ${int(rps(sqlite))} req/s on average ` +
             `(${(rps(postgres) / rps(sqlite)).toFixed(2)}x); first search after a restart ${list(postgres.firstSearchMs)} ` +
-            `against ${list(sqlite.firstSearchMs)} ms.`,
+            `against ${list(sqlite.firstSearchMs)} ms.` +
+            (pgCpu(postgres) > 0
+              ? ` PostgreSQL's processes used ${pgCpu(postgres).toFixed(3)} ms of CPU per search response on average ` +
+                '(the server process itself ' +
+                `${mean(postgres.http.map((h) => h.result.serverCpuMsPerRequest ?? 0)).toFixed(3)} against ` +
+                `${mean(sqlite.http.map((h) => h.result.serverCpuMsPerRequest ?? 0)).toFixed(3)} ms): each search makes ` +
+                'database round trips that SQLite answers inside the server process.'
+              : ''),
           '',
         ]
       : []),
   ].join('\n')
 }
 
-/** The postgres run with one worker process of the same embedder and size, which the others compare with. */
+/** The postgres run with one worker process and otherwise the same setup, which the others compare with. */
 function oneWorkerRun(
   m: IngestMeasurement,
   ingest: readonly IngestMeasurement[],
@@ -236,7 +246,8 @@ function oneWorkerRun(
       x.setup.storage === 'postgres' &&
       x.setup.workerProcesses === 1 &&
       x.setup.embedder === m.setup.embedder &&
-      x.setup.docs === m.setup.docs,
+      x.setup.docs === m.setup.docs &&
+      x.setup.brains === m.setup.brains,
   )
 }
 
@@ -246,7 +257,7 @@ function vsOneWorker(m: IngestMeasurement, ingest: readonly IngestMeasurement[])
 }
 
 /** What the ingestion table says, computed from it. */
-function ingestNotes(ingest: readonly IngestMeasurement[], embedders: readonly string[]): string[] {
+function ingestNotes(ingest: readonly IngestMeasurement[]): string[] {
   const notes: string[] = []
   const incomplete = ingest.filter((m) => m.failed > 0 || m.completed !== m.docs)
   notes.push(
@@ -256,14 +267,15 @@ function ingestNotes(ingest: readonly IngestMeasurement[], embedders: readonly s
           .map((m) => `${setupLabel(m.setup)}: ${m.failed} (first error: ${m.firstError})`)
           .join('; ')}.`,
   )
-  for (const embedder of embedders) {
-    const runs = ingest.filter((m) => m.setup.embedder === embedder)
-    const two = runs.find((m) => m.setup.storage === 'postgres' && m.setup.workerProcesses === 2)
-    const one = two && oneWorkerRun(two, ingest)
-    if (!one || !two) continue
+  for (const two of ingest.filter(
+    (m) => m.setup.storage === 'postgres' && m.setup.workerProcesses === 2,
+  )) {
+    const one = oneWorkerRun(two, ingest)
+    if (!one) continue
     const ratio = two.docsPerSec / one.docsPerSec
     notes.push(
-      `- EMBEDDER=${embedder}, 2 worker processes against 1: ${two.docsPerSec.toFixed(1)} against ` +
+      `- EMBEDDER=${two.setup.embedder}, ${two.setup.brains === 1 ? 'one brain' : `${two.setup.brains} brains`}, ` +
+        `2 worker processes against 1: ${two.docsPerSec.toFixed(1)} against ` +
         `${one.docsPerSec.toFixed(1)} documents/s (${ratio.toFixed(2)}x), ${coresBusy(two)?.toFixed(2) ?? '-'} against ` +
         `${coresBusy(one)?.toFixed(2) ?? '-'} cores busy. ` +
         (ratio >= 1.1
@@ -278,15 +290,16 @@ function ingestNotes(ingest: readonly IngestMeasurement[], embedders: readonly s
       `- Reference, ${setupLabel(m.setup)}, EMBEDDER=${m.setup.embedder}: ${m.docsPerSec.toFixed(1)} documents/s, ` +
         `${m.passagesPerSec.toFixed(1)} passages/s.`,
     )
+  const sameWork = (a: IngestMeasurement, b: IngestMeasurement) =>
+    a.setup.embedder === b.setup.embedder &&
+    a.setup.brains === b.setup.brains &&
+    a.setup.docs === b.setup.docs
   notes.push(
     "- Tasks of one brain resolve and write one at a time (the brain's write lock, across processes with PostgreSQL), " +
       'so extraction and embedding are the parts more worker processes can run in parallel.' +
-      (embedders.some(
-        (e) =>
-          new Set(ingest.filter((m) => m.setup.embedder === e).map((m) => m.entities)).size > 1,
-      )
-        ? ' Entity counts differ a little between setups of one embedder: tasks finish in a different order, so entity ' +
-          'resolution sees a different graph.'
+      (ingest.some((a) => ingest.some((b) => sameWork(a, b) && a.entities !== b.entities))
+        ? ' Entity counts differ a little between setups of the same work: tasks finish in a different order, so ' +
+          'entity resolution sees a different graph.'
         : ''),
   )
   return notes
