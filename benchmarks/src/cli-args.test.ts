@@ -18,6 +18,15 @@ describe('parseCliArgs', () => {
       only: ['engram-search'],
     })
     expect(parseCliArgs(['--scale']).scale).toEqual([10_000, 100_000, 300_000])
+    expect(parseCliArgs(['--scale-out', '--data-dir', '/data'])).toMatchObject({
+      scaleOut: true,
+      scale: null,
+      dataDir: '/data',
+    })
+    expect(parseCliArgs(['--scale', '--scale-out'])).toMatchObject({
+      scaleOut: true,
+      scale: [10_000, 100_000, 300_000],
+    })
   })
 
   it('refuses unknown flags and bad sizes', () => {

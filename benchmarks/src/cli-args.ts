@@ -9,6 +9,7 @@ export interface CliArgs {
   readonly latency: boolean
   readonly ingest: boolean
   readonly recsys: boolean
+  readonly scaleOut: boolean
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -32,6 +33,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --latency               per-stage latency suites (tinybench) and HTTP scenarios (autocannon)
   --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
   --recsys                MovieLens recommend vs popularity and item-kNN (results/movielens.md)
+  --scale-out             PostgreSQL scale-out: ingestion with 1 and 2 worker processes, search latency
+                          and req/s on PostgreSQL vs SQLite (results/scale-out.md; needs PostgreSQL)
   --help`
 
 /** Parses argv (after `--`). Throws on unknown flags so a typo never silently runs the wrong thing. */
@@ -45,6 +48,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     latency: false,
     ingest: false,
     recsys: false,
+    scaleOut: false,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -92,6 +96,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
           throw new Error('--scale sizes must be positive integers')
         break
       }
+      case '--scale-out':
+        args.scaleOut = true
+        break
       case '--list':
       case '--report':
       case '--accept':

@@ -17,6 +17,7 @@ import {
 import { REPORT_COMMAND, resultDataPath, saveResult, writeReport } from './report/write-report.js'
 import { runConfig } from './run/run-config.js'
 import { runScaleCurve } from './scale/run-scale-curve.js'
+import { runScaleOut } from './scale-out/run-scale-out.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { existsSync, readFileSync } from 'node:fs'
 
@@ -32,7 +33,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.scale &&
       !args.latency &&
       !args.ingest &&
-      !args.recsys)
+      !args.recsys &&
+      !args.scaleOut)
   ) {
     log(USAGE)
     return 0
@@ -40,7 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const dataDir = resolve(repoRoot, args.dataDir ?? defaultDataDir)
   const runsRoot = resolve(repoRoot, args.out ?? defaultRunsDir)
   if (
-    (args.configs.length > 0 || args.latency || args.ingest || args.recsys) &&
+    (args.configs.length > 0 || args.latency || args.ingest || args.recsys || args.scaleOut) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -96,7 +98,15 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
-  if (args.report || names.length > 0 || args.scale || args.latency || args.ingest) {
+  if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
+  if (
+    args.report ||
+    names.length > 0 ||
+    args.scale ||
+    args.latency ||
+    args.ingest ||
+    args.scaleOut
+  ) {
     for (const file of writeReport(configsDir, resultsDir)) log(`wrote ${file}`)
     if (args.report) log(`(${REPORT_COMMAND})`)
   }

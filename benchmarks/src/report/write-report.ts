@@ -97,6 +97,10 @@ function status(e: Entry): string {
 const EXTRA_RESULTS: readonly [string, string][] = [
   ['ingest.md', 'ingestion throughput (`--ingest`)'],
   ['movielens.md', 'MovieLens recommendation (`--recsys`)'],
+  [
+    'scale-out.md',
+    'scale-out on PostgreSQL: ingestion with 1 and 2 workers, search vs SQLite (`--scale-out`)',
+  ],
 ]
 
 function overview(

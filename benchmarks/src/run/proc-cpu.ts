@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 let ticksPerSecond: number | undefined
 
@@ -53,4 +53,42 @@ export function mainThreadCpuMs(): number | null {
 export function cpuMsSince(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since)
   return (used.user + used.system) / 1000
+}
+
+/**
+ * CPU time (ms) used so far by every live process whose command name (`comm`, proc(5)) is `command`, by
+ * pid: e.g. `postgres` for a PostgreSQL server and all its backends. Empty where there is no /proc.
+ */
+export function commandCpuByPid(command: string): Map<number, number> {
+  const cpu = new Map<number, number>()
+  let pids: string[]
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name))
+  } catch {
+    return cpu
+  }
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== command) continue
+    } catch {
+      continue
+    }
+    const ms = statCpuMs(`/proc/${pid}/stat`)
+    if (ms !== null) cpu.set(Number(pid), ms)
+  }
+  return cpu
+}
+
+/**
+ * CPU time (ms) used between two `commandCpuByPid` snapshots: processes started in between count from
+ * zero; those that exited in between are left out (their time went with them), so it is a lower bound
+ * when processes come and go.
+ */
+export function cpuDeltaMs(
+  before: ReadonlyMap<number, number>,
+  after: ReadonlyMap<number, number>,
+): number {
+  let total = 0
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0)
+  return total
 }

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer } from 'node:net'
+import { repoRoot } from '../paths.js'
+
+/** The system token of the servers a scale-out run spawns (loopback only, thrown away with them). */
+export const SCALE_OUT_TOKEN = 'bench-scale-out-token-0123456789abcdef'
+
+/** What `engram serve` prints once a `ROLE=worker` process runs tasks (it serves no HTTP to poll). */
+const WORKER_READY = 'worker running tasks'
+
+const START_TIMEOUT_MS = 60_000
+
+export interface ServerProcess {
+  /** `api`, `worker 1`, `sqlite all`, ...: names the process in logs and errors. */
+  readonly name: string
+  /** Where it listens; '' for a worker. */
+  readonly url: string
+  /** The process serving (the server itself: no tsx CLI in between), whose CPU time /proc shows. */
+  readonly pid: number
+  /** stdout and stderr so far. */
+  output(): string
+  /** SIGTERM (graceful: tasks finish or are left queued), SIGKILL to the group after `graceMs`. */
+  stop(graceMs?: number): Promise<void>
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      )
+    })
+  })
+}
+
+/**
+ * Starts `engram serve` with `env` over the server's defaults, as `npm start` runs it but with tsx loaded
+ * into the server's own node process (`node --import tsx`) rather than through the tsx CLI, so the pid
+ * is the process doing the work and its /proc CPU time counts every thread (extractor, embedder). The
+ * process gets a group of its own (like test/support/spawn-server.ts) so a SIGKILL leaves nothing behind.
+ * Resolves when /health answers, or for `ROLE=worker` when it logs that it runs tasks.
+ */
+export async function spawnEngramServer(
+  name: string,
+  env: Record<string, string>,
+): Promise<ServerProcess> {
+  const worker = env.ROLE === 'worker'
+  const port = worker ? 0 : await freePort()
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=source', 'packages/server/src/cli.ts', 'serve'],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        SERVICEPAT_TOKEN: SCALE_OUT_TOKEN,
+        // info on a worker for its ready line; an HTTP process at info would log every request.
+        LOG_LEVEL: worker ? 'info' : 'warn',
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  )
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const url = worker ? '' : `http://127.0.0.1:${port}`
+  const handle: ServerProcess = {
+    name,
+    url,
+    pid: child.pid!,
+    output: () => output,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      signalGroup(child, 'SIGTERM')
+      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs)
+      await exited
+      clearTimeout(timer)
+      // Anything the server left in its group (none expected: worker threads are threads).
+      signalGroup(child, 'SIGKILL')
+    },
+  }
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited early (${child.exitCode ?? child.signalCode}):\n${output}`)
+    if (worker ? output.includes(WORKER_READY) : await healthy(url)) return handle
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  await handle.stop(0)
+  throw new Error(`${name} did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`)
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/health`)).ok
+  } catch {
+    return false
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal)
+  } catch {
+    // the group is gone
+  }
+}
