@@ -21,9 +21,12 @@ import type { Engram, EngineOptions } from './engine-types.js'
  * ```
  */
 export function createEngine(options: EngineOptions): Engram {
-  const { embedder = null, extractor, plugins, snapshots, graphChannels } = options
+  const { embedder = null, extractor, plugins, snapshots, graphChannels, indexMemoryMb } = options
   const core = createEngineCore(options)
-  const indexes = createIndexManager(core, snapshots === undefined ? {} : { snapshots })
+  const indexes = createIndexManager(core, {
+    ...(snapshots === undefined ? {} : { snapshots }),
+    ...(indexMemoryMb === undefined ? {} : { memoryBudgetBytes: indexMemoryMb * 2 ** 20 }),
+  })
   const search = createSearchService(core, indexes, {
     embedder,
     ...(plugins === undefined ? {} : { plugins }),

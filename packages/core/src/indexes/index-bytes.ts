@@ -57,5 +57,5 @@ export function vectorIndexBytes(
   const level0 = 2 * m * 4 + 4
   const upper = (4 * m + 4) / Math.max(1, m - 1)
   const hnsw = v.hnswFixed + slots * (level0 + upper + dimension * 4 + v.hnswPerSlot)
-  return hnsw + slots * dimension * 4 + vectors * v.perVector
+  return Math.round(hnsw + slots * dimension * 4 + vectors * v.perVector)
 }
