@@ -23,6 +23,18 @@ import type { Engram, EngineOptions } from './engine-types.js'
 export function createEngine(options: EngineOptions): Engram {
   const { embedder = null, extractor, plugins, snapshots, graphChannels, indexMemoryMb } = options
   const core = createEngineCore(options)
+  // Ingestion's before-commit hook first (hooks run in registration order): it adds the vectors of
+  // `/model/*` writes to their batch, and the index manager's hook must see every vector a batch will
+  // store to invalidate the snapshots of the spaces it touches. Seeing the batch before, it let a
+  // snapshot stay valid without the new vector, which a restart (or a reload after eviction) then read.
+  registerIngestion(core, {
+    components:
+      options.ingestion ??
+      defaultIngestionComponents({ embedder, ...(extractor ? { extractor } : {}) }),
+    // Entity resolution compares candidates with the brain's entity vectors, when there is an embedder.
+    entityVectors: async (brainId) =>
+      embedder === null ? null : vectorReader(brainId, await indexes.get(brainId)),
+  })
   const indexes = createIndexManager(core, {
     ...(snapshots === undefined ? {} : { snapshots }),
     ...(indexMemoryMb === undefined ? {} : { memoryBudgetBytes: indexMemoryMb * 2 ** 20 }),
@@ -31,14 +43,6 @@ export function createEngine(options: EngineOptions): Engram {
     embedder,
     ...(plugins === undefined ? {} : { plugins }),
     ...(graphChannels === undefined ? {} : { graphChannels }),
-  })
-  registerIngestion(core, {
-    components:
-      options.ingestion ??
-      defaultIngestionComponents({ embedder, ...(extractor ? { extractor } : {}) }),
-    // Entity resolution compares candidates with the brain's entity vectors, when there is an embedder.
-    entityVectors: async (brainId) =>
-      embedder === null ? null : vectorReader(brainId, await indexes.get(brainId)),
   })
   return Object.assign(core, { indexes, search, records: createRecords(core) })
 }
