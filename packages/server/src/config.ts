@@ -61,6 +61,8 @@ export interface ServerConfig {
   shutdownGraceSeconds: number
   /** Build every brain's search indexes in the background once listening (`WARM_INDEXES`). */
   warmIndexes: boolean
+  /** Memory budget of the in-memory indexes in MiB (`INDEX_MEMORY_MB`); undefined: unlimited. */
+  indexMemoryMb: number | undefined
   version: string
 }
 
@@ -222,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     maxFileBytes: integer(env, 'MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
     warmIndexes: flag(env, 'WARM_INDEXES', true),
+    indexMemoryMb: optionalInteger(env, 'INDEX_MEMORY_MB', 1, 16 * 1024 * 1024),
     version: packageVersion(),
   }
 }
