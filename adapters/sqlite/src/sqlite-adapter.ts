@@ -18,6 +18,7 @@ import {
   type SqliteDatabaseLike,
   type SqliteStatementLike,
 } from './sqlite-database-like.js'
+import { reopenableDatabase } from './sqlite-reopenable-database.js'
 import { prepareDatabase } from './sqlite-schema.js'
 
 export interface SqliteAdapterConfig {
@@ -126,12 +127,17 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
     if ((await catalog.get(brainId)) === null)
       throw new Error(`sqlite adapter: brain '${brainId}' does not exist`)
     createPrivateFile(brainPath(brainId))
-    const database = open(brainPath(brainId))
-    prepareDatabase(database, 'brain')
+    // Closed while the engine holds none of the brain's indexes (`store.release`), opened again on use.
+    const database = reopenableDatabase(() => {
+      const connection = open(brainPath(brainId))
+      prepareDatabase(connection, 'brain')
+      return connection
+    })
     databases.set(brainId, database)
     store = createSqliteBrainStore(brainId, database, {
       ...checkpointElsewhere(brainId),
       snapshotDir: snapshotPath(brainId),
+      release: () => database.release(),
     })
     stores.set(brainId, store)
     return store

@@ -23,6 +23,11 @@ export interface SqliteBrainStoreOptions {
   checkpointElsewhere?: () => Promise<void>
   /** `BrainStore.snapshotDir`: where the engine keeps this brain's index snapshot files (default none). */
   snapshotDir?: string
+  /**
+   * Closes the connection while the brain is cold (`BrainStore.release`; see
+   * `sqlite-reopenable-database.ts`); not called during a sliced transaction or its checkpoint.
+   */
+  release?: () => void
 }
 
 function recordCount(batch: WriteBatch): number {
@@ -255,6 +260,13 @@ export function createSqliteBrainStore(
     }
   }
   guard(store as unknown as Record<string, unknown>)
+  // Not guarded: it never waits. A sliced transaction keeps the connection, as does a checkpoint that
+  // will restore this connection's auto-checkpoint setting when it ends.
+  const release = options.release
+  if (release !== undefined)
+    store.release = () => {
+      if (sliced === null && checkpointing === 0) release()
+    }
   async function waitThen(call: (...args: unknown[]) => Promise<unknown>, args: unknown[]) {
     while (sliced !== null) await sliced
     return call(...args)

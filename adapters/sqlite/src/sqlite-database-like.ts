@@ -13,6 +13,8 @@ export interface SqliteDatabaseLike {
   exec(sql: string): unknown
   pragma(source: string, options?: { simple?: boolean }): unknown
   transaction<F extends (...args: never[]) => unknown>(fn: F): F
+  /** True inside a transaction (better-sqlite3 has it; a driver without it is taken as never in one). */
+  readonly inTransaction?: boolean
   close(): unknown
 }
 

@@ -73,7 +73,11 @@ export {
 } from './builtins/fusions/convex-combination.js'
 export { noFusion } from './builtins/fusions/no-fusion.js'
 export type { SearchService, SearchServiceOptions } from './search/search-service.js'
-export type { IndexManager, IndexManagerOptions } from './indexes/index-manager.js'
+export type {
+  IndexManager,
+  IndexManagerOptions,
+  IndexManagerStats,
+} from './indexes/index-manager.js'
 export type { IndexComponent } from './indexes/index-component.js'
 export type { SearchRequest } from './search/search-request.js'
 export { DEFAULT_GRAPH_CHANNELS, type GraphChannels } from './search/graph-channels.js'

@@ -116,6 +116,18 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect(await store.entities.get(['e1'])).toEqual([])
         expect(await store.relationships.get(['r1'])).toEqual([])
       })
+      t(
+        'keeps a store usable after release (an adapter without release has nothing to free)',
+        async () => {
+          await store.apply({ passages: [f.passage()] })
+          store.release?.()
+          expect(await store.passages.get(['p1'])).toHaveLength(1)
+          store.release?.()
+          await store.apply({ passages: [f.passage({ id: 'p2' })] })
+          expect((await store.stats()).passages).toBe(2)
+          expect(await adapter.brain('alpha')).toBe(store)
+        },
+      )
       t('keeps brains isolated', async () => {
         await store.apply({ passages: [f.passage()], entities: [f.entity()] })
         const beta = await adapter.brain('beta')

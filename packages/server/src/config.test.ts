@@ -27,10 +27,19 @@ describe('configuration', () => {
       ['BASE_PATH', 'api'],
       ['DEFAULT_BRAIN', '1x'],
       ['SERVICEPAT_TOKEN', 'short'],
+      ['INDEX_MEMORY_MB', '0'],
+      ['INDEX_MEMORY_MB', '1.5'],
+      ['INDEX_MEMORY_MB', '512MB'],
     ]) {
       expect(() => loadConfig({ [name!]: value }), name).toThrow(ConfigError)
       expect(() => loadConfig({ [name!]: value }), name).toThrow(name!)
     }
+  })
+
+  it('reads the index memory budget, unlimited by default', () => {
+    expect(loadConfig({}).indexMemoryMb).toBeUndefined()
+    expect(loadConfig({ INDEX_MEMORY_MB: '' }).indexMemoryMb).toBeUndefined()
+    expect(loadConfig({ INDEX_MEMORY_MB: '512' }).indexMemoryMb).toBe(512)
   })
 
   it('requires DATABASE_URL with STORAGE=postgres', () => {

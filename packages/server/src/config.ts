@@ -68,6 +68,8 @@ export interface ServerConfig {
   role: 'all' | 'api' | 'worker'
   /** Seconds a task claimed from the shared queue stays leased without a heartbeat (`TASK_LEASE_SECONDS`). */
   taskLeaseSeconds: number
+  /** Memory budget of the in-memory indexes in MiB (`INDEX_MEMORY_MB`); undefined: unlimited. */
+  indexMemoryMb: number | undefined
   version: string
 }
 
@@ -238,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     warmIndexes: flag(env, 'WARM_INDEXES', storage !== 'postgres'),
     role,
     taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 30, 2, 3600),
+    indexMemoryMb: optionalInteger(env, 'INDEX_MEMORY_MB', 1, 16 * 1024 * 1024),
     version: packageVersion(),
   }
 }

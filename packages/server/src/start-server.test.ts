@@ -12,7 +12,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
-function config(dataDir: string) {
+function config(dataDir: string, env: Record<string, string> = {}) {
   return loadConfig({
     ENGRAM_DATA_DIR: dataDir,
     SERVICEPAT_TOKEN: TOKEN,
@@ -20,6 +20,7 @@ function config(dataDir: string) {
     EMBEDDER: 'none',
     EXTRACTOR_WORKERS: '0',
     LOG_LEVEL: 'silent',
+    ...env,
   })
 }
 
@@ -67,6 +68,17 @@ describe('startServer: vector index snapshots', () => {
     expect(indexes.vectorOrigin.get('passages')).toBe('snapshot')
     expect(indexes.vectors.get('passages')!.size).toBe(30)
     await second.close()
+  })
+
+  it('gives the engine the index memory budget of INDEX_MEMORY_MB', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'engram-start-'))
+    dirs.push(dataDir)
+    const limited = await startServer(config(dataDir, { INDEX_MEMORY_MB: '64' }), () => {})
+    expect(limited.engram.indexes.stats().budgetBytes).toBe(64 * 2 ** 20)
+    await limited.close()
+    const unlimited = await startServer(config(dataDir), () => {})
+    expect(unlimited.engram.indexes.stats().budgetBytes).toBeNull()
+    await unlimited.close()
   })
 
   it('removes a brain snapshot files with DELETE /system/brains/{id}', async () => {

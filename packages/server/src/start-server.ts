@@ -116,6 +116,7 @@ export async function startServer(
       embedder,
       extractor,
       plugins,
+      ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
       graphChannels: {
         passages: config.graphChannels.passages,
         seeds: config.graphChannels.seeds,

@@ -21,14 +21,12 @@ import type { Engram, EngineOptions } from './engine-types.js'
  * ```
  */
 export function createEngine(options: EngineOptions): Engram {
-  const { embedder = null, extractor, plugins, snapshots, graphChannels } = options
+  const { embedder = null, extractor, plugins, snapshots, graphChannels, indexMemoryMb } = options
   const core = createEngineCore(options)
-  const indexes = createIndexManager(core, snapshots === undefined ? {} : { snapshots })
-  const search = createSearchService(core, indexes, {
-    embedder,
-    ...(plugins === undefined ? {} : { plugins }),
-    ...(graphChannels === undefined ? {} : { graphChannels }),
-  })
+  // Ingestion's before-commit hook first (hooks run in registration order): it adds the vectors of
+  // `/model/*` writes to their batch, and the index manager's hook must see every vector a batch will
+  // store to invalidate the snapshots of the spaces it touches. Seeing the batch before, it let a
+  // snapshot stay valid without the new vector, which a restart (or a reload after eviction) then read.
   registerIngestion(core, {
     components:
       options.ingestion ??
@@ -36,6 +34,15 @@ export function createEngine(options: EngineOptions): Engram {
     // Entity resolution compares candidates with the brain's entity vectors, when there is an embedder.
     entityVectors: async (brainId) =>
       embedder === null ? null : vectorReader(brainId, await indexes.get(brainId)),
+  })
+  const indexes = createIndexManager(core, {
+    ...(snapshots === undefined ? {} : { snapshots }),
+    ...(indexMemoryMb === undefined ? {} : { memoryBudgetBytes: indexMemoryMb * 2 ** 20 }),
+  })
+  const search = createSearchService(core, indexes, {
+    embedder,
+    ...(plugins === undefined ? {} : { plugins }),
+    ...(graphChannels === undefined ? {} : { graphChannels }),
   })
   return Object.assign(core, { indexes, search, records: createRecords(core) })
 }

@@ -91,6 +91,11 @@ export interface EngineCore {
    * snapshots). Hooks run in registration order; a failing hook is logged and the stop goes on.
    */
   onStop(hook: () => Promise<void>): void
+  /**
+   * Runs `hook` after a brain was deleted (its records are gone), so that in-memory state of it is
+   * dropped at once rather than when next looked up. Hooks run in registration order.
+   */
+  onBrainDeleted(hook: (brainId: string) => void | Promise<void>): void
   /** Opens storage, ensures the default brain, resumes unfinished tasks. */
   start(): Promise<void>
   /** Stops accepting tasks, lets running ones finish (up to `graceMs`), leaves the rest queued, closes storage. */
@@ -112,6 +117,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
   const listeners: CommitListener[] = []
   const beforeHooks: BeforeCommitHook[] = []
   const stopHooks: (() => Promise<void>)[] = []
+  const deleteHooks: ((brainId: string) => void | Promise<void>)[] = []
   let sweepTimer: NodeJS.Timeout | undefined
   let started = false
 
@@ -205,6 +211,9 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     storage,
     systemTokenHash: options.systemTokenHash,
     defaultBrain,
+    async onDeleted(brainId) {
+      for (const hook of deleteHooks) await hook(brainId)
+    },
   })
 
   const tasks = createTaskQueue({
@@ -247,6 +256,9 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     },
     onStop(hook) {
       stopHooks.push(hook)
+    },
+    onBrainDeleted(hook) {
+      deleteHooks.push(hook)
     },
 
     async start() {

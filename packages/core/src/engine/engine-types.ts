@@ -47,6 +47,12 @@ export interface EngineOptions extends EngineCoreOptions {
   graphChannels?: Partial<GraphChannels>
   /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
   snapshots?: VectorSnapshotOptions | false
+  /**
+   * Memory budget of the in-memory indexes, in MiB (2^20 bytes; fractions allowed): the least recently
+   * requested brains' indexes are evicted beyond it and rebuilt (from snapshots where valid) on their
+   * next request (see `IndexManagerOptions.memoryBudgetBytes`). Default: unlimited.
+   */
+  indexMemoryMb?: number
 }
 
 /**

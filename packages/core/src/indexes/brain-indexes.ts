@@ -75,6 +75,16 @@ export class BrainIndexes {
   }
 
   /**
+   * Estimated bytes of every component, hnswlib's native memory included (see `index-bytes.ts`):
+   * O(components), what the index manager's memory budget counts.
+   */
+  estimatedBytes(): number {
+    let bytes = 0
+    for (const component of this.components) bytes += component.bytes?.() ?? 0
+    return bytes
+  }
+
+  /**
    * Builds every component from the adapter's records, except the vector spaces in `loaded` (indexes
    * restored from snapshots, taken as they are).
    */

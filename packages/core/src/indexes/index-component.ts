@@ -24,4 +24,9 @@ export interface IndexComponent {
   save?(store: BrainStore): Promise<void>
   /** Restores from a snapshot before `build`; false when there is none (or it is stale). */
   load?(store: BrainStore): Promise<boolean>
+  /**
+   * Estimated bytes the component holds (heap and native), from sizes it keeps anyway: cheap enough
+   * to call on every request (see `index-bytes.ts`). Absent: counted as nothing by the memory budget.
+   */
+  bytes?(): number
 }

@@ -1,6 +1,8 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import type { EngineCore } from '../engine/engine-core.js'
+import { EngramError } from '../errors.js'
 import { BrainIndexes } from './brain-indexes.js'
+import { createIndexBudget, type IndexBudgetStats } from './index-budget.js'
 import { createVectorSnapshots, type VectorSnapshotOptions } from './vector-snapshots.js'
 
 export interface IndexManagerOptions {
@@ -12,7 +14,18 @@ export interface IndexManagerOptions {
    * later process never loads a stale snapshot. Default: on, with the defaults of the options.
    */
   snapshots?: VectorSnapshotOptions | false
+  /**
+   * Bytes the brains' index estimates (`BrainIndexes.estimatedBytes()`) may add up to: beyond it the
+   * least recently requested brains' indexes are evicted (their changed vector snapshots saved first)
+   * and rebuilt, from snapshots where valid, on their next request. The brain requested last is never
+   * evicted, so one larger than the whole budget is still served, alone (a warning is logged once).
+   * Default: unlimited (every brain's indexes stay once built).
+   */
+  memoryBudgetBytes?: number
 }
+
+/** What the index manager holds: see `IndexBudgetStats`. */
+export type IndexManagerStats = IndexBudgetStats
 
 /** The in-memory indexes of every brain an engine serves. */
 export interface IndexManager {
@@ -25,6 +38,8 @@ export interface IndexManager {
    * and `stop()` do this on their own). No-op when snapshots are off or the adapter keeps none.
    */
   saveSnapshots(brainId: string): Promise<void>
+  /** Brains loaded, their estimated bytes, the budget and evictions so far (for logs). */
+  stats(): IndexManagerStats
 }
 
 /**
@@ -39,12 +54,15 @@ export function createIndexManager(
 ): IndexManager {
   /** Per brain: its indexes, and the store they were built from (to tell a brain created again). */
   type Loaded = {
+    brainId: string
     generation: string
     indexes: Promise<BrainIndexes>
     built?: BrainIndexes
     store?: BrainStore
   }
   const loaded = new Map<string, Loaded>()
+  /** The entry is still the brain's loaded one (not evicted, replaced or deleted since). */
+  const current = (entry: Loaded) => loaded.get(entry.brainId) === entry
   const snapshots = createVectorSnapshots({
     ...(options.snapshots || {}),
     enabled: options.snapshots !== false,
@@ -55,6 +73,27 @@ export function createIndexManager(
       return entry?.store === store ? entry.built?.vectors : undefined
     },
   })
+
+  const budget = createIndexBudget<Loaded>({
+    ...(options.memoryBudgetBytes === undefined ? {} : { budgetBytes: options.memoryBudgetBytes }),
+    logger: core.logger,
+    brainIdOf: (entry) => entry.brainId,
+    save: (entry) => snapshots.save(entry.brainId),
+    drop(entry) {
+      if (current(entry)) loaded.delete(entry.brainId)
+      // The brain went cold: its store may free what it caches (SQLite closes the connection).
+      entry.store?.release?.()
+    },
+  })
+  /** Counts the entry's indexes as they are now (O(components)); may evict other brains. */
+  const measure = (entry: Loaded) => {
+    if (entry.built !== undefined && current(entry))
+      budget.measure(entry, entry.built.estimatedBytes())
+  }
+  const forget = (entry: Loaded) => {
+    if (current(entry)) loaded.delete(entry.brainId)
+    budget.forget(entry)
+  }
 
   async function build(brainId: string, next: Loaded): Promise<BrainIndexes> {
     const store = await core.store(brainId)
@@ -81,21 +120,43 @@ export function createIndexManager(
     return built
   }
 
-  async function get(brainId: string): Promise<BrainIndexes> {
-    const record = await core.brains.require(brainId)
+  /** The brain's loaded entry of this generation, marked used (and re-measured: lazy parts grow). */
+  function reuse(brainId: string, generation: string): Loaded | undefined {
     const entry = loaded.get(brainId)
+    if (entry === undefined || entry.generation !== generation) return undefined
+    budget.use(entry)
+    measure(entry)
+    return entry
+  }
+
+  async function get(brainId: string): Promise<BrainIndexes> {
+    const record = await core.brains.require(brainId).catch((error: unknown) => {
+      const stale = loaded.get(brainId)
+      if (stale !== undefined && error instanceof EngramError && error.code === 'BRAIN_NOT_FOUND')
+        forget(stale)
+      throw error
+    })
     // A brain deleted and created again gets a new token hash: its indexes are rebuilt from storage.
     const generation = `${record.createdAt}|${record.tokenHash}`
-    if (entry !== undefined && entry.generation === generation) return entry.indexes
-    const next = { generation } as Loaded
+    const entry = reuse(brainId, generation)
+    if (entry !== undefined) return entry.indexes
+    // A cold brain: evictions under way finish first, so builds cannot outrun the memory they free.
+    await budget.settled()
+    const raced = reuse(brainId, generation)
+    if (raced !== undefined) return raced.indexes
+    const previous = loaded.get(brainId)
+    if (previous !== undefined) forget(previous)
+    const next = { brainId, generation } as Loaded
     next.indexes = build(brainId, next)
     loaded.set(brainId, next)
+    budget.use(next)
     try {
       next.built = await next.indexes
       snapshots.built(brainId)
+      measure(next)
       return next.built
     } catch (error) {
-      loaded.delete(brainId)
+      forget(next)
       throw error
     }
   }
@@ -108,21 +169,36 @@ export function createIndexManager(
     const entry = loaded.get(brainId)
     // A failed build is dropped by `get` and rebuilt from storage on next use: nothing to follow.
     const built = entry === undefined ? null : await entry.indexes.catch(() => null)
-    await snapshots.follow(brainId, batch, built === null ? null : () => built.apply(batch))
+    if (entry === undefined || built === null) return snapshots.follow(brainId, batch, null)
+    // Evicted (or deleted) before the batch could be applied: storage has it, and the next `get`
+    // builds from storage, so the orphaned indexes are left alone.
+    await snapshots.follow(brainId, batch, () => (current(entry) ? built.apply(batch) : undefined))
+    measure(entry)
+  })
+  core.onBrainDeleted((brainId) => {
+    const entry = loaded.get(brainId)
+    if (entry !== undefined) forget(entry)
+  })
+  // After tasks have drained and before storage closes: evictions end, then save what changed.
+  core.onStop(async () => {
+    await budget.settled()
+    await snapshots.close()
   })
   // Several processes on one database: other processes' writes reach the commit listener above, read
   // back from storage, for the brains whose indexes this process holds; a brain whose indexes missed
   // writes is dropped and rebuilt on next use.
   core.followWrites({
     interested: (brainId) => loaded.has(brainId),
-    stale: (brainId) => void loaded.delete(brainId),
+    stale(brainId) {
+      const entry = loaded.get(brainId)
+      if (entry !== undefined) forget(entry)
+    },
   })
-  // After tasks have drained and before storage closes: save what changed.
-  core.onStop(() => snapshots.close())
 
   return {
     get,
     peek: (brainId) => loaded.get(brainId)?.built,
     saveSnapshots: (brainId) => snapshots.save(brainId),
+    stats: budget.stats,
   }
 }

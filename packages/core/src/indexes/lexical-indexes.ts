@@ -1,6 +1,7 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { EVENT_LABEL, type Entity } from '../model/entity.js'
 import { Bm25Index } from './bm25/bm25-index.js'
+import { INDEX_BYTES } from './index-bytes.js'
 import type { IndexComponent, Pause } from './index-component.js'
 
 const PAGE = 2000
@@ -23,6 +24,17 @@ export class LexicalIndexes implements IndexComponent {
   readonly observations = new Bm25Index()
   /** Labels and event time per entity uuid, for label filters and recency. */
   readonly entityInfo = new Map<string, { labels: string[]; happenedAt: string | null }>()
+
+  bytes(): number {
+    const { passages, entities, events, observations, entityInfo } = this
+    return (
+      passages.bytes() +
+      entities.bytes() +
+      events.bytes() +
+      observations.bytes() +
+      entityInfo.size * INDEX_BYTES.entityInfo
+    )
+  }
 
   async build(store: BrainStore, pause: Pause): Promise<void> {
     for (let after: string | null = null; ;) {

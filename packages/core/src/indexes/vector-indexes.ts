@@ -59,6 +59,12 @@ export class VectorIndexes implements IndexComponent {
     }
   }
 
+  bytes(): number {
+    let bytes = 0
+    for (const index of this.spaces.values()) bytes += index.bytes()
+    return bytes
+  }
+
   async apply(batch: WriteBatch, pause: Pause): Promise<void> {
     for (const v of batch.vectors ?? []) {
       if (isVectorSpace(v.space)) this.put(v.space, v.id, v.vector)

@@ -2,6 +2,8 @@ import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
+import { hashingTestEmbedder } from '../../testing/index.js'
+import type { Embedder } from '../contracts/embedder.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
 import { createEngine } from '../engine/create-engine.js'
 import { saveVectorIndex } from './vectors/vector-snapshot.js'
@@ -123,12 +125,13 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
 /** One life of the process: an engine and its search service on `storage`. */
 async function boot(
   storage: TestAdapter,
-  options: { snapshots?: VectorSnapshotOptions | false } = {},
+  options: { snapshots?: VectorSnapshotOptions | false; embedder?: Embedder } = {},
 ) {
   const engram = createEngine({
     storage,
     version: 't',
     defaultBrain: null,
+    embedder: options.embedder ?? null,
     // Background saves stay out of the way unless a test asks for them.
     snapshots: options.snapshots === false ? false : { idleMs: 3_600_000, ...options.snapshots },
   })
@@ -200,6 +203,26 @@ describe('vector index snapshots', () => {
     expect((await nearest(third.indexes, 'passages', vec(500)))[0]!.id).toBe('p-new')
     expect((await nearest(third.indexes, 'passages', vec(600)))[0]!.id).toBe('p5')
     expect((await nearest(third.indexes, 'passages', vec(5)))[0]!.id).not.toBe('p5')
+  })
+
+  it('are invalidated by vectors the embedding hook adds to a batch', async () => {
+    const embedder = hashingTestEmbedder(DIM)
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage, { embedder })
+    await first.engram.commit(BRAIN, seedBatch())
+    await first.indexes.get(BRAIN)
+    await first.engram.stop()
+
+    const second = await boot(storage, { embedder })
+    await second.indexes.get(BRAIN)
+    // No vector in the batch: the engine embeds the passage before it is stored.
+    await second.engram.commit(BRAIN, { passages: [passage('p-embedded')] })
+    expect(await validSpaces(second.store)).toEqual(['entities'])
+    // Crash-like end: the next start rebuilds the passages space, with the new vector.
+    const third = await boot(storage, { embedder })
+    const indexes = await third.indexes.get(BRAIN)
+    expect(indexes.vectorOrigin.get('passages')).toBe('storage')
+    expect(indexes.vectors.get('passages')!.has('p-embedded')).toBe(true)
   })
 
   it('are rebuilt after a crash that left no save, or a save cut short', async () => {

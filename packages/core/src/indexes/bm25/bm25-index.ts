@@ -1,4 +1,5 @@
 import { analyze as defaultAnalyze } from '../../analysis/analyze.js'
+import { bm25Bytes } from '../index-bytes.js'
 import { kthLargest, TopK } from './top-k.js'
 
 export interface Bm25Options {
@@ -64,6 +65,8 @@ export class Bm25Index {
   private docTerms: Map<number, number>[] = []
   private alive: boolean[] = []
   private live = 0
+  /** Entries in the posting lists (dead documents' included until `compact`). */
+  private postingCount = 0
   private totalLength = 0
   private dead = 0
   /** Per-document length normalisation, dropped whenever a document is added or removed. */
@@ -83,6 +86,11 @@ export class Bm25Index {
 
   has(id: string): boolean {
     return this.docOf.has(id)
+  }
+
+  /** Estimated bytes held (see `index-bytes.ts`), from counts kept as documents come and go: O(1). */
+  bytes(): number {
+    return bm25Bytes(this.postings.length, this.postingCount, this.ids.length)
   }
 
   /** Adds or replaces a document. */
@@ -110,6 +118,7 @@ export class Bm25Index {
       this.postings[term]!.push(doc, tf)
       this.df[term]!++
     }
+    this.postingCount += counts.size
     this.live++
     this.totalLength += tokens.length
     this.norms = null
@@ -142,6 +151,7 @@ export class Bm25Index {
     this.lengths = []
     this.docTerms = []
     this.alive = []
+    this.postingCount = 0
     for (const [id, counts, length] of docs) {
       const doc = this.ids.length
       this.ids.push(id)
@@ -150,6 +160,7 @@ export class Bm25Index {
       this.alive.push(true)
       this.docTerms.push(counts)
       for (const [term, tf] of counts) this.postings[term]!.push(doc, tf)
+      this.postingCount += counts.size
     }
     this.dead = 0
     this.norms = null

@@ -49,6 +49,11 @@ export class BrainCommunities implements IndexComponent {
   /** Nothing to follow: the graph counts its changes, and `index` recomputes when they are enough. */
   apply(): void {}
 
+  /** The current communities' estimate; nothing before the first computation. */
+  bytes(): number {
+    return this.current?.bytes() ?? 0
+  }
+
   /** The current communities, computed on first use; a stale set triggers a background refresh. */
   async index(store: BrainStore): Promise<CommunityIndex> {
     const graph = await this.graph.get(store)

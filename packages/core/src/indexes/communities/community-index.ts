@@ -1,6 +1,7 @@
 import { Bm25Index } from '../bm25/bm25-index.js'
 import type { GraphIndex } from '../graph/graph-index.js'
 import { EVENT_LABEL } from '../../model/entity.js'
+import { INDEX_BYTES } from '../index-bytes.js'
 import { HUBS_PER_COMMUNITY, summarizeCommunities, type Community } from './community-summary.js'
 import { graphologyView } from './graphology-view.js'
 import { louvainPartition, type LouvainOptions } from './louvain-communities.js'
@@ -69,6 +70,14 @@ export class CommunityIndex {
 
   get(id: string): Community | undefined {
     return this.byId.get(id)
+  }
+
+  /** Estimated bytes held (see `index-bytes.ts`; not calibrated on its own, communities are rare). */
+  bytes(): number {
+    const c = INDEX_BYTES.communities
+    return (
+      this.summaries.bytes() + this.stats.nodes * c.member + this.communities.length * c.community
+    )
   }
 
   /**

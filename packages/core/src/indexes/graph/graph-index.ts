@@ -3,6 +3,7 @@ import type { Polarity } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
 import type { Relationship } from '../../model/relationship.js'
+import { INDEX_BYTES } from '../index-bytes.js'
 import type { IndexComponent } from '../index-component.js'
 
 const PAGE = 2000
@@ -188,6 +189,11 @@ export class GraphIndex {
 
   get nodeCount(): number {
     return this.uuid.length
+  }
+
+  /** Estimated bytes held (see `index-bytes.ts`): O(1). */
+  bytes(): number {
+    return this.uuid.length * INDEX_BYTES.graph.node + this.edgeUuid.length * INDEX_BYTES.graph.edge
   }
 
   /** The node at the other end of edge `e` from `n`. */
@@ -460,5 +466,10 @@ export class LazyGraphIndex implements IndexComponent {
   apply(batch: WriteBatch): void {
     if (this.ready !== null) this.ready.apply(batch)
     else if (this.building !== null) this.pending.push(batch)
+  }
+
+  /** The graph's estimate once built; nothing before (batches waiting for a build are not counted). */
+  bytes(): number {
+    return this.ready?.bytes() ?? 0
   }
 }

@@ -1,4 +1,5 @@
 import hnswlib from 'hnswlib-node'
+import { vectorIndexBytes } from '../index-bytes.js'
 import { FlatVectors, type LabelScore } from './flat-vectors.js'
 
 export interface VectorIndexOptions {
@@ -131,6 +132,11 @@ export class VectorIndex {
 
   has(id: string): boolean {
     return this.labels.has(id)
+  }
+
+  /** Estimated bytes held, hnswlib's native memory included, at the allocated capacity (`index-bytes.ts`). */
+  bytes(): number {
+    return vectorIndexBytes(this.flat.capacity, this.size, this.dimension, this.settings.m)
   }
 
   /** A copy of the stored (unit) vector of `id`. */

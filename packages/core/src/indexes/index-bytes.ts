@@ -1,0 +1,61 @@
+/**
+ * Estimated resident bytes of the in-memory index structures, from counts they keep anyway (terms,
+ * postings, slots, nodes): O(1) per structure, so the index manager can refresh a brain's estimate on
+ * every request and after every batch. The constants were fitted on SciFact text and 512-d vectors
+ * with `node --expose-gc` (growth of `heapUsed + arrayBuffers` for the JS parts, of RSS for hnswlib's
+ * native memory), one structure at a time, in fresh processes:
+ *
+ * - BM25: 200 to 5,000 abstracts, and 200 to 5,000 three-word titles: the fit is within 1.5% of every
+ *   measurement. A term costs its `Map` entry, a `Postings` object and two typed arrays; a posting, 8
+ *   bytes in those arrays (with the doubling slack) and an entry of its document's term-count map.
+ * - Vectors: hnswlib (0.8, in hnswlib-node 3.0.0) allocates per slot its level-0 links (2M + 1 ints),
+ *   the vector itself, a label, a mutex, a level and a visited-list mark, and per index 65,536 label
+ *   mutexes (40 bytes each on Linux): 2.6 MB however small the index. The flat copy beside it is
+ *   `slots x dimension` float32. Both are counted at their allocated capacity, not their use: an
+ *   allocation that reuses memory freed by an evicted brain is resident whether it is written or not.
+ * - Graph: 1,000 to 10,000 entities, 0 to 30,000 relationships, strings fresh from JSON as an adapter
+ *   returns them.
+ *
+ * `npm run bench -- --many-brains` measures whole brains against these estimates (estimate / measured
+ * ratio in `benchmarks/results/many-brains.md`).
+ */
+export const INDEX_BYTES = {
+  bm25: { term: 530, posting: 50, document: 250 },
+  /** Label and event time per entity (`LexicalIndexes.entityInfo`). */
+  entityInfo: 150,
+  vectors: {
+    /** hnswlib's `label_op_locks_`: 65,536 `std::mutex`. */
+    hnswFixed: 65_536 * 40,
+    /** Per slot beside the links and the vector: label 8, mutex 40, level 4, link-list pointer 8, visited mark 2, label map ~44. */
+    hnswPerSlot: 106,
+    /** Per vector on the JS heap: the id, its slot in `ids`, its entry in the label map. */
+    perVector: 110,
+  },
+  graph: { node: 600, edge: 300 },
+  /** Per community member (uuid reference, centrality) and per community (summary, hubs, labels). */
+  communities: { member: 40, community: 300 },
+} as const
+
+/** A BM25 inverted index (`Bm25Index`). */
+export function bm25Bytes(terms: number, postings: number, documents: number): number {
+  const b = INDEX_BYTES.bm25
+  return terms * b.term + postings * b.posting + documents * b.document
+}
+
+/**
+ * One dense index (`VectorIndex`): hnswlib's graph with its own copy of the vectors, the flat copy,
+ * and the ids. `slots` is the allocated capacity; links per node at level 0 are 2m (plus a count),
+ * and the upper levels add (4m + 4) / (m - 1) bytes per slot on average.
+ */
+export function vectorIndexBytes(
+  slots: number,
+  vectors: number,
+  dimension: number,
+  m: number,
+): number {
+  const v = INDEX_BYTES.vectors
+  const level0 = 2 * m * 4 + 4
+  const upper = (4 * m + 4) / Math.max(1, m - 1)
+  const hnsw = v.hnswFixed + slots * (level0 + upper + dimension * 4 + v.hnswPerSlot)
+  return Math.round(hnsw + slots * dimension * 4 + vectors * v.perVector)
+}
