@@ -5,21 +5,26 @@ import { captureEnvironment } from '../run/environment.js'
 import { benchDatabases, ensurePostgres, postgresVersion } from './bench-databases.js'
 import { measureIngest, type IngestMeasurement, type IngestSetup } from './measure-ingest.js'
 import { measureSearch } from './measure-search.js'
+import { alternate } from './search-timing.js'
 import { scaleOutReport } from './scale-out-report.js'
 import { spawnEngramServer, type ServerProcess } from './server-process.js'
+
+const HEADLINE = { embedder: 'none', docs: 300, warmUpDocs: 20 } as const
 
 /**
  * The ingestion runs, in run order. The headline runs without an embedder: with use-lite, one worker
  * process ingested SciFact documents at 1.1 documents/s on this machine (60 documents, 2026-11-24; the
- * embedding of each abstract's ~40 entities dominates), so 500 documents in four setups would take half an
- * hour. The same documents spread over 4 brains show what the per-brain write lock leaves to parallelism;
- * the default embedder gets a smaller run of its own, 1 against 2 worker processes.
+ * embedding of each abstract's ~40 entities dominates), so 300 documents in these setups would take the
+ * better part of an hour. Its 1- and 2-worker pair runs twice, alternating, because other work on this
+ * shared machine moves single runs by 20-30%. The same documents spread over 4 brains show what the
+ * per-brain write lock leaves to parallelism; the default embedder gets a small run of its own.
  */
 export const INGEST_SETUPS: readonly IngestSetup[] = [
-  ...setups('postgres', [1, 2, 0], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 1 }),
-  ...setups('sqlite', [0], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 1 }),
-  ...setups('postgres', [1, 2], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 4 }),
-  ...setups('postgres', [1, 2], { embedder: 'use-lite', docs: 40, warmUpDocs: 5, brains: 1 }),
+  ...alternate(setups('postgres', [1, 2], { ...HEADLINE, brains: 1 }), 2),
+  ...setups('postgres', [0], { ...HEADLINE, brains: 1 }),
+  ...setups('sqlite', [0], { ...HEADLINE, brains: 1 }),
+  ...setups('postgres', [1, 2], { ...HEADLINE, brains: 4 }),
+  ...setups('postgres', [1, 2], { embedder: 'use-lite', docs: 30, warmUpDocs: 3, brains: 1 }),
 ]
 
 function setups(
