@@ -14,8 +14,8 @@ const HEADLINE = { embedder: 'none', docs: 300, warmUpDocs: 20 } as const
 /**
  * The ingestion runs, in run order. The headline runs without an embedder: with use-lite, one worker
  * process ingested SciFact documents at 1.1 documents/s on this machine (60 documents, 2026-11-24; the
- * embedding of each abstract's ~40 entities dominates), so 300 documents in these setups would take the
- * better part of an hour. Its 1- and 2-worker pair runs twice, alternating, because other work on this
+ * embedding of each abstract's ~40 entities dominates), so 300 documents in these setups would take
+ * about half an hour. Its 1- and 2-worker pair runs twice, alternating, because other work on this
  * shared machine moves single runs by 20-30%. The same documents spread over 4 brains show what the
  * per-brain write lock leaves to parallelism; the default embedder gets a small run of its own.
  */

@@ -64,8 +64,8 @@ export function scaleOutReport(r: ScaleOutResult): string {
       "the last task's `updated_at`. Before the timed run, the next few documents (`warm-up`) went through the same " +
       'processes into a brain `warmup`, untimed (extraction workers started, models loaded, code JIT-compiled). The headline ' +
       'runs have no embedder (`EMBEDDER=none`: extraction, entity resolution, storage and the task queue): with use-lite, ' +
-      'whose embedding of the ~40 entities of each abstract dominates, one worker process ingests about 1 document/s here, ' +
-      'so that the headline setups at this size would take the better part of an hour. The default embedder (use-lite) gets a ' +
+      'whose embedding of the ~40 entities of each abstract dominates, one worker process ingests 1 to 2 documents/s here, ' +
+      'so that the headline setups at this size would take about half an hour. The default embedder (use-lite) gets a ' +
       'smaller run of its own. The one-brain pair of the headline runs twice, alternating (1, 2, 1, 2 worker processes), ' +
       "since the machine's other load moves the figures from run to run. " +
       'With `brains` 4 the same documents are dealt out over 4 brains (document i into brain ' +
