@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadBeir } from '../loaders/beir.js'
 import { captureEnvironment } from '../run/environment.js'
@@ -61,6 +62,7 @@ export async function runScaleOut(
   await ensurePostgres()
   const postgres = await postgresVersion()
   const databases = benchDatabases()
+  const workDir = mkdtempSync(join(tmpdir(), 'engram-bench-scale-out-'))
   const running = new Set<ServerProcess>()
   const spawn = async (name: string, env: Record<string, string>) => {
     const server = await spawnEngramServer(name, env)
@@ -71,6 +73,7 @@ export async function runScaleOut(
     for (const server of running) await server.stop(2000)
     running.clear()
     await databases.dropAll()
+    rmSync(workDir, { recursive: true, force: true })
   }
   const interrupted = (signal: NodeJS.Signals) => {
     log(`scale-out: ${signal}, stopping servers and dropping databases`)
@@ -85,6 +88,7 @@ export async function runScaleOut(
         await measureIngest(setup, {
           spawn,
           createDatabase: databases.create,
+          workDir,
           texts,
           timeoutMs: TASK_TIMEOUT_MS,
           log,
@@ -95,6 +99,7 @@ export async function runScaleOut(
     const search = await measureSearch({
       spawn,
       createDatabase: databases.create,
+      workDir,
       texts,
       queries,
       timeoutMs: TASK_TIMEOUT_MS,
