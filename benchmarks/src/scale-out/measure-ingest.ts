@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { commandCpuByPid, cpuDeltaMs, processCpuMs } from '../run/proc-cpu.js'
 import {
@@ -53,6 +53,8 @@ export interface IngestOptions {
   readonly spawn: Spawn
   /** A fresh PostgreSQL database URL per call. */
   readonly createDatabase: () => Promise<string>
+  /** Where data directories go (the run removes it at the end, also when interrupted). */
+  readonly workDir: string
   /** The documents, in order: the setup takes its timed and warm-up ones from the start. */
   readonly texts: readonly string[]
   readonly timeoutMs: number
@@ -81,7 +83,7 @@ export async function measureIngest(
   setup: IngestSetup,
   options: IngestOptions,
 ): Promise<IngestMeasurement> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'engram-bench-scale-out-'))
+  const dataDir = mkdtempSync(join(options.workDir, 'ingest-'))
   const processes: ServerProcess[] = []
   try {
     const env: Record<string, string> = {

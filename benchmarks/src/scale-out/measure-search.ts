@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { runHttpScenario, searchScenario, type HttpResult } from '../latency/http-scenarios.js'
 import { HTTP_CONNECTIONS, HTTP_SECONDS } from '../latency/run-http-scenarios.js'
@@ -49,6 +49,8 @@ export interface SearchSide {
 export interface SearchOptions {
   readonly spawn: Spawn
   readonly createDatabase: () => Promise<string>
+  /** Where data directories go (the run removes it at the end, also when interrupted). */
+  readonly workDir: string
   /** The corpus, one document per text, into the brain `default` of each server. */
   readonly texts: readonly string[]
   readonly queries: readonly string[]
@@ -80,7 +82,7 @@ export async function measureSearch(options: SearchOptions): Promise<SearchSide[
   const sides: Side[] = []
   try {
     for (const storage of ['sqlite', 'postgres'] as const) {
-      const dataDir = mkdtempSync(join(tmpdir(), 'engram-bench-scale-out-search-'))
+      const dataDir = mkdtempSync(join(options.workDir, `search-${storage}-`))
       dirs.push(dataDir)
       const env: Record<string, string> = {
         ROLE: 'all',

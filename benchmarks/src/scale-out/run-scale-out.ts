@@ -1,25 +1,31 @@
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadBeir } from '../loaders/beir.js'
 import { captureEnvironment } from '../run/environment.js'
 import { benchDatabases, ensurePostgres, postgresVersion } from './bench-databases.js'
 import { measureIngest, type IngestMeasurement, type IngestSetup } from './measure-ingest.js'
 import { measureSearch } from './measure-search.js'
+import { alternate } from './search-timing.js'
 import { scaleOutReport } from './scale-out-report.js'
 import { spawnEngramServer, type ServerProcess } from './server-process.js'
+
+const HEADLINE = { embedder: 'none', docs: 300, warmUpDocs: 20 } as const
 
 /**
  * The ingestion runs, in run order. The headline runs without an embedder: with use-lite, one worker
  * process ingested SciFact documents at 1.1 documents/s on this machine (60 documents, 2026-11-24; the
- * embedding of each abstract's ~40 entities dominates), so 500 documents in four setups would take half an
- * hour. The same documents spread over 4 brains show what the per-brain write lock leaves to parallelism;
- * the default embedder gets a smaller run of its own, 1 against 2 worker processes.
+ * embedding of each abstract's ~40 entities dominates), so 300 documents in these setups would take
+ * about half an hour. Its 1- and 2-worker pair runs twice, alternating, because other work on this
+ * shared machine moves single runs by 20-30%. The same documents spread over 4 brains show what the
+ * per-brain write lock leaves to parallelism; the default embedder gets a small run of its own.
  */
 export const INGEST_SETUPS: readonly IngestSetup[] = [
-  ...setups('postgres', [1, 2, 0], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 1 }),
-  ...setups('sqlite', [0], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 1 }),
-  ...setups('postgres', [1, 2], { embedder: 'none', docs: 500, warmUpDocs: 20, brains: 4 }),
-  ...setups('postgres', [1, 2], { embedder: 'use-lite', docs: 40, warmUpDocs: 5, brains: 1 }),
+  ...alternate(setups('postgres', [1, 2], { ...HEADLINE, brains: 1 }), 2),
+  ...setups('postgres', [0], { ...HEADLINE, brains: 1 }),
+  ...setups('sqlite', [0], { ...HEADLINE, brains: 1 }),
+  ...setups('postgres', [1, 2], { ...HEADLINE, brains: 4 }),
+  ...setups('postgres', [1, 2], { embedder: 'use-lite', docs: 30, warmUpDocs: 3, brains: 1 }),
 ]
 
 function setups(
@@ -56,6 +62,7 @@ export async function runScaleOut(
   await ensurePostgres()
   const postgres = await postgresVersion()
   const databases = benchDatabases()
+  const workDir = mkdtempSync(join(tmpdir(), 'engram-bench-scale-out-'))
   const running = new Set<ServerProcess>()
   const spawn = async (name: string, env: Record<string, string>) => {
     const server = await spawnEngramServer(name, env)
@@ -66,6 +73,7 @@ export async function runScaleOut(
     for (const server of running) await server.stop(2000)
     running.clear()
     await databases.dropAll()
+    rmSync(workDir, { recursive: true, force: true })
   }
   const interrupted = (signal: NodeJS.Signals) => {
     log(`scale-out: ${signal}, stopping servers and dropping databases`)
@@ -80,6 +88,7 @@ export async function runScaleOut(
         await measureIngest(setup, {
           spawn,
           createDatabase: databases.create,
+          workDir,
           texts,
           timeoutMs: TASK_TIMEOUT_MS,
           log,
@@ -90,6 +99,7 @@ export async function runScaleOut(
     const search = await measureSearch({
       spawn,
       createDatabase: databases.create,
+      workDir,
       texts,
       queries,
       timeoutMs: TASK_TIMEOUT_MS,

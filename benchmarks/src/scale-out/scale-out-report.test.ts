@@ -4,7 +4,7 @@ import { summarizeLatency } from '../metrics/percentiles.js'
 import { captureEnvironment } from '../run/environment.js'
 import type { IngestMeasurement, IngestSetup } from './measure-ingest.js'
 import type { SearchSide } from './measure-search.js'
-import { coresBusy, scaleOutReport } from './scale-out-report.js'
+import { coresBusy, scaleOutReport, scalingVerdict } from './scale-out-report.js'
 
 const ingest = (
   where: Pick<IngestSetup, 'storage' | 'workerProcesses'>,
@@ -70,6 +70,8 @@ describe('scaleOutReport', () => {
       ingest: [
         ingest({ storage: 'postgres', workerProcesses: 1 }, 10),
         ingest({ storage: 'postgres', workerProcesses: 2 }, 15),
+        ingest({ storage: 'postgres', workerProcesses: 1 }, 12),
+        ingest({ storage: 'postgres', workerProcesses: 2 }, 18),
         ingest({ storage: 'sqlite', workerProcesses: 0 }, 20),
         ingest({ storage: 'postgres', workerProcesses: 1 }, 1, 0, 'use-lite'),
         ingest({ storage: 'postgres', workerProcesses: 2 }, 0.5, 0, 'use-lite'),
@@ -78,10 +80,11 @@ describe('scaleOutReport', () => {
     expect(text).toMatch(/^<!-- GENERATED FILE/)
     expect(text).toContain('| postgres, ROLE=api + 2 ROLE=worker | none | 1 | 100 | 20 | 100 | 0 |')
     expect(text).toContain(
-      '- EMBEDDER=none, one brain, 2 worker processes against 1: 15.0 against 10.0 documents/s (1.50x)',
+      '- EMBEDDER=none, one brain, 2 worker processes against 1: 15.0, 18.0 against 10.0, 12.0 documents/s (means: 1.50x)',
     )
+    expect(text).toContain('Faster in every run.')
     expect(text).toContain(
-      '- EMBEDDER=use-lite, one brain, 2 worker processes against 1: 0.5 against 1.0 documents/s (0.50x)',
+      '- EMBEDDER=use-lite, one brain, 2 worker processes against 1: 0.5 against 1.0 documents/s (means: 0.50x)',
     )
     expect(text).toContain('Every task of every setup completed')
     expect(text).toContain(
@@ -99,6 +102,14 @@ describe('scaleOutReport', () => {
       ingest: [ingest({ storage: 'postgres', workerProcesses: 1 }, 10, 3)],
     })
     expect(text).toContain('postgres, ROLE=api + 1 ROLE=worker: 3 (first error: boom)')
+  })
+
+  it('compares repeated runs by their ranges and single runs by a 10% band', () => {
+    expect(scalingVerdict([10, 11], [12, 13])).toBe('Faster in every run.')
+    expect(scalingVerdict([10, 11], [8, 9])).toMatch(/^Slower in every run/)
+    expect(scalingVerdict([10, 12], [11, 13])).toMatch(/^The runs overlap/)
+    expect(scalingVerdict([10], [10.5])).toBe('One run each: within 10%, no clear difference.')
+    expect(scalingVerdict([10], [12])).toBe('One run each: faster by more than 10%.')
   })
 
   it('counts busy cores over every measured process', () => {

@@ -64,12 +64,14 @@ export function scaleOutReport(r: ScaleOutResult): string {
       "the last task's `updated_at`. Before the timed run, the next few documents (`warm-up`) went through the same " +
       'processes into a brain `warmup`, untimed (extraction workers started, models loaded, code JIT-compiled). The headline ' +
       'runs have no embedder (`EMBEDDER=none`: extraction, entity resolution, storage and the task queue): with use-lite, ' +
-      'whose embedding of the ~40 entities of each abstract dominates, one worker process ingests about 1 document/s here, ' +
+      'whose embedding of the ~40 entities of each abstract dominates, one worker process ingests 1 to 2 documents/s here, ' +
       'so that the headline setups at this size would take about half an hour. The default embedder (use-lite) gets a ' +
-      'smaller run of its own. With `brains` 4 the same documents are dealt out over 4 brains (document i into brain ' +
+      'smaller run of its own. The one-brain pair of the headline runs twice, alternating (1, 2, 1, 2 worker processes), ' +
+      "since the machine's other load moves the figures from run to run. " +
+      'With `brains` 4 the same documents are dealt out over 4 brains (document i into brain ' +
       'i mod 4), which lifts the one-brain limit of one resolution and write at a time. Other settings are the defaults: per process `WORKERS=5`, `WORKERS_PER_BRAIN=4`, ' +
       '`EXTRACTOR_WORKERS=2`, with use-lite `EMBEDDER_WORKERS=2`; `TASK_LEASE_SECONDS=30`. `vs 1 worker` compares with ' +
-      'the 1-worker run of the same embedder. `CPU s` is CPU time over the timed window from /proc: the HTTP process, the ' +
+      'the mean of the 1-worker runs of the same work (embedder, documents, brains). `CPU s` is CPU time over the timed window from /proc: the HTTP process, the ' +
       'worker processes together, and every `postgres` process on the machine (other users of the cluster included; ' +
       'backends that exit take their time with them); `cores busy` is their sum per wall second.',
     '',
@@ -236,24 +238,50 @@ export function scaleOutReport(r: ScaleOutResult): string {
   ].join('\n')
 }
 
-/** The postgres run with one worker process and otherwise the same setup, which the others compare with. */
-function oneWorkerRun(
+/** Runs of the same work (embedder, documents, brains) on PostgreSQL with `workerProcesses` workers. */
+function splitRuns(
   m: IngestMeasurement,
   ingest: readonly IngestMeasurement[],
-): IngestMeasurement | undefined {
-  return ingest.find(
+  workerProcesses: number,
+): IngestMeasurement[] {
+  return ingest.filter(
     (x) =>
       x.setup.storage === 'postgres' &&
-      x.setup.workerProcesses === 1 &&
+      x.setup.workerProcesses === workerProcesses &&
       x.setup.embedder === m.setup.embedder &&
       x.setup.docs === m.setup.docs &&
       x.setup.brains === m.setup.brains,
   )
 }
 
+/** Documents/s against the mean of the 1-worker runs of the same work. */
 function vsOneWorker(m: IngestMeasurement, ingest: readonly IngestMeasurement[]): string {
-  const one = oneWorkerRun(m, ingest)
-  return one ? `${(m.docsPerSec / one.docsPerSec).toFixed(2)}x` : '-'
+  const ones = splitRuns(m, ingest, 1)
+  return ones.length > 0
+    ? `${(m.docsPerSec / mean(ones.map((x) => x.docsPerSec))).toFixed(2)}x`
+    : '-'
+}
+
+/**
+ * 2 worker processes against 1, in words: with two runs or more of each, whether every run of one beat
+ * every run of the other (else the difference is within the run-to-run spread); with one run each, a 10% band.
+ */
+export function scalingVerdict(ones: readonly number[], twos: readonly number[]): string {
+  if (ones.length > 1 && twos.length > 1) {
+    if (Math.min(...twos) > Math.max(...ones)) return 'Faster in every run.'
+    if (Math.max(...twos) < Math.min(...ones))
+      return 'Slower in every run: on this machine the extra process costs more than it adds.'
+    return 'The runs overlap: no difference beyond the run-to-run spread.'
+  }
+  const ratio = mean(twos) / mean(ones)
+  return (
+    'One run each: ' +
+    (ratio >= 1.1
+      ? 'faster by more than 10%.'
+      : ratio > 0.9
+        ? 'within 10%, no clear difference.'
+        : 'slower by more than 10%.')
+  )
 }
 
 /** What the ingestion table says, computed from it. */
@@ -267,22 +295,29 @@ function ingestNotes(ingest: readonly IngestMeasurement[]): string[] {
           .map((m) => `${setupLabel(m.setup)}: ${m.failed} (first error: ${m.firstError})`)
           .join('; ')}.`,
   )
-  for (const two of ingest.filter(
-    (m) => m.setup.storage === 'postgres' && m.setup.workerProcesses === 2,
-  )) {
-    const one = oneWorkerRun(two, ingest)
-    if (!one) continue
-    const ratio = two.docsPerSec / one.docsPerSec
+  const firstOfEach = ingest.filter(
+    (m, i) =>
+      m.setup.storage === 'postgres' &&
+      m.setup.workerProcesses === 2 &&
+      splitRuns(m, ingest, 2)[0] === ingest[i],
+  )
+  for (const first of firstOfEach) {
+    const ones = splitRuns(first, ingest, 1)
+    const twos = splitRuns(first, ingest, 2)
+    if (ones.length === 0) continue
+    const rate = (runs: readonly IngestMeasurement[]) =>
+      runs.map((x) => x.docsPerSec.toFixed(1)).join(', ')
+    const busy = (runs: readonly IngestMeasurement[]) =>
+      runs.map((x) => coresBusy(x)?.toFixed(2) ?? '-').join(', ')
+    const ratio = mean(twos.map((x) => x.docsPerSec)) / mean(ones.map((x) => x.docsPerSec))
     notes.push(
-      `- EMBEDDER=${two.setup.embedder}, ${two.setup.brains === 1 ? 'one brain' : `${two.setup.brains} brains`}, ` +
-        `2 worker processes against 1: ${two.docsPerSec.toFixed(1)} against ` +
-        `${one.docsPerSec.toFixed(1)} documents/s (${ratio.toFixed(2)}x), ${coresBusy(two)?.toFixed(2) ?? '-'} against ` +
-        `${coresBusy(one)?.toFixed(2) ?? '-'} cores busy. ` +
-        (ratio >= 1.1
-          ? 'The second process used CPU the first left idle.'
-          : ratio > 0.9
-            ? 'No gain beyond the run-to-run spread.'
-            : 'Slower: on this machine the extra process costs more than it adds.'),
+      `- EMBEDDER=${first.setup.embedder}, ${first.setup.brains === 1 ? 'one brain' : `${first.setup.brains} brains`}, ` +
+        `2 worker processes against 1: ${rate(twos)} against ${rate(ones)} documents/s ` +
+        `(means: ${ratio.toFixed(2)}x), ${busy(twos)} against ${busy(ones)} cores busy. ` +
+        scalingVerdict(
+          ones.map((x) => x.docsPerSec),
+          twos.map((x) => x.docsPerSec),
+        ),
     )
   }
   for (const m of ingest.filter((x) => x.setup.workerProcesses === 0))

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { repoRoot } from '../paths.js'
 
@@ -19,7 +19,7 @@ export interface ServerProcess {
   readonly pid: number
   /** stdout and stderr so far. */
   output(): string
-  /** SIGTERM (graceful: tasks finish or are left queued), SIGKILL to the group after `graceMs`. */
+  /** SIGTERM (graceful: tasks finish or are left queued), SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>
 }
 
@@ -39,9 +39,10 @@ export async function freePort(): Promise<number> {
 /**
  * Starts `engram serve` with `env` over the server's defaults, as `npm start` runs it but with tsx loaded
  * into the server's own node process (`node --import tsx`) rather than through the tsx CLI, so the pid
- * is the process doing the work and its /proc CPU time counts every thread (extractor, embedder). The
- * process gets a group of its own (like test/support/spawn-server.ts) so a SIGKILL leaves nothing behind.
- * Resolves when /health answers, or for `ROLE=worker` when it logs that it runs tasks.
+ * is the process doing the work and its /proc CPU time counts every thread (extractor, embedder), and
+ * there is no grandchild to leave behind. It stays in this process's group, so a Ctrl-C or a kill of the
+ * group reaches it even if this process dies before it can stop it. Resolves when /health answers, or
+ * for `ROLE=worker` when it logs that it runs tasks.
  */
 export async function spawnEngramServer(
   name: string,
@@ -64,7 +65,6 @@ export async function spawnEngramServer(
         HOST: '127.0.0.1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
     },
   )
   let output = ''
@@ -79,12 +79,10 @@ export async function spawnEngramServer(
     output: () => output,
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return
-      signalGroup(child, 'SIGTERM')
-      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), graceMs)
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs)
       await exited
       clearTimeout(timer)
-      // Anything the server left in its group (none expected: worker threads are threads).
-      signalGroup(child, 'SIGKILL')
     },
   }
   const deadline = Date.now() + START_TIMEOUT_MS
@@ -103,13 +101,5 @@ async function healthy(url: string): Promise<boolean> {
     return (await fetch(`${url}/health`)).ok
   } catch {
     return false
-  }
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.pid!, signal)
-  } catch {
-    // the group is gone
   }
 }
