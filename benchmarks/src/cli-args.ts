@@ -1,3 +1,4 @@
+import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
 import { ALL_PHASES, type Phase } from './run/run-types.js'
 
 export interface CliArgs {
@@ -9,6 +10,8 @@ export interface CliArgs {
   readonly latency: boolean
   readonly ingest: boolean
   readonly recsys: boolean
+  /** Brains and passages per brain of `--many-brains`; null when not asked. */
+  readonly manyBrains: { readonly brains: number; readonly passages: number } | null
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -32,6 +35,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --latency               per-stage latency suites (tinybench) and HTTP scenarios (autocannon)
   --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
   --recsys                MovieLens recommend vs popularity and item-kNN (results/movielens.md)
+  --many-brains [n,p]     n brains of p SciFact passages (default 2000,200) on SQLite served by one
+                          process under a 512 MB index memory budget (results/many-brains.md)
   --help`
 
 /** Parses argv (after `--`). Throws on unknown flags so a typo never silently runs the wrong thing. */
@@ -45,6 +50,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     latency: false,
     ingest: false,
     recsys: false,
+    manyBrains: null as { brains: number; passages: number } | null,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -90,6 +96,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.scale = next ? next.split(',').map(Number) : [10_000, 100_000, 300_000]
         if (args.scale.some((n) => !Number.isInteger(n) || n <= 0))
           throw new Error('--scale sizes must be positive integers')
+        break
+      }
+      case '--many-brains': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        const { brains: n, passages: p } = MANY_BRAINS_DEFAULT
+        const [brains, passages] = next ? next.split(',').map(Number) : [n, p]
+        if (![brains, passages].every((n) => Number.isInteger(n) && n! > 0))
+          throw new Error('--many-brains takes two positive integers: brains,passages')
+        args.manyBrains = { brains: brains!, passages: passages! }
         break
       }
       case '--list':

@@ -4,6 +4,8 @@ import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
 import { parseCliArgs, USAGE } from './cli-args.js'
 import { runIngestBench } from './ingest/run-ingest-bench.js'
 import { runLatencySuites } from './latency/run-latency-suites.js'
+import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
+import { runManyBrains } from './many-brains/run-many-brains.js'
 import { runMovieLens } from './recsys/run-movielens.js'
 import {
   benchmarksDir,
@@ -32,7 +34,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.scale &&
       !args.latency &&
       !args.ingest &&
-      !args.recsys)
+      !args.recsys &&
+      !args.manyBrains)
   ) {
     log(USAGE)
     return 0
@@ -40,7 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const dataDir = resolve(repoRoot, args.dataDir ?? defaultDataDir)
   const runsRoot = resolve(repoRoot, args.out ?? defaultRunsDir)
   if (
-    (args.configs.length > 0 || args.latency || args.ingest || args.recsys) &&
+    (args.configs.length > 0 || args.latency || args.ingest || args.recsys || args.manyBrains) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -96,6 +99,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
+  if (args.manyBrains) {
+    const { brains, passages } = args.manyBrains
+    const defaults =
+      brains === MANY_BRAINS_DEFAULT.brains && passages === MANY_BRAINS_DEFAULT.passages
+    await runManyBrains(args.manyBrains, defaults, dataDir, resultsDir, log)
+  }
   if (args.report || names.length > 0 || args.scale || args.latency || args.ingest) {
     for (const file of writeReport(configsDir, resultsDir)) log(`wrote ${file}`)
     if (args.report) log(`(${REPORT_COMMAND})`)
