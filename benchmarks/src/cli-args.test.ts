@@ -27,10 +27,17 @@ describe('parseCliArgs', () => {
       scaleOut: true,
       scale: [10_000, 100_000, 300_000],
     })
+    expect(parseCliArgs(['--many-brains']).manyBrains).toEqual({ brains: 2000, passages: 200 })
+    expect(parseCliArgs(['--many-brains', '100,50']).manyBrains).toEqual({
+      brains: 100,
+      passages: 50,
+    })
+    expect(parseCliArgs(['--ingest']).manyBrains).toBeNull()
   })
 
   it('refuses unknown flags and bad sizes', () => {
     expect(() => parseCliArgs(['--ingets'])).toThrow(/unknown argument/)
     expect(() => parseCliArgs(['--scale', '10,x'])).toThrow(/positive integers/)
+    expect(() => parseCliArgs(['--many-brains', '100'])).toThrow(/positive integers/)
   })
 })

@@ -1,3 +1,4 @@
+import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
 import { ALL_PHASES, type Phase } from './run/run-types.js'
 
 export interface CliArgs {
@@ -10,6 +11,8 @@ export interface CliArgs {
   readonly ingest: boolean
   readonly recsys: boolean
   readonly scaleOut: boolean
+  /** Brains and passages per brain of `--many-brains`; null when not asked. */
+  readonly manyBrains: { readonly brains: number; readonly passages: number } | null
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -35,6 +38,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --recsys                MovieLens recommend vs popularity and item-kNN (results/movielens.md)
   --scale-out             PostgreSQL scale-out: ingestion with 1 and 2 worker processes, search latency
                           and req/s on PostgreSQL vs SQLite (results/scale-out.md; needs PostgreSQL)
+  --many-brains [n,p]     n brains of p SciFact passages (default 2000,200) on SQLite served by one
+                          process under a 512 MB index memory budget (results/many-brains.md)
   --help`
 
 /** Parses argv (after `--`). Throws on unknown flags so a typo never silently runs the wrong thing. */
@@ -49,6 +54,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     ingest: false,
     recsys: false,
     scaleOut: false,
+    manyBrains: null as { brains: number; passages: number } | null,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -99,6 +105,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       case '--scale-out':
         args.scaleOut = true
         break
+      case '--many-brains': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        const { brains: n, passages: p } = MANY_BRAINS_DEFAULT
+        const [brains, passages] = next ? next.split(',').map(Number) : [n, p]
+        if (![brains, passages].every((n) => Number.isInteger(n) && n! > 0))
+          throw new Error('--many-brains takes two positive integers: brains,passages')
+        args.manyBrains = { brains: brains!, passages: passages! }
+        break
+      }
       case '--list':
       case '--report':
       case '--accept':

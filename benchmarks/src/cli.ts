@@ -4,6 +4,8 @@ import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
 import { parseCliArgs, USAGE } from './cli-args.js'
 import { runIngestBench } from './ingest/run-ingest-bench.js'
 import { runLatencySuites } from './latency/run-latency-suites.js'
+import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
+import { runManyBrains } from './many-brains/run-many-brains.js'
 import { runMovieLens } from './recsys/run-movielens.js'
 import {
   benchmarksDir,
@@ -34,7 +36,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.latency &&
       !args.ingest &&
       !args.recsys &&
-      !args.scaleOut)
+      !args.scaleOut &&
+      !args.manyBrains)
   ) {
     log(USAGE)
     return 0
@@ -42,7 +45,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const dataDir = resolve(repoRoot, args.dataDir ?? defaultDataDir)
   const runsRoot = resolve(repoRoot, args.out ?? defaultRunsDir)
   if (
-    (args.configs.length > 0 || args.latency || args.ingest || args.recsys || args.scaleOut) &&
+    (args.configs.length > 0 ||
+      args.latency ||
+      args.ingest ||
+      args.recsys ||
+      args.scaleOut ||
+      args.manyBrains) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -99,6 +107,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
   if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
+  if (args.manyBrains) {
+    const { brains, passages } = args.manyBrains
+    const defaults =
+      brains === MANY_BRAINS_DEFAULT.brains && passages === MANY_BRAINS_DEFAULT.passages
+    await runManyBrains(args.manyBrains, defaults, dataDir, resultsDir, log)
+  }
   if (
     args.report ||
     names.length > 0 ||

@@ -32,6 +32,8 @@ export function startChild<T>(
   args: readonly string[] = [],
   env: Record<string, string> = {},
   timeoutMs = 30 * 60_000,
+  /** Sees the child's stderr as it comes (progress of a long step). */
+  onStderr?: (text: string) => void,
 ): Promise<ChildHandle<T>> {
   const child = spawn(TSX, ['--conditions=source', script, ...args], {
     cwd: repoRoot,
@@ -54,7 +56,10 @@ export function startChild<T>(
       reject(new Error(`${script} gave no result within ${timeoutMs} ms:\n${output.slice(-4000)}`))
     }, timeoutMs)
     let done = false
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      onStderr?.(chunk.toString())
+    })
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString()
       let nl: number
@@ -84,8 +89,9 @@ export async function runChild<T>(
   script: string,
   args: readonly string[] = [],
   env: Record<string, string> = {},
+  options: { timeoutMs?: number; onStderr?: (text: string) => void } = {},
 ): Promise<T> {
-  const handle = await startChild<T>(script, args, env)
+  const handle = await startChild<T>(script, args, env, options.timeoutMs, options.onStderr)
   const { child } = handle
   if (child.exitCode === null && child.signalCode === null) {
     let timer: NodeJS.Timeout | undefined

@@ -140,10 +140,11 @@ export interface BrainStore {
   /** Per-brain settings. */
   readonly meta: MetaRepository
   /**
-   * Optional. The engine no longer keeps this brain's indexes in memory (evicted under its memory
-   * budget, `INDEX_MEMORY_MB`): free what the store caches for the brain. The store stays usable, and
-   * the next call may be slower (the SQLite adapter closes the brain's connection and opens it again on
-   * that call). Must not disturb a write in progress. Absent: nothing to free.
+   * Optional. The engine does not expect to use this brain soon (its indexes were evicted under the
+   * memory budget, `INDEX_MEMORY_MB`, or a scan of every brain's tasks read it): free what the store
+   * caches for the brain. The store stays usable, and the next call may be slower (the SQLite adapter
+   * closes the brain's connection and opens it again on that call). Must not disturb a write in
+   * progress. Absent: nothing to free.
    */
   release?(): void
 }

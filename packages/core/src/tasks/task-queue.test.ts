@@ -137,6 +137,36 @@ describe('task queue', () => {
     await engram.tasks.idle()
   })
 
+  it('lets the stores of brains with no task here release what the start-up scan opened', async () => {
+    const inner = memoryAdapter()
+    const released: string[] = []
+    const storage: StorageAdapter = {
+      ...inner,
+      async brain(brainId) {
+        return { ...(await inner.brain(brainId)), release: () => released.push(brainId) }
+      },
+    }
+    // A first life leaves a task unfinished in 'default', none in 'idle'.
+    const first = await engine(() => new Promise(() => {}), {}, storage)
+    await first.brains.create('idle')
+    await first.tasks.submit({ brainId: 'default', kind: 'echo', payload: {} })
+    await first.stop({ graceMs: 0 })
+    released.length = 0
+    const gate = deferred()
+    const second = await engine(
+      async () => {
+        await gate.promise
+        return { status: 'completed', result: {} }
+      },
+      {},
+      storage,
+    )
+    // The retention sweep runs first (nothing held yet), then resume holds the task of 'default'.
+    expect(released).toEqual(['default', 'idle', 'idle'])
+    gate.resolve()
+    await second.stop()
+  })
+
   it('returns the same task for the same client task id', async () => {
     const engram = await engine(async () => ({ status: 'completed', result: {} }))
     const a = await engram.tasks.submit({
