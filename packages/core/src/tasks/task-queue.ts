@@ -6,7 +6,7 @@ import { EngramError, isEngramError } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
-import { canTransition, type Task, type TaskStage, type TaskStatus } from '../model/task.js'
+import { canTransition, isTerminal, type Task, type TaskStage, type TaskStatus } from '../model/task.js'
 import type { TaskContext, TaskHandler } from './task-handler.js'
 
 export interface SubmitTaskInput {
@@ -79,9 +79,6 @@ type Entry = TaskKey
 class FinishedElsewhere extends Error {}
 
 const MAX_ERROR_LENGTH = 2000
-
-const isTerminal = (task: Task) =>
-  task.status === 'completed' || task.status === 'partial_failed' || task.status === 'failed'
 
 /** Moves a task to `status`/`stage`, refusing backwards moves (CONTRACT.md section 4). */
 function advance(
@@ -231,7 +228,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       return
     }
     let task = await store.tasks.get(entry.taskId)
-    if (task === null || isTerminal(task)) return
+    if (task === null || isTerminal(task.status)) return
     if (task.attempts >= options.maxAttempts) {
       // Started that many times and never finished: each start ended with its process (a poison task).
       await store.tasks.put(
@@ -297,7 +294,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
           // Under the brain's write lock, shared by every process: a task that ran twice (its lease
           // ran out while it was still running here) commits once, whichever finishes first.
           const stored = await store.tasks.get(entry.taskId)
-          if (stored !== null && isTerminal(stored)) throw new FinishedElsewhere()
+          if (stored !== null && isTerminal(stored.status)) throw new FinishedElsewhere()
           const outcome = typeof handled === 'function' ? await handled() : handled
           if (controller.signal.aborted) throw new Error('task aborted')
           // The finished record goes into the batch's own transaction: records and status land together.
@@ -461,15 +458,8 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       let resumed = 0
       for (const brainId of await options.listBrains()) {
         const store = await options.store(brainId)
+        // A task started too often is given up by `run` when its turn comes, as in the shared queue.
         for (const task of await store.tasks.inStatus(['queued', 'started'])) {
-          if (task.attempts >= options.maxAttempts) {
-            const failed = advance(task, 'failed', 'failed', {
-              error: `Interrupted ${task.attempts} times; giving up.`,
-              endedAt: nowIso(),
-            })
-            await store.tasks.put(failed)
-            continue
-          }
           enqueue({ brainId, taskId: task.id })
           resumed++
         }
