@@ -6,7 +6,13 @@ import { EngramError, isEngramError } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
-import { canTransition, isTerminal, type Task, type TaskStage, type TaskStatus } from '../model/task.js'
+import {
+  canTransition,
+  isTerminal,
+  type Task,
+  type TaskStage,
+  type TaskStatus,
+} from '../model/task.js'
 import type { TaskContext, TaskHandler } from './task-handler.js'
 
 export interface SubmitTaskInput {
