@@ -226,6 +226,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/system/brains/{brain_id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get brain settings
+         * @description The BM25 settings the brain scores with (server defaults under its override) and the fields it overrides. Beyond the Engram contract.
+         */
+        get: operations["system_get_brain_settings"];
+        /**
+         * Set brain settings
+         * @description Sets the brain's BM25 override (variant, k1, b, delta), applied to its lexical indexes at once without re-indexing (scores change, postings do not). Out-of-range values answer 400. Beyond the Engram contract.
+         */
+        put: operations["system_put_brain_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/model/entity": {
         parameters: {
             query?: never;
@@ -2078,6 +2102,265 @@ export interface operations {
                         name_key: string;
                         pat: string;
                     };
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    system_get_brain_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brain_id: string;
+                        /** @description The BM25 settings the brain scores with. */
+                        bm25: {
+                            /**
+                             * @description Scoring formula: lucene, atire, bm25l or bm25+.
+                             * @enum {string}
+                             */
+                            variant: "lucene" | "atire" | "bm25l" | "bm25+";
+                            /** @description Term-frequency saturation, >= 0. */
+                            k1: number;
+                            /** @description Length normalisation, 0 to 1. */
+                            b: number;
+                            /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
+                            delta: number;
+                        };
+                        overrides: {
+                            /** @description The fields the brain sets; the rest are the server defaults. */
+                            bm25: {
+                                /**
+                                 * @description Scoring formula: lucene, atire, bm25l or bm25+.
+                                 * @enum {string}
+                                 */
+                                variant?: "lucene" | "atire" | "bm25l" | "bm25+";
+                                /** @description Term-frequency saturation, >= 0. */
+                                k1?: number;
+                                /** @description Length normalisation, 0 to 1. */
+                                b?: number;
+                                /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
+                                delta?: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    system_put_brain_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brain_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Replaces the brain's BM25 override; `{}` or null returns it to the server defaults. */
+                    bm25: {
+                        /**
+                         * @description Scoring formula: lucene, atire, bm25l or bm25+.
+                         * @enum {string}
+                         */
+                        variant?: "lucene" | "atire" | "bm25l" | "bm25+";
+                        /** @description Term-frequency saturation, >= 0. */
+                        k1?: number;
+                        /** @description Length normalisation, 0 to 1. */
+                        b?: number;
+                        /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
+                        delta?: number;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brain_id: string;
+                        /** @description The BM25 settings the brain scores with. */
+                        bm25: {
+                            /**
+                             * @description Scoring formula: lucene, atire, bm25l or bm25+.
+                             * @enum {string}
+                             */
+                            variant: "lucene" | "atire" | "bm25l" | "bm25+";
+                            /** @description Term-frequency saturation, >= 0. */
+                            k1: number;
+                            /** @description Length normalisation, 0 to 1. */
+                            b: number;
+                            /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
+                            delta: number;
+                        };
+                        overrides: {
+                            /** @description The fields the brain sets; the rest are the server defaults. */
+                            bm25: {
+                                /**
+                                 * @description Scoring formula: lucene, atire, bm25l or bm25+.
+                                 * @enum {string}
+                                 */
+                                variant?: "lucene" | "atire" | "bm25l" | "bm25+";
+                                /** @description Term-frequency saturation, >= 0. */
+                                k1?: number;
+                                /** @description Length normalisation, 0 to 1. */
+                                b?: number;
+                                /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
+                                delta?: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Missing, unknown or conflicting token */

@@ -28,12 +28,18 @@ export {
 } from './model-writes/changelog.js'
 export { memoryAdapter } from './memory-adapter/index.js'
 export * from './analysis/analyze.js'
-export { ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
+export { ENGLISH_STOPWORDS, NLTK_ENGLISH_STOPWORDS } from './analysis/english-stopwords.js'
 export { cosine, cosineOrNull } from './vectors/cosine.js'
 export { vectorFromBytes, vectorToBytes } from './vectors/vector-bytes.js'
 export {
   Bm25Index,
+  BM25_VARIANTS,
+  DEFAULT_BM25,
+  resolveBm25Settings,
   type Bm25Options,
+  type Bm25Settings,
+  type Bm25Variant,
+  type ResolvedBm25Settings,
   type ScoredId,
   type Explanation,
 } from './indexes/bm25/bm25-index.js'

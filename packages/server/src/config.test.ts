@@ -30,6 +30,11 @@ describe('configuration', () => {
       ['INDEX_MEMORY_MB', '0'],
       ['INDEX_MEMORY_MB', '1.5'],
       ['INDEX_MEMORY_MB', '512MB'],
+      ['BM25_VARIANT', 'okapi'],
+      ['BM25_K1', '-1'],
+      ['BM25_K1', 'high'],
+      ['BM25_B', '1.5'],
+      ['BM25_DELTA', '-0.5'],
     ]) {
       expect(() => loadConfig({ [name!]: value }), name).toThrow(ConfigError)
       expect(() => loadConfig({ [name!]: value }), name).toThrow(name!)
@@ -40,6 +45,15 @@ describe('configuration', () => {
     expect(loadConfig({}).indexMemoryMb).toBeUndefined()
     expect(loadConfig({ INDEX_MEMORY_MB: '' }).indexMemoryMb).toBeUndefined()
     expect(loadConfig({ INDEX_MEMORY_MB: '512' }).indexMemoryMb).toBe(512)
+  })
+
+  it('reads BM25 defaults, only the variables set', () => {
+    expect(loadConfig({}).bm25).toEqual({})
+    expect(loadConfig({ BM25_VARIANT: 'bm25l', BM25_B: '0.75' }).bm25).toEqual({
+      variant: 'bm25l',
+      b: 0.75,
+    })
+    expect(loadConfig({ BM25_K1: '1.2', BM25_DELTA: '0.5' }).bm25).toEqual({ k1: 1.2, delta: 0.5 })
   })
 
   it('requires DATABASE_URL with STORAGE=postgres', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { BM25_VARIANTS, DEFAULT_BM25, type Bm25Settings } from '@engram/core'
 
 /** Server configuration from the environment (CONTRACT.md section 1); README documents each variable. */
 export interface ServerConfig {
@@ -70,6 +71,11 @@ export interface ServerConfig {
   taskLeaseSeconds: number
   /** Memory budget of the in-memory indexes in MiB (`INDEX_MEMORY_MB`); undefined: unlimited. */
   indexMemoryMb: number | undefined
+  /**
+   * BM25 scoring of brains without an override (`BM25_VARIANT`, `BM25_K1`, `BM25_B`, `BM25_DELTA`);
+   * only the variables set, the engine's defaults for the rest.
+   */
+  bm25: Bm25Settings
   version: string
 }
 
@@ -114,6 +120,38 @@ function optionalInteger(
   max: number,
 ): number | undefined {
   return env[name] === undefined || env[name] === '' ? undefined : integer(env, name, 0, min, max)
+}
+
+/** A finite number in [min, max] from `name`, or undefined when unset. */
+function optionalNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return undefined
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be a number between ${min} and ${max} (got '${raw}').`)
+  return value
+}
+
+/** The BM25 defaults from the environment: only the variables that are set. */
+function bm25FromEnv(env: NodeJS.ProcessEnv): Bm25Settings {
+  const variant =
+    env.BM25_VARIANT === undefined || env.BM25_VARIANT === ''
+      ? undefined
+      : oneOf(env, 'BM25_VARIANT', BM25_VARIANTS, DEFAULT_BM25.variant)
+  const fields: Bm25Settings = {
+    variant,
+    k1: optionalNumber(env, 'BM25_K1', 0, 100),
+    b: optionalNumber(env, 'BM25_B', 0, 1),
+    delta: optionalNumber(env, 'BM25_DELTA', 0, 100),
+  }
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, v]) => v !== undefined),
+  ) as Bm25Settings
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback = false): boolean {
@@ -241,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     role,
     taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 30, 2, 3600),
     indexMemoryMb: optionalInteger(env, 'INDEX_MEMORY_MB', 1, 16 * 1024 * 1024),
+    bm25: bm25FromEnv(env),
     version: packageVersion(),
   }
 }

@@ -117,6 +117,7 @@ export async function startServer(
       extractor,
       plugins,
       ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
+      bm25: config.bm25,
       graphChannels: {
         passages: config.graphChannels.passages,
         seeds: config.graphChannels.seeds,

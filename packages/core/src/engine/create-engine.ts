@@ -1,3 +1,5 @@
+import { createBrainSettings } from '../brain/brain-settings.js'
+import { resolveBm25Settings } from '../indexes/bm25/bm25-index.js'
 import { createIndexManager } from '../indexes/index-manager.js'
 import { defaultIngestionComponents } from '../ingest/default-components.js'
 import { registerIngestion } from '../ingest/register-ingestion.js'
@@ -22,6 +24,12 @@ import type { Engram, EngineOptions } from './engine-types.js'
  */
 export function createEngine(options: EngineOptions): Engram {
   const { embedder = null, extractor, plugins, snapshots, graphChannels, indexMemoryMb } = options
+  const bm25 = options.bm25 ?? {}
+  try {
+    resolveBm25Settings(bm25)
+  } catch (error) {
+    throw new Error(`createEngine: ${(error as Error).message}`, { cause: error })
+  }
   const core = createEngineCore(options)
   // Ingestion's before-commit hook first (hooks run in registration order): it adds the vectors of
   // `/model/*` writes to their batch, and the index manager's hook must see every vector a batch will
@@ -38,11 +46,17 @@ export function createEngine(options: EngineOptions): Engram {
   const indexes = createIndexManager(core, {
     ...(snapshots === undefined ? {} : { snapshots }),
     ...(indexMemoryMb === undefined ? {} : { memoryBudgetBytes: indexMemoryMb * 2 ** 20 }),
+    bm25,
   })
   const search = createSearchService(core, indexes, {
     embedder,
     ...(plugins === undefined ? {} : { plugins }),
     ...(graphChannels === undefined ? {} : { graphChannels }),
   })
-  return Object.assign(core, { indexes, search, records: createRecords(core) })
+  return Object.assign(core, {
+    indexes,
+    search,
+    records: createRecords(core),
+    brainSettings: createBrainSettings(core, indexes, bm25),
+  })
 }

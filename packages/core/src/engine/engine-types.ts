@@ -1,6 +1,8 @@
+import type { BrainSettingsService } from '../brain/brain-settings.js'
 import type { Embedder } from '../contracts/embedder.js'
 import type { Extractor } from '../contracts/extractor.js'
 import type { SearchPlugin } from '../contracts/search-plugins.js'
+import type { Bm25Settings } from '../indexes/bm25/bm25-index.js'
 import type { IndexManager } from '../indexes/index-manager.js'
 import type { VectorSnapshotOptions } from '../indexes/vector-snapshots.js'
 import type { IngestionComponents } from '../ingest/pipeline/ingestion-components.js'
@@ -12,6 +14,11 @@ import type { EngineCore, EngineCoreOptions } from './engine-core.js'
 // The engine's parts are typed where they live (lower layers never import this file); re-exported
 // here so that the engine's whole type surface is importable from one module.
 export type { BrainService, CreatedBrain, Principal } from '../brain/brain-service.js'
+export type {
+  BrainSettings,
+  BrainSettingsService,
+  BrainSettingsUpdate,
+} from '../brain/brain-settings.js'
 export type { BatchBuilder, BeforeCommitHook, CommitListener } from '../contracts/commit-hooks.js'
 export type { GraphWriter } from '../model-writes/graph-writer.js'
 export type {
@@ -53,6 +60,12 @@ export interface EngineOptions extends EngineCoreOptions {
    * next request (see `IndexManagerOptions.memoryBudgetBytes`). Default: unlimited.
    */
   indexMemoryMb?: number
+  /**
+   * BM25 scoring of every brain's lexical indexes (variant, k1, b, delta) unless the brain overrides
+   * it (`brainSettings.update`); fields left out take the built-in defaults (`DEFAULT_BM25`). Bad
+   * values fail `createEngine`.
+   */
+  bm25?: Bm25Settings
 }
 
 /**
@@ -66,4 +79,6 @@ export interface Engram extends EngineCore {
   readonly search: SearchService
   /** Record lists and lookups with their query semantics (what `/retrieve/*` lists and `/meta/*` read). */
   readonly records: Records
+  /** Per-brain settings (BM25 scoring) over the engine's defaults. */
+  readonly brainSettings: BrainSettingsService
 }

@@ -4,6 +4,7 @@ import { loopYielder } from '../loop-yielder.js'
 import { BrainCommunities } from './communities/brain-communities.js'
 import { LazyGraphIndex } from './graph/graph-index.js'
 import type { IndexComponent } from './index-component.js'
+import type { Bm25Settings } from './bm25/bm25-index.js'
 import { LexicalIndexes } from './lexical-indexes.js'
 import { VectorIndexes, type VectorIndexOrigin, type VectorSpace } from './vector-indexes.js'
 import type { VectorIndex } from './vectors/vector-index.js'
@@ -30,7 +31,7 @@ const SLICE_MS = 20
  * indexes, from snapshots, and kept current with committed batches.
  */
 export class BrainIndexes {
-  readonly lexical = new LexicalIndexes()
+  readonly lexical: LexicalIndexes
   readonly dense: VectorIndexes
   /** Graph topology for traversals (context packs, synergies, recommend), built on first use. */
   readonly graph = new LazyGraphIndex()
@@ -43,7 +44,8 @@ export class BrainIndexes {
   /** Milliseconds `build` spent on the lexical indexes and on re-inserting vectors (start-up logs). */
   readonly buildMs = { lexical: 0, vectors: 0 }
 
-  private constructor(loaded: ReadonlyMap<VectorSpace, VectorIndex>) {
+  private constructor(loaded: ReadonlyMap<VectorSpace, VectorIndex>, bm25: Bm25Settings) {
+    this.lexical = new LexicalIndexes(bm25)
     this.dense = new VectorIndexes({
       isEntity: (uuid) => this.lexical.entityInfo.has(uuid),
       snapshots: async () => loaded,
@@ -86,13 +88,15 @@ export class BrainIndexes {
 
   /**
    * Builds every component from the adapter's records, except the vector spaces in `loaded` (indexes
-   * restored from snapshots, taken as they are).
+   * restored from snapshots, taken as they are). `bm25`: the engine's BM25 defaults, under the
+   * brain's override.
    */
   static async build(
     store: BrainStore,
     loaded: ReadonlyMap<VectorSpace, VectorIndex> = new Map(),
+    bm25: Bm25Settings = {},
   ): Promise<BrainIndexes> {
-    const indexes = new BrainIndexes(loaded)
+    const indexes = new BrainIndexes(loaded, bm25)
     const pause = loopYielder(SLICE_MS)
     await indexes.dense.load(store)
     const started = performance.now()

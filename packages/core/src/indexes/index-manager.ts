@@ -1,6 +1,7 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import type { EngineCore } from '../engine/engine-core.js'
 import { EngramError } from '../errors.js'
+import type { Bm25Settings } from './bm25/bm25-index.js'
 import { BrainIndexes } from './brain-indexes.js'
 import { createIndexBudget, type IndexBudgetStats } from './index-budget.js'
 import { createVectorSnapshots, type VectorSnapshotOptions } from './vector-snapshots.js'
@@ -22,6 +23,8 @@ export interface IndexManagerOptions {
    * Default: unlimited (every brain's indexes stay once built).
    */
   memoryBudgetBytes?: number
+  /** BM25 settings of brains without an override of their own (see `LexicalIndexes`). */
+  bm25?: Bm25Settings
 }
 
 /** What the index manager holds: see `IndexBudgetStats`. */
@@ -33,6 +36,8 @@ export interface IndexManager {
   get(brainId: string): Promise<BrainIndexes>
   /** The brain's indexes if they are built, without building them or checking the catalog. */
   peek(brainId: string): BrainIndexes | undefined
+  /** The brain's indexes if they are built or being built, without starting a build. */
+  loading(brainId: string): Promise<BrainIndexes> | undefined
   /**
    * Saves the brain's vector indexes that changed since their last snapshot, now (background saves
    * and `stop()` do this on their own). No-op when snapshots are off or the adapter keeps none.
@@ -101,7 +106,7 @@ export function createIndexManager(
     const started = performance.now()
     const fromSnapshots = await snapshots.load(store)
     const loadMs = performance.now() - started
-    const built = await BrainIndexes.build(store, fromSnapshots)
+    const built = await BrainIndexes.build(store, fromSnapshots, options.bm25)
     core.logger.info(
       {
         brainId,
@@ -198,6 +203,7 @@ export function createIndexManager(
   return {
     get,
     peek: (brainId) => loaded.get(brainId)?.built,
+    loading: (brainId) => loaded.get(brainId)?.indexes,
     saveSnapshots: (brainId) => snapshots.save(brainId),
     stats: budget.stats,
   }

@@ -1,6 +1,7 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { EVENT_LABEL, type Entity } from '../model/entity.js'
-import { Bm25Index } from './bm25/bm25-index.js'
+import { brainBm25, readBm25Override } from './bm25/bm25-brain-settings.js'
+import { Bm25Index, type Bm25Settings, type ResolvedBm25Settings } from './bm25/bm25-index.js'
 import { INDEX_BYTES } from './index-bytes.js'
 import type { IndexComponent, Pause } from './index-component.js'
 
@@ -14,16 +15,38 @@ function entityText(e: Entity): string {
 /**
  * The BM25 indexes of one brain (DESIGN.md section 4): passages, entities (name, aliases,
  * description), events and observations, plus the entity attributes channels filter on (labels and
- * event time per uuid).
+ * event time per uuid). All four score with the brain's BM25 settings: the engine's defaults under
+ * the brain's override (meta `bm25`), read once the postings are built, so that an override written
+ * while a build runs is not missed (`configure` applies later ones).
  */
 export class LexicalIndexes implements IndexComponent {
   readonly name = 'lexical'
-  readonly passages = new Bm25Index()
-  readonly entities = new Bm25Index()
-  readonly events = new Bm25Index()
-  readonly observations = new Bm25Index()
+  readonly passages: Bm25Index
+  readonly entities: Bm25Index
+  readonly events: Bm25Index
+  readonly observations: Bm25Index
   /** Labels and event time per entity uuid, for label filters and recency. */
   readonly entityInfo = new Map<string, { labels: string[]; happenedAt: string | null }>()
+
+  /** @param engineDefaults BM25 settings of brains without an override (`EngineOptions.bm25`). */
+  constructor(private readonly engineDefaults: Bm25Settings = {}) {
+    const settings = brainBm25(engineDefaults, {})
+    this.passages = new Bm25Index(settings)
+    this.entities = new Bm25Index(settings)
+    this.events = new Bm25Index(settings)
+    this.observations = new Bm25Index(settings)
+  }
+
+  /** The settings the four indexes score with. */
+  get bm25(): ResolvedBm25Settings {
+    return this.passages.settings
+  }
+
+  /** Scores with new BM25 settings from now on; postings are unchanged. */
+  configure(settings: Bm25Settings): void {
+    for (const index of [this.passages, this.entities, this.events, this.observations])
+      index.configure(settings)
+  }
 
   bytes(): number {
     const { passages, entities, events, observations, entityInfo } = this
@@ -63,6 +86,7 @@ export class LexicalIndexes implements IndexComponent {
       }
       if (page.items.length < PAGE) break
     }
+    this.configure(brainBm25(this.engineDefaults, await readBm25Override(store.meta)))
   }
 
   async apply(batch: WriteBatch, pause: Pause): Promise<void> {

@@ -119,7 +119,7 @@ describe('search service', () => {
     const { search } = await setup()
     const res = await search.search(
       'default',
-      request({ query: 'ethics meetup London', profileStages: true }),
+      request({ query: 'Emily ethics meetup London', profileStages: true }),
     )
     expect(res.hits.map((h) => h.id)).toEqual(['p1', 'p2'])
     expect(res.hits[0]).toMatchObject({

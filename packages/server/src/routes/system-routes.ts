@@ -1,10 +1,43 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { maskToken, type Engram } from '@engram/core'
+import { BM25_VARIANTS, maskToken, type BrainSettings, type Engram } from '@engram/core'
 import { defineRoute } from './define-route.js'
 
 const brainWire = z.object({ id: z.string(), name_key: z.string(), pat: z.string() })
 const brainParams = z.object({ brain_id: z.string().min(1).max(200) })
+
+/** BM25 fields; ranges are checked by the engine (400 naming the field), shapes here (422). */
+const bm25Fields = z
+  .object({
+    variant: z.enum(BM25_VARIANTS).describe('Scoring formula: lucene, atire, bm25l or bm25+.'),
+    k1: z.number().describe('Term-frequency saturation, >= 0.'),
+    b: z.number().describe('Length normalisation, 0 to 1.'),
+    delta: z.number().describe('Lower bound of the tf part (bm25l, bm25+), >= 0.'),
+  })
+  .strict()
+const settingsWire = z.object({
+  brain_id: z.string(),
+  bm25: bm25Fields.required().describe('The BM25 settings the brain scores with.'),
+  overrides: z.object({
+    bm25: bm25Fields
+      .partial()
+      .describe('The fields the brain sets; the rest are the server defaults.'),
+  }),
+})
+const settingsBody = z
+  .object({
+    bm25: bm25Fields
+      .partial()
+      .nullable()
+      .describe(
+        "Replaces the brain's BM25 override; `{}` or null returns it to the server defaults.",
+      ),
+  })
+  .strict()
+const settingsOut = (brainId: string, settings: BrainSettings) => ({
+  brain_id: brainId,
+  ...settings,
+})
 
 /** `/system/*` (CONTRACT.md section 9): the system token only. */
 export function systemRoutes(app: FastifyInstance, engram: Engram) {
@@ -96,5 +129,47 @@ export function systemRoutes(app: FastifyInstance, engram: Engram) {
       const { record, token } = await engram.brains.rotateToken(request.params.brain_id)
       return { id: record.id, name_key: record.nameKey, pat: token }
     },
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/system/brains/:brain_id/settings',
+      operationId: 'system_get_brain_settings',
+      tag: 'system',
+      summary: 'Get brain settings',
+      description:
+        'The BM25 settings the brain scores with (server defaults under its override) and the fields it overrides. Beyond the Engram contract.',
+      auth: 'system',
+      params: brainParams,
+      success: { 200: settingsWire },
+      errors: [404],
+    },
+    async (request) =>
+      settingsOut(request.params.brain_id, await engram.brainSettings.get(request.params.brain_id)),
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'PUT',
+      url: '/system/brains/:brain_id/settings',
+      operationId: 'system_put_brain_settings',
+      tag: 'system',
+      summary: 'Set brain settings',
+      description:
+        "Sets the brain's BM25 override (variant, k1, b, delta), applied to its lexical indexes at once without re-indexing (scores change, postings do not). Out-of-range values answer 400. Beyond the Engram contract.",
+      auth: 'system',
+      params: brainParams,
+      body: settingsBody,
+      success: { 200: settingsWire },
+      errors: [400, 404],
+    },
+    async (request) =>
+      settingsOut(
+        request.params.brain_id,
+        await engram.brainSettings.update(request.params.brain_id, request.body),
+      ),
   )
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { Bm25Index } from './bm25-index.js'
+import { BM25_VARIANTS, Bm25Index, resolveBm25Settings } from './bm25-index.js'
 import { kthLargest } from './top-k.js'
 
 const plain = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean)
 
 describe('Bm25Index', () => {
   it('reproduces hand-computed Lucene BM25 scores to 1e-6', () => {
-    const index = new Bm25Index({ k1: 1.2, b: 0.75, analyze: plain })
+    const index = new Bm25Index({ variant: 'lucene', k1: 1.2, b: 0.75, analyze: plain })
     index.add('d1', 'cat cat dog')
     index.add('d2', 'dog bird')
     index.add('d3', 'fish')
@@ -23,6 +23,71 @@ describe('Bm25Index', () => {
     expect(hits[0]!.score).toBeCloseTo(0.7148005, 6)
     expect(hits[1]!.score).toBeCloseTo(0.213638, 6)
     expect(index.explain('cat dog', 'd1').value).toBeCloseTo(hits[0]!.score, 9)
+  })
+
+  // The same corpus: N=3, avgdl=2, k1=1.2, b=0.75. norm = 1 - b + b * dl / avgdl: d1 (dl 3) 1.375,
+  // d2 (dl 2) 1. cat: df 1, tf 2 in d1; dog: df 2, tf 1 in d1 and d2.
+  const tiny = (variant: 'atire' | 'bm25l' | 'bm25+') => {
+    const index = new Bm25Index({ variant, k1: 1.2, b: 0.75, analyze: plain })
+    index.add('d1', 'cat cat dog')
+    index.add('d2', 'dog bird')
+    index.add('d3', 'fish')
+    return index
+  }
+
+  it('reproduces hand-computed ATIRE scores', () => {
+    // idf = ln(N/df): cat ln 3 = 1.098612, dog ln 1.5 = 0.405465; tf part 2.2 tf / (tf + 1.2 norm).
+    // d1: 1.098612 * 4.4/3.65 + 0.405465 * 2.2/2.65 = 1.324355 + 0.336613; d2: 0.405465 * 2.2/2.2.
+    const hits = tiny('atire').search('cat dog', 10)
+    expect(hits.map((h) => h.id)).toEqual(['d1', 'd2'])
+    expect(hits[0]!.score).toBeCloseTo(1.660968, 5)
+    expect(hits[1]!.score).toBeCloseTo(0.405465, 6)
+  })
+
+  it('reproduces hand-computed BM25L scores (delta 0.5)', () => {
+    // idf = ln((N+1)/(df+0.5)): cat ln(4/1.5) = 0.980829, dog ln(4/2.5) = 0.470004.
+    // c = tf/norm + delta; tf part 2.2 c / (1.2 + c). d1: cat c = 1.954545 -> 1.363112, dog
+    // c = 1.227273 -> 1.112360; d2: dog c = 1.5 -> 1.222222.
+    const index = tiny('bm25l')
+    expect(index.settings.delta).toBe(0.5)
+    const hits = index.search('cat dog', 10)
+    expect(hits.map((h) => h.id)).toEqual(['d1', 'd2'])
+    expect(hits[0]!.score).toBeCloseTo(0.980829 * 1.363112 + 0.470004 * 1.11236, 5)
+    expect(hits[0]!.score).toBeCloseTo(1.859794, 5)
+    expect(hits[1]!.score).toBeCloseTo(0.574449, 5)
+  })
+
+  it('reproduces hand-computed BM25+ scores (delta 1)', () => {
+    // idf = ln((N+1)/df): cat ln 4 = 1.386294, dog ln 2 = 0.693147; tf part 2.2 tf / (tf + 1.2 norm) + 1.
+    // d1: 1.386294 * (1.205479 + 1) + 0.693147 * (0.830189 + 1); d2: 0.693147 * (1 + 1).
+    const index = tiny('bm25+')
+    expect(index.settings.delta).toBe(1)
+    const hits = index.search('cat dog', 10)
+    expect(hits.map((h) => h.id)).toEqual(['d1', 'd2'])
+    expect(hits[0]!.score).toBeCloseTo(4.326034, 5)
+    expect(hits[1]!.score).toBeCloseTo(1.386294, 5)
+    const explained = index.explain('cat dog', 'd1')
+    expect(explained.value).toBeCloseTo(hits[0]!.score, 9)
+    expect(explained.description).toBe('bm25 bm25+ (k1=1.2, b=0.75, delta=1), sum of:')
+  })
+
+  it('reconfigures scoring without re-indexing', () => {
+    const index = tiny('atire')
+    index.configure({ variant: 'bm25+', k1: 1.2, b: 0.75 })
+    expect(index.search('cat dog', 10)).toEqual(tiny('bm25+').search('cat dog', 10))
+    index.configure({ variant: 'lucene', k1: 1.2, b: 0.75 })
+    expect(index.search('cat dog', 10)[0]!.score).toBeCloseTo(0.7148005, 6)
+    expect(index.explain('cat dog', 'd1').description).toBe('bm25 lucene (k1=1.2, b=0.75), sum of:')
+  })
+
+  it('fills defaults and rejects out-of-range settings', () => {
+    expect(resolveBm25Settings({})).toEqual({ variant: 'bm25+', k1: 2, b: 0.5, delta: 1 })
+    expect(resolveBm25Settings({ variant: 'bm25l' }).delta).toBe(0.5)
+    expect(resolveBm25Settings({ variant: 'lucene', delta: 0.3 }).delta).toBe(0.3)
+    expect(() => resolveBm25Settings({ b: 1.5 })).toThrow(/b must be in \[0, 1\]/)
+    expect(() => resolveBm25Settings({ k1: -1 })).toThrow(/k1 must be/)
+    expect(() => resolveBm25Settings({ delta: Number.NaN })).toThrow(/delta must be/)
+    expect(() => resolveBm25Settings({ variant: 'okapi' as 'lucene' })).toThrow(/variant must be/)
   })
 
   it('counts repeated query terms, breaks ties by id and honours filters', () => {
@@ -56,28 +121,51 @@ describe('Bm25Index', () => {
     a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 9))
   })
 
-  it('returns the same top k as exhaustive scoring despite pruning', () => {
-    const words = Array.from({ length: 60 }, (_, i) => `w${i}`)
-    let seed = 7
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
-    const index = new Bm25Index({ analyze: plain })
-    const docs: string[] = []
-    for (let d = 0; d < 2000; d++) {
-      const text = Array.from(
-        { length: 5 + Math.floor(rand() * 30) },
-        () => words[Math.floor(rand() ** 2 * words.length)],
-      ).join(' ')
-      docs.push(text)
-      index.add(`d${String(d).padStart(4, '0')}`, text)
-    }
-    for (let q = 0; q < 20; q++) {
-      const query = Array.from({ length: 4 }, () => words[Math.floor(rand() * words.length)]).join(
-        ' ',
-      )
-      const top = index.search(query, 10)
-      const all = index.search(query, 100000)
-      expect(top).toEqual(all.slice(0, 10))
-    }
+  it.each(BM25_VARIANTS)(
+    'returns the same top k as exhaustive scoring despite pruning (%s)',
+    (variant) => {
+      const words = Array.from({ length: 60 }, (_, i) => `w${i}`)
+      let seed = 7
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+      // b = 1 and a large delta stretch the variants' bounds: long documents score least, BM25+ adds
+      // delta to every matching term. A fifth of the documents repeat one word up to 30 times: short
+      // and saturated, they come near a term's bound and win on a common term alone.
+      const index = new Bm25Index({ variant, k1: 1.5, b: 1, delta: 2, analyze: plain })
+      for (let d = 0; d < 2000; d++) {
+        const word = () => words[Math.floor(rand() ** 2 * words.length)]
+        const text =
+          rand() < 0.2
+            ? Array.from(
+                { length: 1 + Math.floor(rand() * 30) },
+                () => words[d % words.length],
+              ).join(' ')
+            : Array.from({ length: 5 + Math.floor(rand() * 30) }, word).join(' ')
+        index.add(`d${String(d).padStart(4, '0')}`, text)
+      }
+      for (let q = 0; q < 40; q++) {
+        const query = Array.from(
+          { length: 2 + (q % 5) },
+          () => words[Math.floor(rand() * words.length)],
+        ).join(' ')
+        const all = index.search(query, 100000)
+        for (const k of [1, 3, 10]) expect(index.search(query, k)).toEqual(all.slice(0, k))
+      }
+    },
+  )
+
+  it.each(BM25_VARIANTS)('admits a document that wins on a later term alone (%s)', (variant) => {
+    // 'a' (df 1) is scored first; the long X holds it once. 'b' (df 12) has a lower idf, but the short
+    // Y repeats it until it nears the term's bound: Y beats X only if that bound (with delta, k1 + 1)
+    // is used when deciding to stop admitting new documents after 'a'.
+    const index = new Bm25Index({ variant, analyze: plain })
+    const filler = (n: number) => Array.from({ length: n }, () => 'f').join(' ')
+    index.add('x', `a ${filler(20)}`)
+    index.add('y', 'b b b b b b b b')
+    for (let i = 0; i < 11; i++) index.add(`b${i}`, `b ${filler(20)}`)
+    for (let i = 0; i < 87; i++) index.add(`f${i}`, filler(3))
+    const all = index.search('a b', 100)
+    expect(all[0]!.id).toBe('y')
+    expect(index.search('a b', 1)).toEqual(all.slice(0, 1))
   })
 
   it('stays exact when documents change between queries', () => {

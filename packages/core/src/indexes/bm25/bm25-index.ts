@@ -1,13 +1,65 @@
-import { analyze as defaultAnalyze } from '../../analysis/analyze.js'
+import { analyzeBm25 } from '../../analysis/analyze.js'
 import { bm25Bytes } from '../index-bytes.js'
 import { kthLargest, TopK } from './top-k.js'
 
-export interface Bm25Options {
-  /** Term-frequency saturation (default 0.9, Pyserini's BEIR setting). */
+/**
+ * BM25 scoring variants, as defined in Kamphuis, de Vries, Boytsov & Lin, "Which BM25 Do You Mean? A
+ * Large-Scale Reproducibility Study of Scoring Variants" (ECIR 2020), table 1 (L = dl / avgdl):
+ * - `lucene`: idf = ln(1 + (N - df + 0.5) / (df + 0.5)), tf part tf / (tf + k1 (1 - b + b L)) (Lucene 8
+ *   drops the constant (k1 + 1) factor, which does not change rankings);
+ * - `atire`: idf = ln(N / df), tf part (k1 + 1) tf / (tf + k1 (1 - b + b L)) (Trotman et al. 2014);
+ * - `bm25l`: idf = ln((N + 1) / (df + 0.5)), c = tf / (1 - b + b L), tf part (k1 + 1)(c + delta) /
+ *   (k1 + c + delta) (Lv & Zhai, "When documents are very long, BM25 fails!", SIGIR 2011; delta 0.5);
+ * - `bm25+`: idf = ln((N + 1) / df), tf part (k1 + 1) tf / (tf + k1 (1 - b + b L)) + delta (Lv & Zhai,
+ *   "Lower-bounding term frequency normalization", CIKM 2011; delta 1).
+ * Robertson's original idf, ln((N - df + 0.5) / (df + 0.5)), is left out: it is negative for terms in
+ * more than half the documents, which the pruning below cannot bound.
+ */
+export const BM25_VARIANTS = ['lucene', 'atire', 'bm25l', 'bm25+'] as const
+export type Bm25Variant = (typeof BM25_VARIANTS)[number]
+
+/** Scoring settings of a BM25 index: variant and its parameters. */
+export interface Bm25Settings {
+  /** Scoring formula (default `bm25+`). */
+  variant?: Bm25Variant
+  /** Term-frequency saturation, >= 0 (default 2). */
   k1?: number
-  /** Length normalisation (default 0.4, Pyserini's BEIR setting). */
+  /** Length normalisation, 0..1 (default 0.5). */
   b?: number
+  /** Lower bound added to the tf part by `bm25l` (default 0.5) and `bm25+` (default 1); unused otherwise. */
+  delta?: number
+}
+
+export interface Bm25Options extends Bm25Settings {
   analyze?: (text: string) => string[]
+}
+
+/** Settings with every default filled in. */
+export type ResolvedBm25Settings = Required<Bm25Settings>
+
+/**
+ * The built-in defaults, chosen on SciFact train with LoCoMo dev and MuSiQue-100 as checks, with the
+ * `analyzeBm25` chain (`npm run bench -- --tune-bm25`, benchmarks/results/bm25-tuning.md). Pyserini's
+ * BEIR setting, Lucene k1 0.9 b 0.4, was the default before.
+ */
+export const DEFAULT_BM25 = { variant: 'bm25+', k1: 2, b: 0.5 } as const satisfies Bm25Settings
+
+/** Lv & Zhai's delta per variant (0: the variant has none). */
+const DEFAULT_DELTA: Record<Bm25Variant, number> = { lucene: 0, atire: 0, bm25l: 0.5, 'bm25+': 1 }
+
+/** Fills defaults (delta per variant) and checks ranges; throws a message naming the bad field. */
+export function resolveBm25Settings(settings: Bm25Settings = {}): ResolvedBm25Settings {
+  const variant = settings.variant ?? DEFAULT_BM25.variant
+  if (!BM25_VARIANTS.includes(variant))
+    throw new Error(`bm25 variant must be one of ${BM25_VARIANTS.join(', ')}, got '${variant}'`)
+  const k1 = settings.k1 ?? DEFAULT_BM25.k1
+  const b = settings.b ?? DEFAULT_BM25.b
+  const delta = settings.delta ?? DEFAULT_DELTA[variant]
+  if (!Number.isFinite(k1) || k1 < 0) throw new Error(`bm25 k1 must be a number >= 0, got ${k1}`)
+  if (!Number.isFinite(b) || b < 0 || b > 1) throw new Error(`bm25 b must be in [0, 1], got ${b}`)
+  if (!Number.isFinite(delta) || delta < 0)
+    throw new Error(`bm25 delta must be a number >= 0, got ${delta}`)
+  return { variant, k1, b, delta }
 }
 
 export interface ScoredId {
@@ -42,19 +94,20 @@ class Postings {
 }
 
 /**
- * An in-memory inverted index with exact Okapi BM25 scores (Robertson & Zaragoza, "The Probabilistic
- * Relevance Framework: BM25 and Beyond", 2009) in Lucene's form: idf = ln(1 + (N - df + 0.5)/(df + 0.5)),
- * score = idf * tf / (tf + k1 * (1 - b + b * dl / avgdl)) (Lucene 8 dropped the constant (k1 + 1)
- * factor, which does not change rankings). Unlike Lucene, document lengths are kept exactly.
+ * An in-memory inverted index with exact BM25 scores (Robertson & Zaragoza, "The Probabilistic
+ * Relevance Framework: BM25 and Beyond", 2009) in one of the variants of `BM25_VARIANTS`
+ * (`DEFAULT_BM25` unless told). Unlike Lucene, document lengths are kept exactly. The variant and parameters only weigh
+ * postings, so `configure` changes them without re-indexing.
  *
  * Deletes are tombstones; `compact()` rebuilds postings when a quarter of the documents are dead.
  * Queries are term-at-a-time with the "continue" pruning of Moffat & Zobel (1996, "Self-indexing
- * inverted files for fast text retrieval"): terms go in decreasing idf order, and once the remaining
- * terms cannot lift an unseen document into the top k, only documents already scored are updated.
+ * inverted files for fast text retrieval"): terms go in decreasing idf order, and once the
+ * remaining terms cannot lift an unseen document into the top k, only documents already scored are
+ * updated. Every variant's term contribution is non-negative and bounded (`maxTf`), which keeps this
+ * exact.
  */
 export class Bm25Index {
-  readonly k1: number
-  readonly b: number
+  private config: ResolvedBm25Settings
   private readonly analyzeText: (text: string) => string[]
   private readonly terms = new Map<string, number>()
   private postings: Postings[] = []
@@ -69,15 +122,25 @@ export class Bm25Index {
   private postingCount = 0
   private totalLength = 0
   private dead = 0
-  /** Per-document length normalisation, dropped whenever a document is added or removed. */
+  /** Per-document 1 - b + b * dl / avgdl, dropped whenever a document or `b` changes. */
   private norms: Float64Array | null = null
   /** Zeroed score buffers between queries (see `takeScratch`). */
   private scratch: { scores: Float64Array; seen: Uint8Array } | null = null
 
   constructor(options: Bm25Options = {}) {
-    this.k1 = options.k1 ?? 0.9
-    this.b = options.b ?? 0.4
-    this.analyzeText = options.analyze ?? defaultAnalyze
+    this.config = resolveBm25Settings(options)
+    this.analyzeText = options.analyze ?? analyzeBm25
+  }
+
+  /** The variant and parameters scores use. */
+  get settings(): ResolvedBm25Settings {
+    return { ...this.config }
+  }
+
+  /** Switches variant or parameters (`resolveBm25Settings` fills the rest); postings stay as they are. */
+  configure(settings: Bm25Settings): void {
+    this.config = resolveBm25Settings(settings)
+    this.norms = null
   }
 
   get size(): number {
@@ -168,7 +231,45 @@ export class Bm25Index {
 
   private idf(term: number): number {
     const df = this.df[term]!
-    return Math.log(1 + (this.live - df + 0.5) / (df + 0.5))
+    const n = this.live
+    switch (this.config.variant) {
+      case 'lucene':
+        return Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      case 'atire':
+        return Math.log(n / df)
+      case 'bm25l':
+        return Math.log((n + 1) / (df + 0.5))
+      case 'bm25+':
+        return Math.log((n + 1) / df)
+    }
+  }
+
+  /**
+   * The tf part of a term's weight for the index's variant, given tf and the document's length
+   * normalisation `norm` = 1 - b + b * dl / avgdl (see the variants' formulas at `BM25_VARIANTS`).
+   */
+  private tfWeight(): (tf: number, norm: number) => number {
+    const { variant, k1, delta } = this.config
+    switch (variant) {
+      case 'lucene':
+        return (tf, norm) => tf / (tf + k1 * norm)
+      case 'atire':
+        return (tf, norm) => ((k1 + 1) * tf) / (tf + k1 * norm)
+      case 'bm25l':
+        return (tf, norm) => {
+          const c = tf / norm + delta
+          return ((k1 + 1) * c) / (k1 + c)
+        }
+      case 'bm25+':
+        return (tf, norm) => ((k1 + 1) * tf) / (tf + k1 * norm) + delta
+    }
+  }
+
+  /** An upper bound of `tfWeight` over every tf and document: its limit as tf grows. */
+  private maxTf(): number {
+    const { variant, k1, delta } = this.config
+    if (variant === 'lucene') return 1
+    return variant === 'bm25+' ? k1 + 1 + delta : k1 + 1
   }
 
   /** Query terms (analysed) with their query frequency. */
@@ -189,11 +290,13 @@ export class Bm25Index {
     const terms = this.queryTerms(query)
     if (terms.length === 0) return []
     const norms = this.lengthNorms()
+    const weigh = this.tfWeight()
     const alive = this.alive
     const { scores, seen } = this.takeScratch()
     const touched: number[] = []
-    // Upper bound of a term's contribution: tf/(tf + norm) < 1, so at most qtf * idf.
-    const remaining = terms.map((t) => t.qtf * t.idf)
+    // Upper bound of a term's contribution: qtf * idf * maxTf (idf >= 0 in every variant).
+    const maxTf = this.maxTf()
+    const remaining = terms.map((t) => t.qtf * t.idf * maxTf)
     let rest = remaining.reduce((a, b) => a + b, 0)
     let acceptNew = true
     for (let i = 0; i < terms.length; i++) {
@@ -210,8 +313,7 @@ export class Bm25Index {
           seen[doc] = 1
           touched.push(doc)
         }
-        const tf = tfs[p]!
-        scores[doc]! += (weight * tf) / (tf + norms[doc]!)
+        scores[doc]! += weight * weigh(tfs[p]!, norms[doc]!)
       }
       // A document not seen yet can score at most `rest`; if the current k-th best beats it, stop admitting.
       if (acceptNew && i < terms.length - 1 && kthLargest(scores, touched, k) > rest)
@@ -249,15 +351,16 @@ export class Bm25Index {
   }
 
   /**
-   * k1 * (1 - b + b * dl / avgdl) per document: it depends on the collection only through avgdl, so it
-   * is computed once per change of the collection rather than once per posting of every query.
+   * 1 - b + b * dl / avgdl per document: it depends on the collection only through avgdl, so it is
+   * computed once per change of the collection (or of b) rather than once per posting of every query.
    */
   private lengthNorms(): Float64Array {
     if (this.norms !== null) return this.norms
     const avgdl = this.totalLength / this.live || 1
+    const { b } = this.config
     const norms = new Float64Array(this.ids.length)
     for (let doc = 0; doc < norms.length; doc++)
-      norms[doc] = this.k1 * (1 - this.b + (this.b * this.lengths[doc]!) / avgdl)
+      norms[doc] = 1 - b + (b * this.lengths[doc]!) / avgdl
     this.norms = norms
     return norms
   }
@@ -266,22 +369,23 @@ export class Bm25Index {
   explain(query: string, id: string): Explanation {
     const doc = this.docOf.get(id)
     if (doc === undefined) return { value: 0, description: `no document '${id}'`, details: [] }
+    const { variant, k1, b, delta } = this.config
     const avgdl = this.totalLength / this.live || 1
+    const weigh = this.tfWeight()
     const details: Explanation[] = []
     for (const { term, qtf, idf } of this.queryTerms(query)) {
       const tf = this.docTerms[doc]!.get(term) ?? 0
       if (tf === 0) continue
-      const norm = this.k1 * (1 - this.b + (this.b * this.lengths[doc]!) / avgdl)
-      const value = (qtf * idf * tf) / (tf + norm)
+      const norm = 1 - b + (b * this.lengths[doc]!) / avgdl
       const token = [...this.terms].find(([, t]) => t === term)![0]
       details.push({
-        value,
-        description: `weight(${token}) = qtf * idf * tf / (tf + k1 * (1 - b + b * dl / avgdl))`,
+        value: qtf * idf * weigh(tf, norm),
+        description: `weight(${token}) = qtf * idf * ${TF_FORMULA[variant]}, norm = 1 - b + b * dl / avgdl`,
         details: [
           { value: qtf, description: 'qtf, occurrences in the query', details: [] },
           {
             value: idf,
-            description: `idf = ln(1 + (N - df + 0.5) / (df + 0.5)), N=${this.live}, df=${this.df[term]}`,
+            description: `idf = ${IDF_FORMULA[variant]}, N=${this.live}, df=${this.df[term]}`,
             details: [],
           },
           { value: tf, description: 'tf, occurrences in the document', details: [] },
@@ -293,10 +397,25 @@ export class Bm25Index {
         ],
       })
     }
+    const params = variant === 'bm25l' || variant === 'bm25+' ? `, delta=${delta}` : ''
     return {
       value: details.reduce((sum, d) => sum + d.value, 0),
-      description: `bm25(k1=${this.k1}, b=${this.b}), sum of:`,
+      description: `bm25 ${variant} (k1=${k1}, b=${b}${params}), sum of:`,
       details,
     }
   }
+}
+
+const IDF_FORMULA: Record<Bm25Variant, string> = {
+  lucene: 'ln(1 + (N - df + 0.5) / (df + 0.5))',
+  atire: 'ln(N / df)',
+  bm25l: 'ln((N + 1) / (df + 0.5))',
+  'bm25+': 'ln((N + 1) / df)',
+}
+
+const TF_FORMULA: Record<Bm25Variant, string> = {
+  lucene: 'tf / (tf + k1 * norm)',
+  atire: '(k1 + 1) * tf / (tf + k1 * norm)',
+  bm25l: '(k1 + 1) * (c + delta) / (k1 + c + delta), c = tf / norm',
+  'bm25+': '((k1 + 1) * tf / (tf + k1 * norm) + delta)',
 }
