@@ -13,6 +13,8 @@ export interface CliArgs {
   readonly scaleOut: boolean
   /** Brains and passages per brain of `--many-brains`; null when not asked. */
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
+  /** `--tune-bm25`: grid BM25 settings on SciFact train (results/bm25-tuning.md). */
+  readonly tuneBm25: boolean
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -40,6 +42,8 @@ export const USAGE = `usage: npm run bench -- [options]
                           and req/s on PostgreSQL vs SQLite (results/scale-out.md; needs PostgreSQL)
   --many-brains [n,p]     n brains of p SciFact passages (default 2000,200) on SQLite served by one
                           process under a 512 MB index memory budget (results/many-brains.md)
+  --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
+                          MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
 
 /** Parses argv (after `--`). Throws on unknown flags so a typo never silently runs the wrong thing. */
@@ -55,6 +59,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     recsys: false,
     scaleOut: false,
     manyBrains: null as { brains: number; passages: number } | null,
+    tuneBm25: false,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -115,6 +120,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.manyBrains = { brains: brains!, passages: passages! }
         break
       }
+      case '--tune-bm25':
+        args.tuneBm25 = true
+        break
       case '--list':
       case '--report':
       case '--accept':

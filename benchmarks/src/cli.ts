@@ -21,7 +21,8 @@ import { runConfig } from './run/run-config.js'
 import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { chooseBm25, tuneBm25, tuningReport } from './tune/tune-bm25.js'
 
 /** `npm run bench -- ...`: see USAGE. Exit code 1 when any run verdict is FAIL. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -37,7 +38,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.ingest &&
       !args.recsys &&
       !args.scaleOut &&
-      !args.manyBrains)
+      !args.manyBrains &&
+      !args.tuneBm25)
   ) {
     log(USAGE)
     return 0
@@ -50,7 +52,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.ingest ||
       args.recsys ||
       args.scaleOut ||
-      args.manyBrains) &&
+      args.manyBrains ||
+      args.tuneBm25) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -103,6 +106,13 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   if (args.scale) await runScaleCurve(args.scale, resultsDir, log, args.only)
+  if (args.tuneBm25) {
+    const command = 'npm run bench -- --tune-bm25'
+    const rows = tuneBm25(dataDir, log)
+    const { chosen } = chooseBm25(rows)
+    writeFileSync(join(resultsDir, 'bm25-tuning.md'), tuningReport(rows, command))
+    log(`chosen: ${JSON.stringify(chosen.setting)} (results/bm25-tuning.md)`)
+  }
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parse } from 'yaml'
+import type { Bm25Settings } from '@engram/core'
 import { parseMetric } from '../metrics/evaluate.js'
 import type { GainMode } from '../metrics/ndcg.js'
 
@@ -11,7 +12,8 @@ export interface EngineOptions {
   readonly fusion?: { readonly name: string; readonly k?: number; readonly alpha?: number } | null
   readonly stages?: readonly string[]
   readonly embedder?: string | null
-  readonly bm25?: { readonly k1: number; readonly b: number }
+  /** BM25 settings of the engine (variant, k1, b, delta); absent: the engine's defaults. */
+  readonly bm25?: Bm25Settings
   readonly seed?: number
   /**
    * Search plugin modules to register, as the server's ENGRAM_PLUGINS takes them: package names or

@@ -1,6 +1,7 @@
 import {
   createEngine,
   memoryAdapter,
+  type Bm25Settings,
   type Embedder,
   type Engram,
   type Passage,
@@ -52,6 +53,8 @@ export interface EngineBrainOptions {
   readonly warmIndexes?: boolean
   /** Search plugins registered beside the built-ins (`plugin:<name>` channels, fusions, stages). */
   readonly plugins?: readonly SearchPlugin[]
+  /** BM25 settings of the engine (`EngineOptions.bm25`); default: the engine's defaults. */
+  readonly bm25?: Bm25Settings
 }
 
 /** The real engine (`createEngine`) on one brain, for in-process measurements. */
@@ -64,6 +67,7 @@ export async function openEngineBrain(options: EngineBrainOptions = {}): Promise
     workers: 1,
     embedder: options.embedder ?? null,
     plugins: [...(options.plugins ?? [])],
+    ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
   })
   await engram.start()
   const search = engram.search

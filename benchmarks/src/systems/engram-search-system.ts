@@ -29,6 +29,7 @@ export async function createEngramSearchSystem(
   const embedder: Embedder | null = vectors === undefined ? null : vectors.embedder()
   const brain = await openEngineBrain({
     embedder,
+    ...(e.bm25 === undefined ? {} : { bm25: e.bm25 }),
     plugins: [
       ...(await loadPluginModules(e.plugins ?? [])),
       ...(channels.includes('plugin:dense') ? [denseChannel()] : []),
