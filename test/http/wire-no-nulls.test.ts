@@ -143,6 +143,11 @@ const CALLS: [string, () => Call][] = [
     () => ({ method: 'POST', path: '/system/brains/scratch/rotate-token' }),
   ],
   ['system_delete_brain', () => ({ method: 'DELETE', path: '/system/brains/scratch' })],
+  ['system_get_brain_settings', () => ({ method: 'GET', path: '/system/brains/default/settings' })],
+  [
+    'system_put_brain_settings',
+    () => ({ method: 'PUT', path: '/system/brains/default/settings', body: { bm25: {} } }),
+  ],
   [
     'model_create_entity',
     () => ({

@@ -4,7 +4,7 @@ import { kthLargest, TopK } from './top-k.js'
 
 /**
  * BM25 scoring variants, as defined in Kamphuis, de Vries, Boytsov & Lin, "Which BM25 Do You Mean? A
- * Large-Scale Reproducibility Study of Scoring Variants" (ECIR 2020), table 1 (L = dl / avgdl):
+ * Large-Scale Reproducibility Study of Scoring Variants" (ECIR 2020), with L = dl / avgdl:
  * - `lucene`: idf = ln(1 + (N - df + 0.5) / (df + 0.5)), tf part tf / (tf + k1 (1 - b + b L)) (Lucene 8
  *   drops the constant (k1 + 1) factor, which does not change rankings);
  * - `atire`: idf = ln(N / df), tf part (k1 + 1) tf / (tf + k1 (1 - b + b L)) (Trotman et al. 2014);
@@ -96,8 +96,8 @@ class Postings {
 /**
  * An in-memory inverted index with exact BM25 scores (Robertson & Zaragoza, "The Probabilistic
  * Relevance Framework: BM25 and Beyond", 2009) in one of the variants of `BM25_VARIANTS`
- * (`DEFAULT_BM25` unless told). Unlike Lucene, document lengths are kept exactly. The variant and parameters only weigh
- * postings, so `configure` changes them without re-indexing.
+ * (`DEFAULT_BM25` unless told). Unlike Lucene, document lengths are kept exactly. The variant and
+ * parameters only weigh postings, so `configure` changes them without re-indexing.
  *
  * Deletes are tombstones; `compact()` rebuilds postings when a quarter of the documents are dead.
  * Queries are term-at-a-time with the "continue" pruning of Moffat & Zobel (1996, "Self-indexing
