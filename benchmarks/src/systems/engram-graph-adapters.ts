@@ -39,5 +39,7 @@ function ingested(create: Create): Adapter {
 export const GRAPH_ADAPTERS: Readonly<Record<string, Adapter>> = {
   'dense+entities+events+passages/rrf': ingested(createEngramGraphSearchSystem),
   'dense+entities+passages/rrf/neighbour-expansion': ingested(createEngramGraphSearchSystem),
+  'dense+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),
+  'dense+entities+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+entities+events+passages/rrf/context-pack': ingested(createEngramContextPackSystem),
 }

@@ -29,6 +29,7 @@ export function engineRequest(config: BenchConfig, query: string, k: number) {
     expand:
       stages.includes('neighbour-expansion') || stages.includes('neighbors') ? 'neighbors' : 'none',
     fusion: e.fusion?.name ?? 'none',
+    ...(e.fusion?.alpha !== undefined ? { fusionAlpha: e.fusion.alpha } : {}),
     rerank: 'none',
     profileStages: false,
     lexicalOnly: !e.channels.includes('dense'),

@@ -12,7 +12,7 @@ import {
   type TextIngestPayload,
 } from '@engram/core'
 import { parseLocomoDate } from '../ingest/locomo-tasks.js'
-import { indexText, type BenchDoc } from '../loaders/dataset-types.js'
+import type { BenchDoc } from '../loaders/dataset-types.js'
 
 /**
  * `source_timestamp` of a document without a date (MuSiQue's Wikipedia paragraphs). Fixed rather than
@@ -39,7 +39,7 @@ export function docTask(doc: BenchDoc): DocTask {
   return {
     taskId: `bench:${doc.id}`,
     payload: {
-      text: indexText(doc),
+      text: taskText(doc),
       json: null,
       metaKeys: { ...(doc.metadata ?? {}), [DOC_ID_KEY]: doc.id },
       observateFor: [],
@@ -47,6 +47,15 @@ export function docTask(doc: BenchDoc): DocTask {
       skipEnrichment: false,
     },
   }
+}
+
+/**
+ * The text a client sends for a document: a title on its own line above the body (a paragraph break), as a
+ * titled page is written, so the extractor reads the title as a heading rather than as the first words of
+ * the body's first sentence (joined by a space, `David Aja David Aja (born ...)` became one entity).
+ */
+export function taskText(doc: BenchDoc): string {
+  return doc.title ? `${doc.title}\n\n${doc.text}` : doc.text
 }
 
 /** What ingestion wrote for one group, counted from the store afterwards. */

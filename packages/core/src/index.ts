@@ -100,6 +100,17 @@ export {
   type EntitiesChannelOptions,
 } from './builtins/channels/entities-channel.js'
 export { neighbourExpansion } from './builtins/stages/neighbour-expansion.js'
+export {
+  graphWalk,
+  GRAPH_WALK_DEFAULTS,
+  type GraphWalkSettings,
+} from './builtins/stages/graph-walk.js'
+export {
+  walkPassages,
+  walkFromSeeds,
+  DEFAULT_WALK,
+  type WalkOptions,
+} from './indexes/graph/passage-walk.js'
 export { personalization } from './builtins/stages/personalization.js'
 export {
   BrainIndexes,

@@ -46,6 +46,18 @@ export interface GraphNeighbour {
   deprecated: boolean
 }
 
+/** Where a graph walk starts: weights (any positive scale) per passage id and per entity uuid. */
+export interface GraphWalkSeeds {
+  readonly passages: ReadonlyMap<string, number>
+  readonly entities: ReadonlyMap<string, number>
+}
+
+/** Stationary mass of the passages and entities a walk reached (sums to at most 1). */
+export interface GraphWalkResult {
+  readonly passages: ReadonlyMap<string, number>
+  readonly entities: ReadonlyMap<string, number>
+}
+
 /** Read access to the brain's records and graph, for channels and stages. */
 export interface GraphReader {
   entities(uuids: string[]): Promise<Entity[]>
@@ -59,6 +71,17 @@ export interface GraphReader {
   degree(uuid: string): Promise<number>
   /** The other ends of an entity's relationships (self-loops left out), from the in-memory graph. */
   neighbours(uuid: string): Promise<GraphNeighbour[]>
+  /**
+   * Personalised PageRank over the passage-entity graph (passages linked to the entities extracted from
+   * them, entities to each other by relationships), from the seeds; see `indexes/graph/passage-walk.ts`.
+   * Entity seeds are weighted by specificity (divided by the passages citing them), as HippoRAG does.
+   */
+  walk(seeds: GraphWalkSeeds): Promise<GraphWalkResult>
+  /**
+   * The passages just before and after each of `ids` in its ingested text (chunks) and conversation
+   * session (`session_id` / `session` metadata), in reading order; ids without any are left out.
+   */
+  sequenceNeighbours(ids: readonly string[]): Promise<ReadonlyMap<string, readonly string[]>>
 }
 
 /** Attributes of the brain's entities, kept in memory by the engine (no store call). */

@@ -1,6 +1,7 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { EVENT_LABEL, type Entity } from '../model/entity.js'
 import { brainBm25, readBm25Override } from './bm25/bm25-brain-settings.js'
+import { PassageSequence } from './passage-sequence.js'
 import { Bm25Index, type Bm25Settings, type ResolvedBm25Settings } from './bm25/bm25-index.js'
 import { INDEX_BYTES } from './index-bytes.js'
 import type { IndexComponent, Pause } from './index-component.js'
@@ -25,6 +26,8 @@ export class LexicalIndexes implements IndexComponent {
   readonly entities: Bm25Index
   readonly events: Bm25Index
   readonly observations: Bm25Index
+  /** Passages in reading order within their text and conversation session (graph walk neighbours). */
+  readonly sequence = new PassageSequence()
   /** Labels and event time per entity uuid, for label filters and recency. */
   readonly entityInfo = new Map<string, { labels: string[]; happenedAt: string | null }>()
 
@@ -64,6 +67,7 @@ export class LexicalIndexes implements IndexComponent {
       const page = await store.passages.scan(after, PAGE)
       for (const p of page) {
         this.passages.add(p.id, p.text)
+        this.sequence.add(p)
         await pause()
       }
       if (page.length < PAGE) break
@@ -92,6 +96,7 @@ export class LexicalIndexes implements IndexComponent {
   async apply(batch: WriteBatch, pause: Pause): Promise<void> {
     for (const p of batch.passages ?? []) {
       this.passages.add(p.id, p.text)
+      this.sequence.add(p)
       await pause()
     }
     for (const e of batch.entities ?? []) this.putEntity(e)

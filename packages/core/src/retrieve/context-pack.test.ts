@@ -147,7 +147,7 @@ describe('contextPack', () => {
     expect([...before.paths[0]!.hubs].sort()).toEqual(['e1', 'e2'])
   })
 
-  it("ranks source passages by the text's own hits; passages only facts cite stay with their triples", async () => {
+  it("ranks source passages by the text's own hits and the graph walk; without it, passages only facts cite stay with their triples", async () => {
     const deps = await brain({
       ...BATCH,
       passages: [...BATCH.passages!, passage('p3', 'The move was in spring.', 'session_2')],
@@ -157,8 +157,12 @@ describe('contextPack', () => {
     })
     const pack = await contextPack(deps, 'Where does Alice live now?')
     expect(pack.triples[0]!.sourceChunkIds).toEqual(['p2', 'p3'])
-    expect(pack.sourcePassageIds).toContain('p2')
-    expect(pack.sourcePassageIds).not.toContain('p3')
+    expect(pack.sourcePassageIds[0]).toBe('p2')
+    // The walk reaches p3 (it shares the move's entities with p2), below the text's own hit.
+    expect(pack.sourcePassageIds).toContain('p3')
+    const plain = await contextPack(deps, 'Where does Alice live now?', { usePpr: false })
+    expect(plain.sourcePassageIds).toContain('p2')
+    expect(plain.sourcePassageIds).not.toContain('p3')
   })
 
   it('runs without PageRank and with zero budgets', async () => {

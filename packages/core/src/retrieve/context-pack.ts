@@ -1,4 +1,13 @@
+import {
+  blendWalk,
+  GRAPH_WALK_DEFAULTS,
+  smoothBySequence,
+  walkSeeds,
+} from '../builtins/stages/graph-walk.js'
+import { sequenceNeighbours, type PassageSequence } from '../indexes/passage-sequence.js'
+import type { Candidate } from '../contracts/search-plugins.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
+import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
@@ -7,7 +16,7 @@ import { buildFacts, type Fact } from './context-pack-facts.js'
 import { bridgePaths, temporalConflicts, topicsOf } from './context-pack-links.js'
 import { personalizedPageRank } from './context-pack-ppr.js'
 import { scoreFacts, selectFacts } from './context-pack-rank.js'
-import { contextSeeds } from './context-pack-seeds.js'
+import { contextSeeds, type ContextSeeds } from './context-pack-seeds.js'
 import { factLine, sessionsOf, topicLine } from './context-pack-text.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
@@ -131,6 +140,14 @@ export async function contextPack(
   )
   if (usePpr)
     timer.timeSync('context.ppr', () => personalizedPageRank(graph, facts, seeds.nodes, text))
+  // The pack's passages: with `use_ppr`, the text's passage candidates re-ranked by a walk over the
+  // passage-entity graph from the same seeds (the graph stage of `expand=neighbors`), which also brings
+  // in passages one entity away from them; without, the candidates as fused.
+  const rankedPassages = usePpr
+    ? timer.timeSync('context.walk', () =>
+        walkPassageCandidates(graph, seeds, deps.indexes.lexical.sequence),
+      )
+    : seeds.passages
 
   const relationships = new Map<string, Relationship>()
   const loadRelationships = async (list: readonly Fact[]) => {
@@ -176,10 +193,16 @@ export async function contextPack(
     // here, as this once did, let passages cited by facts MMR picked for diversity push the text's
     // best hits out (LoCoMo evidence in source_passages 0.49 -> 0.57 without them).
     const cited = selected.flatMap((f) => citations(graph, f, relationships))
-    const sourceIds = seeds.passages.slice(0, maxPassages).map((c) => c.id)
+    const sourceIds = rankedPassages.slice(0, maxPassages).map((c) => c.id)
     const passages = new Map(
       (
-        await deps.store.passages.get([...new Set([...seeds.passages.map((p) => p.id), ...cited])])
+        await deps.store.passages.get([
+          ...new Set([
+            ...rankedPassages.slice(0, 2 * maxPassages + historicalLimit).map((p) => p.id),
+            ...seeds.passages.map((p) => p.id),
+            ...cited,
+          ]),
+        ])
       ).map((p) => [p.id, p]),
     )
     const sourcePassages = sourceIds
@@ -315,4 +338,26 @@ async function historical(
     ...passages.items.map((p) => clip(p.text)),
     ...structured.items.map((s) => clip(JSON.stringify(s.data))),
   ].slice(0, limit)
+}
+
+/**
+ * The seeds' passages re-ranked by a walk from the seeds' passages and entity nodes (see
+ * `builtins/stages/graph-walk.ts`); passages the walk reached join below the candidates they outscore.
+ */
+function walkPassageCandidates(
+  graph: GraphIndex,
+  seeds: ContextSeeds,
+  sequence: PassageSequence,
+): Candidate[] {
+  const settings = GRAPH_WALK_DEFAULTS
+  const entities = new Map<string, number>()
+  for (const [n, w] of seeds.nodes) entities.set(graph.uuid[n]!, w)
+  const walked = walkFromSeeds(graph, walkSeeds(seeds.passages, entities, settings))
+  const blended = blendWalk(seeds.passages, walked.passages, settings.keepFused)
+  if (settings.sequenceWeight === 0) return blended
+  const neighbours = sequenceNeighbours(
+    sequence,
+    blended.map((c) => c.id),
+  )
+  return smoothBySequence(blended, neighbours, settings.sequenceWeight)
 }

@@ -2,6 +2,8 @@ import type { GraphNeighbour, SearchContext, VectorReader } from '../contracts/s
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { BrainIndexes } from '../indexes/brain-indexes.js'
 import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
+import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
+import { sequenceNeighbours } from '../indexes/passage-sequence.js'
 
 export interface SearchContextParts {
   brainId: string
@@ -43,6 +45,8 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
           }
         })
       },
+      walk: async (seeds) => walkFromSeeds(await graph(), seeds),
+      sequenceNeighbours: async (ids) => sequenceNeighbours(indexes.lexical.sequence, ids),
     },
     entities: {
       labels: (uuid) => indexes.entityInfo.get(uuid)?.labels,

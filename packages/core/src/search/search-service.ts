@@ -4,7 +4,7 @@ import type { EngineCore } from '../engine/engine-core.js'
 import type { IndexManager } from '../indexes/index-manager.js'
 import { PluginRegistry } from '../registry/plugin-registry.js'
 import { builtinPlugins } from '../builtins/builtin-plugins.js'
-import { neighbourExpansion } from '../builtins/stages/neighbour-expansion.js'
+import { graphWalk } from '../builtins/stages/graph-walk.js'
 import { personalization } from '../builtins/stages/personalization.js'
 import type { SearchResponse } from '../model/search.js'
 import { queryEmbedder, vectorReader } from './dense-access.js'
@@ -72,7 +72,7 @@ export function createSearchService(
   const registry = new PluginRegistry()
   for (const plugin of [...builtinPlugins(), ...(options.plugins ?? [])]) registry.register(plugin)
   registry.freeze()
-  const stages = { expansion: neighbourExpansion(), personalization: personalization() }
+  const stages = { expansion: graphWalk(), personalization: personalization() }
 
   const embedder = options.embedder ?? null
   const untimed = { time: <T>(_stage: string, fn: () => Promise<T>) => fn() }

@@ -126,6 +126,13 @@ export class GraphIndex {
   /** The node of each self-loop edge. */
   private readonly loopNode = new Map<number, number>()
   private readonly passageNodes = new Map<string, Set<number>>()
+  /** Passages numbered in order of first citation (`passageId[p]`), for walks over passages. */
+  private readonly passageNo = new Map<string, number>()
+  readonly passageId: string[] = []
+  /** Entity nodes citing each passage (by passage number), both events and entities. */
+  readonly passageEntities: number[][] = []
+  /** Passages (by number) each node cites as its sources, as its record lists them. */
+  readonly nodePassages: number[][] = []
   private readonly passageEdges = new Map<string, Set<number>>()
   private changeCount = 0
 
@@ -277,6 +284,7 @@ export class GraphIndex {
       this.kindSetId.push(this.internKinds([]))
       this.adjacency.push([])
       this.loops.push(0)
+      this.nodePassages.push([])
     }
     return n
   }
@@ -302,6 +310,35 @@ export class GraphIndex {
     this.isEvent[n] = e.labels.includes(EVENT_LABEL)
     this.kindSetId[n] = this.internKinds(this.isEvent[n] ? eventKinds(e) : [])
     for (const p of e.sourcePassageIds) this.cite(this.passageNodes, p, n)
+    this.citePassages(n, e.sourcePassageIds)
+  }
+
+  /** Records `n`'s source passages in both directions, dropping those its record no longer lists. */
+  private citePassages(n: number, sourcePassageIds: readonly string[]): void {
+    const now = new Set(sourcePassageIds.map((p) => this.numberPassage(p)))
+    const before = this.nodePassages[n]!
+    if (before.length === now.size && before.every((p) => now.has(p))) return
+    const kept = new Set(before)
+    for (const p of before)
+      if (!now.has(p)) this.passageEntities[p] = this.passageEntities[p]!.filter((m) => m !== n)
+    for (const p of now) if (!kept.has(p)) this.passageEntities[p]!.push(n)
+    this.nodePassages[n] = [...now]
+  }
+
+  /** Number of a passage in `passageId`, or undefined when no node cites it. */
+  passageNumber(passageId: string): number | undefined {
+    return this.passageNo.get(passageId)
+  }
+
+  private numberPassage(passageId: string): number {
+    let p = this.passageNo.get(passageId)
+    if (p === undefined) {
+      p = this.passageId.length
+      this.passageNo.set(passageId, p)
+      this.passageId.push(passageId)
+      this.passageEntities.push([])
+    }
+    return p
   }
 
   private putRelationship(r: Relationship): void {

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import type { Entity } from '../../model/entity.js'
+import { GraphIndex } from './graph-index.js'
+import { DEFAULT_WALK, walkFromSeeds, walkPassages } from './passage-walk.js'
+
+const AT = '2025-01-01T00:00:00.000Z'
+const entity = (uuid: string, sourcePassageIds: string[]): Entity => ({
+  uuid,
+  name: uuid,
+  description: null,
+  labels: ['CONCEPT'],
+  properties: {},
+  metadata: null,
+  happenedAt: null,
+  lastUpdated: AT,
+  polarity: 'neutral',
+  aliases: [],
+  sourcePassageIds,
+})
+
+/** p1 -A- p2 -B- p3 (a chain through two entities), p4 -C- alone, HUB in p1..p3 and p5. */
+function chain(): GraphIndex {
+  const graph = new GraphIndex()
+  graph.apply({
+    entities: [
+      entity('A', ['p1', 'p2']),
+      entity('B', ['p2', 'p3']),
+      entity('C', ['p4']),
+      entity('HUB', ['p1', 'p2', 'p3', 'p5']),
+    ],
+  })
+  return graph
+}
+
+const exact = { ...DEFAULT_WALK, tolerance: 1e-9 }
+
+describe('walkPassages', () => {
+  it('reaches passages through shared entities, farther ones less, unconnected ones not at all', () => {
+    const graph = chain()
+    const { passages } = walkPassages(
+      graph,
+      { passages: new Map([['p1', 1]]), nodes: new Map() },
+      exact,
+    )
+    expect(passages.get('p1')!).toBeGreaterThan(passages.get('p2')!)
+    expect(passages.get('p2')!).toBeGreaterThan(passages.get('p3')!)
+    expect(passages.get('p3')!).toBeGreaterThan(0)
+    expect(passages.has('p4')).toBe(false)
+  })
+
+  it('conserves mass: estimates and what is left below tolerance sum to the seeds', () => {
+    const graph = chain()
+    const r = walkPassages(graph, { passages: new Map([['p1', 3]]), nodes: new Map() }, exact)
+    const total = [...r.passages.values(), ...r.nodes.values()].reduce((a, b) => a + b, 0)
+    expect(total).toBeGreaterThan(0.999)
+    expect(total).toBeLessThanOrEqual(1 + 1e-9)
+  })
+
+  it('damps hubs: with hubDamping an entity in many passages passes on less of its mass', () => {
+    const graph = chain()
+    const seeds = { passages: new Map([['p1', 1]]), nodes: new Map() }
+    const flat = walkPassages(graph, seeds, exact).passages.get('p5')!
+    const damped = walkPassages(graph, seeds, { ...exact, hubDamping: 1 }).passages.get('p5')!
+    expect(damped).toBeLessThan(flat)
+  })
+
+  it('keeps the mass of a seed passage no entity cites', () => {
+    const graph = chain()
+    const r = walkPassages(graph, { passages: new Map([['lonely', 1]]), nodes: new Map() }, exact)
+    expect([...r.passages]).toEqual([['lonely', 1]])
+  })
+})
+
+describe('walkFromSeeds', () => {
+  it('weights entity seeds by specificity: a rare entity pulls its passages above a frequent one', () => {
+    const graph = chain()
+    const r = walkFromSeeds(
+      graph,
+      {
+        passages: new Map(),
+        entities: new Map([
+          ['C', 1],
+          ['HUB', 1],
+        ]),
+      },
+      exact,
+    )
+    // C is cited by one passage, HUB by four: p4 outranks every HUB passage.
+    for (const p of ['p1', 'p2', 'p3', 'p5'])
+      expect(r.passages.get('p4')!).toBeGreaterThan(r.passages.get(p)!)
+    expect(r.entities.get('C')!).toBeGreaterThan(0)
+  })
+
+  it('ignores unknown and deleted entities', () => {
+    const graph = chain()
+    graph.apply({ deleteEntities: ['C'] })
+    const r = walkFromSeeds(graph, {
+      passages: new Map(),
+      entities: new Map([
+        ['C', 1],
+        ['nope', 1],
+      ]),
+    })
+    expect(r.passages.size).toBe(0)
+  })
+
+  it('follows an entity losing a source passage', () => {
+    const graph = chain()
+    graph.apply({ entities: [entity('A', ['p1'])] })
+    const r = walkPassages(
+      graph,
+      { passages: new Map([['p1', 1]]), nodes: new Map() },
+      { ...exact, relationWeight: 0 },
+    )
+    // p2 is still reachable through HUB, but no longer through A: less than before.
+    const before = walkPassages(
+      chain(),
+      { passages: new Map([['p1', 1]]), nodes: new Map() },
+      { ...exact, relationWeight: 0 },
+    )
+    expect(r.passages.get('p2')!).toBeLessThan(before.passages.get('p2')!)
+  })
+})

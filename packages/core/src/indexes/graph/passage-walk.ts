@@ -1,0 +1,192 @@
+import type { GraphWalkResult, GraphWalkSeeds } from '../../contracts/search-plugins.js'
+import type { GraphIndex } from './graph-index.js'
+
+/** Where a walk starts: weights per passage id and per entity node (any scale; normalised to sum 1). */
+export interface WalkSeeds {
+  readonly passages: ReadonlyMap<string, number>
+  readonly nodes: ReadonlyMap<number, number>
+}
+
+export interface WalkOptions {
+  /** Probability of jumping back to the seeds at each step (1 - damping); HippoRAG uses 0.5. */
+  readonly restart: number
+  /** Push threshold per unit of weighted degree: smaller is more exact and slower. */
+  readonly tolerance: number
+  /** Weight of an entity-entity relationship edge, relative to a passage-entity mention edge (1). */
+  readonly relationWeight: number
+  /**
+   * Mention edges of an entity cited by m passages weigh m^-hubDamping: 0 keeps every mention at 1; 1
+   * makes an entity's mentions sum to 1, so a name in hundreds of passages carries no more than a rare one.
+   */
+  readonly hubDamping: number
+  /** Hard cap on pushes, so a huge neighbourhood cannot stall a request. */
+  readonly maxPushes: number
+}
+
+/**
+ * Chosen on MuSiQue-100 and LoCoMo dev (benchmarks/LOG.md): relationship edges of the local extractor
+ * (mostly subject-verb-object legs of one sentence) lowered MuSiQue R@5 (0.5717 -> 0.5550), so passages
+ * connect only through shared entities; tolerance 1e-4 costs no recall against 1e-6 at a tenth of the
+ * pushes.
+ */
+export const DEFAULT_WALK: WalkOptions = {
+  restart: 0.5,
+  tolerance: 1e-4,
+  relationWeight: 0,
+  hubDamping: 0,
+  maxPushes: 200_000,
+}
+
+/** Stationary mass of passages (by id) and entity nodes reached by a walk. */
+export interface WalkResult {
+  readonly passages: Map<string, number>
+  readonly nodes: Map<number, number>
+  /** Pushes done (a cost measure for tests and timings). */
+  readonly pushes: number
+}
+
+/**
+ * Personalised PageRank (Haveliwala, "Topic-sensitive PageRank", WWW 2002) over the passage-entity graph
+ * of a brain: passages link to the entities and events extracted from them (mention edges, weight 1),
+ * entities to each other through live relationships (`relationWeight`). This is the graph of HippoRAG 2
+ * (Gutiérrez et al., "From RAG to Memory", arXiv 2502.14802): passage nodes next to phrase nodes, the
+ * walk seeded from both, so a passage one entity away from a seed passage (the second hop of a
+ * multi-hop question) gathers mass that no lexical or dense score gives it.
+ *
+ * Computed by local push (Andersen, Chung & Lang, "Local Graph Partitioning using PageRank Vectors",
+ * FOCS 2006): residual mass is pushed from a node while it exceeds `tolerance` x its weighted degree,
+ * so the work depends on the seeds' neighbourhood, not on the size of the brain. A node without edges
+ * keeps the mass that reaches it. Deleted entities are skipped.
+ */
+export function walkPassages(
+  graph: GraphIndex,
+  seeds: WalkSeeds,
+  options: WalkOptions = DEFAULT_WALK,
+): WalkResult {
+  // Node space: entity n -> n; passage p -> offset + p.
+  const offset = graph.nodeCount
+  const residual = new Map<number, number>()
+  const estimate = new Map<number, number>()
+  let total = 0
+  for (const w of seeds.passages.values()) if (w > 0) total += w
+  for (const w of seeds.nodes.values()) if (w > 0) total += w
+  if (total === 0) return { passages: new Map(), nodes: new Map(), pushes: 0 }
+  const add = (map: Map<number, number>, key: number, value: number) =>
+    map.set(key, (map.get(key) ?? 0) + value)
+  // A seed passage no entity cites has no edges: it keeps its own mass.
+  const passages = new Map<string, number>()
+  for (const [id, w] of seeds.passages) {
+    if (w <= 0) continue
+    const p = graph.passageNumber(id)
+    if (p !== undefined) add(residual, offset + p, w / total)
+    else passages.set(id, (passages.get(id) ?? 0) + w / total)
+  }
+  for (const [n, w] of seeds.nodes) if (w > 0 && graph.present[n]) add(residual, n, w / total)
+
+  const { restart, tolerance, relationWeight, hubDamping } = options
+  const mention = (n: number) =>
+    hubDamping === 0 ? 1 : Math.max(1, graph.nodePassages[n]!.length) ** -hubDamping
+  const neighbours = (u: number, visit: (v: number, w: number) => void) => {
+    if (u >= offset) {
+      for (const n of graph.passageEntities[u - offset]!) if (graph.present[n]) visit(n, mention(n))
+      return
+    }
+    const m = mention(u)
+    for (const p of graph.nodePassages[u]!) visit(offset + p, m)
+    if (relationWeight > 0)
+      for (const e of graph.adjacency[u]!) {
+        if (!graph.usable(e)) continue
+        visit(graph.other(e, u), relationWeight)
+      }
+  }
+  const degrees = new Map<number, number>()
+  const degree = (u: number) => {
+    let d = degrees.get(u)
+    if (d === undefined) {
+      let sum = 0
+      neighbours(u, (_v, w) => (sum += w))
+      degrees.set(u, (d = sum))
+    }
+    return d
+  }
+
+  const queue = [...residual.keys()]
+  const queued = new Set(queue)
+  let pushes = 0
+  while (queue.length > 0 && pushes < options.maxPushes) {
+    const u = queue.pop()!
+    queued.delete(u)
+    const r = residual.get(u) ?? 0
+    const d = degree(u)
+    if (d === 0) {
+      add(estimate, u, r)
+      residual.delete(u)
+      continue
+    }
+    if (r < tolerance * d) continue
+    pushes++
+    add(estimate, u, restart * r)
+    residual.delete(u)
+    const spread = (1 - restart) * r
+    neighbours(u, (v, w) => {
+      const next = (residual.get(v) ?? 0) + (spread * w) / d
+      residual.set(v, next)
+      if (!queued.has(v) && next >= tolerance * degree(v)) {
+        queued.add(v)
+        queue.push(v)
+      }
+    })
+  }
+
+  const nodes = new Map<number, number>()
+  for (const [u, mass] of estimate) {
+    if (u >= offset) passages.set(graph.passageId[u - offset]!, mass)
+    else nodes.set(u, mass)
+  }
+  return { passages, nodes, pushes }
+}
+
+/**
+ * A walk from seeds named by id (the `GraphReader.walk` of plugins): entity seeds are divided by the
+ * passages citing them (HippoRAG's node specificity: a name found in one passage says more about the
+ * query than one found in hundreds), unknown or deleted ids are ignored, and results come back by id.
+ */
+export function walkFromSeeds(
+  graph: GraphIndex,
+  seeds: GraphWalkSeeds,
+  options: WalkOptions = DEFAULT_WALK,
+): GraphWalkResult {
+  const result = walkPassages(
+    graph,
+    { passages: seeds.passages, nodes: specificSeeds(graph, seeds.entities) },
+    options,
+  )
+  const entities = new Map<string, number>()
+  for (const [n, mass] of result.nodes) entities.set(graph.uuid[n]!, mass)
+  return { passages: result.passages, entities }
+}
+
+/**
+ * Entity seeds by node, each divided by the passages citing it and the whole rescaled to the weight the
+ * seeds had together, so specificity moves weight between entities but not between entities and passages.
+ */
+export function specificSeeds(
+  graph: GraphIndex,
+  entities: ReadonlyMap<string, number>,
+): Map<number, number> {
+  const nodes = new Map<number, number>()
+  let before = 0
+  let after = 0
+  for (const [uuid, w] of entities) {
+    const n = graph.node(uuid)
+    if (n === undefined || !(w > 0)) continue
+    const specific = w / Math.max(1, graph.nodePassages[n]!.length)
+    const previous = nodes.get(n) ?? 0
+    if (specific <= previous) continue
+    nodes.set(n, specific)
+    before += w
+    after += specific - previous
+  }
+  if (after > 0) for (const [n, w] of nodes) nodes.set(n, (w / after) * before)
+  return nodes
+}

@@ -1,0 +1,79 @@
+import type { Passage } from '../model/passage.js'
+
+/** Passage metadata keys that name a conversation session (as the context pack reads them). */
+export const SESSION_KEYS = ['session_id', 'session'] as const
+
+interface Entry {
+  readonly id: string
+  readonly at: number
+  readonly position: number
+}
+
+const before = (a: Entry, b: Entry) =>
+  a.at - b.at || a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
+ * Passages in reading order within what they were written in: the chunks of one ingested text (same
+ * `source` task, by `position`) and the passages of one conversation session (same `session_id` or
+ * `session` metadata value, by when they were written, then position). A passage's neighbours are the
+ * passages just before and after it in each of its sequences: the turns around a conversation turn, the
+ * chunks around a chunk. Memory questions are often answered by a turn and its reply, which share few
+ * words (LoCoMo dev ablation in benchmarks/LOG.md); the graph walk stage lends a passage part of the score
+ * of its neighbours.
+ */
+export class PassageSequence {
+  private readonly sequences = new Map<string, Entry[]>()
+  private readonly keysOf = new Map<string, string[]>()
+
+  get size(): number {
+    return this.keysOf.size
+  }
+
+  add(p: Pick<Passage, 'id' | 'source' | 'position' | 'insertedAt' | 'metadata'>): void {
+    if (this.keysOf.has(p.id)) return
+    const keys: string[] = []
+    if (p.source !== null) keys.push(`source\u0000${p.source}`)
+    for (const key of SESSION_KEYS) {
+      const value = p.metadata[key]
+      if (typeof value === 'string' || typeof value === 'number') {
+        keys.push(`session\u0000${String(value)}`)
+        break
+      }
+    }
+    const entry: Entry = { id: p.id, at: Date.parse(p.insertedAt) || 0, position: p.position }
+    for (const key of keys) {
+      let list = this.sequences.get(key)
+      if (list === undefined) this.sequences.set(key, (list = []))
+      // Passages mostly arrive in order: search from the end.
+      let i = list.length
+      while (i > 0 && before(entry, list[i - 1]!) < 0) i--
+      list.splice(i, 0, entry)
+    }
+    this.keysOf.set(p.id, keys)
+  }
+
+  /** The passages just before and after `id` in each of its sequences (none for an unknown id). */
+  neighbours(id: string): string[] {
+    const out = new Set<string>()
+    for (const key of this.keysOf.get(id) ?? []) {
+      const list = this.sequences.get(key)!
+      const i = list.findIndex((e) => e.id === id)
+      if (i > 0) out.add(list[i - 1]!.id)
+      if (i >= 0 && i < list.length - 1) out.add(list[i + 1]!.id)
+    }
+    return [...out]
+  }
+}
+
+/** `neighbours` of each id that has any. */
+export function sequenceNeighbours(
+  sequence: PassageSequence,
+  ids: readonly string[],
+): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  for (const id of ids) {
+    const n = sequence.neighbours(id)
+    if (n.length > 0) out.set(id, n)
+  }
+  return out
+}
