@@ -1,3 +1,8 @@
+import type { BenchConfig } from '../config/bench-config.js'
+import {
+  createEngramGraphSearchSystem,
+  GRAPH_VARIANTS,
+} from '../systems/engram-graph-search-system.js'
 import type { SystemResolution } from '../systems/system-under-test.js'
 import { createExactKnnPeer } from './exact-knn-peer.js'
 import { createFlexSearchPeer } from './flexsearch-peer.js'
@@ -21,7 +26,25 @@ export const PEERS: Record<string, () => SystemResolution> = {
   'exact-knn': () => ({ ready: true, usesVectors: true, create: createExactKnnPeer }),
 }
 
-export function resolvePeer(name: string): SystemResolution {
+/**
+ * A peer by name; `engram-graph:<ablation>` is the config's own graph condition with one component off
+ * (`GRAPH_VARIANTS`), over the same ingested brain (`sharedIngest`).
+ */
+export function resolvePeer(name: string, config?: BenchConfig): SystemResolution {
+  if (name.startsWith('engram-graph:') && config !== undefined) {
+    const variant = GRAPH_VARIANTS[name.slice('engram-graph:'.length)]
+    if (variant === undefined)
+      throw new Error(
+        `unknown ablation '${name}' (known: ${Object.keys(GRAPH_VARIANTS)
+          .map((v) => `engram-graph:${v}`)
+          .join(', ')})`,
+      )
+    return {
+      ready: true,
+      usesVectors: true,
+      create: ({ vectors }) => createEngramGraphSearchSystem(config, vectors.embedder(), variant),
+    }
+  }
   const peer = PEERS[name]
   if (!peer) throw new Error(`unknown peer '${name}' (known: ${Object.keys(PEERS).join(', ')})`)
   return peer()

@@ -55,7 +55,11 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
   const qrels: Qrels = new Map(dataset.groups.flatMap((g) => [...g.qrels]))
   const candidates: [string, 'engram' | 'peer', SystemResolution][] = [
     ['engram', 'engram', await resolveEngramSystem(config)],
-    ...config.peers.map((p): [string, 'peer', SystemResolution] => [p, 'peer', resolvePeer(p)]),
+    ...config.peers.map((p): [string, 'peer', SystemResolution] => [
+      p,
+      'peer',
+      resolvePeer(p, config),
+    ]),
   ]
   const systems: SystemResult[] = []
   mkdirSync(opts.outDir, { recursive: true })

@@ -1,9 +1,14 @@
-import type { Embedder } from '@engram/core'
+import { createSearchService, type Embedder, type GraphWalkSettings } from '@engram/core'
 import type { BenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
 import { docVotes } from './doc-votes.js'
-import { ingestCountsLine, ingestDocs, logProgress, type IngestedBrain } from './ingested-brain.js'
+import {
+  ingestCountsLine,
+  logProgress,
+  sharedIngest,
+  type IngestedBrain,
+} from './ingested-brain.js'
 import type { SystemUnderTest } from './system-under-test.js'
 
 /**
@@ -47,22 +52,71 @@ export function engineRequest(config: BenchConfig, query: string, k: number) {
 export async function createEngramGraphSearchSystem(
   config: BenchConfig,
   embedder: Embedder | null,
+  variant?: GraphVariant,
 ): Promise<SystemUnderTest> {
   let brain: IngestedBrain | null = null
+  let search: IngestedBrain['search'] | null = null
   return {
-    name: 'engram',
-    label: `Engram ${config.condition} (ingestion pipeline)`,
+    name: variant === undefined ? 'engram' : `engram-graph:${variant.name}`,
+    label:
+      variant === undefined
+        ? `Engram ${config.condition} (ingestion pipeline)`
+        : `Engram ${config.condition}, ${variant.description}`,
     scored: true,
     async index(docs: readonly BenchDoc[]) {
-      brain = await ingestDocs(docs, { embedder, progress: logProgress() })
+      brain = await sharedIngest(docs, { embedder, progress: logProgress() })
       console.log(`  ${ingestCountsLine(brain.counts)}`)
+      search =
+        variant?.graphWalk === undefined
+          ? brain.search
+          : createSearchService(brain.engram, brain.engram.indexes, {
+              embedder,
+              graphWalk: variant.graphWalk,
+            })
     },
     async search(query: string, k: number): Promise<Hit[]> {
-      if (brain === null) throw new Error('search before index')
-      const response = await brain.search.search(brain.brainId, engineRequest(config, query, k))
+      if (brain === null || search === null) throw new Error('search before index')
+      const request = engineRequest(config, query, k)
+      const response = await search.search(brain.brainId, {
+        ...request,
+        ...(variant?.expand !== undefined ? { expand: variant.expand } : {}),
+      })
       return docVotes(response.hits, brain.docsOf).slice(0, k)
     },
     stats: () => ({ documents: brain?.documents ?? 0 }),
     close: async () => brain?.close(),
   }
+}
+
+/** One component of the graph condition switched off (an ablation, run as `engram-graph:<name>` peers). */
+export interface GraphVariant {
+  readonly name: string
+  readonly description: string
+  readonly expand?: 'none'
+  readonly graphWalk?: Partial<GraphWalkSettings>
+}
+
+/** The ablations a graph config can list as peers (`engram-graph:<name>`), each one component off. */
+export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
+  'no-expansion': { name: 'no-expansion', description: 'without the graph stage', expand: 'none' },
+  'no-walk': {
+    name: 'no-walk',
+    description: 'graph stage without the walk (sequence neighbours only)',
+    graphWalk: { keepFused: 1 },
+  },
+  'no-sequence': {
+    name: 'no-sequence',
+    description: 'graph stage without sequence neighbours (walk only)',
+    graphWalk: { sequenceWeight: 0 },
+  },
+  'no-entity-seeds': {
+    name: 'no-entity-seeds',
+    description: 'walk seeded by passages only',
+    graphWalk: { passageWeight: 1 },
+  },
+  'no-passage-seeds': {
+    name: 'no-passage-seeds',
+    description: 'walk seeded by query entities only',
+    graphWalk: { passageWeight: 0 },
+  },
 }

@@ -237,3 +237,35 @@ async function requireCompleted(engram: Engram, submitted: number): Promise<void
       `ingestion: ${completed} of ${submitted} tasks completed; ${failures.slice(0, 3).join('; ')}`,
     )
 }
+
+const shared = new Map<readonly BenchDoc[], { brain: Promise<IngestedBrain>; holders: number }>()
+
+/**
+ * `ingestDocs` shared by the systems of one run that read the same documents with the same embedder (a
+ * graph condition and its ablations): the first ingests, the others reuse the brain, and it is closed when
+ * the last one closes. Ingestion is deterministic, so sharing changes no number, only the time.
+ */
+export async function sharedIngest(
+  docs: readonly BenchDoc[],
+  options: IngestOptions,
+): Promise<IngestedBrain> {
+  let entry = shared.get(docs)
+  if (entry === undefined) {
+    entry = { brain: ingestDocs(docs, options), holders: 0 }
+    shared.set(docs, entry)
+  }
+  entry.holders++
+  const brain = await entry.brain
+  const held = entry
+  let closed = false
+  return {
+    ...brain,
+    close: async () => {
+      if (closed) return
+      closed = true
+      if (--held.holders > 0) return
+      shared.delete(docs)
+      await brain.close()
+    },
+  }
+}

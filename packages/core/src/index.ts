@@ -79,6 +79,7 @@ export {
 } from './builtins/fusions/convex-combination.js'
 export { noFusion } from './builtins/fusions/no-fusion.js'
 export type { SearchService, SearchServiceOptions } from './search/search-service.js'
+export { createSearchService } from './search/search-service.js'
 export type {
   IndexManager,
   IndexManagerOptions,

@@ -52,6 +52,7 @@ export function createEngine(options: EngineOptions): Engram {
     embedder,
     ...(plugins === undefined ? {} : { plugins }),
     ...(graphChannels === undefined ? {} : { graphChannels }),
+    ...(options.graphWalk === undefined ? {} : { graphWalk: options.graphWalk }),
   })
   return Object.assign(core, {
     indexes,

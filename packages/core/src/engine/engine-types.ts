@@ -1,3 +1,4 @@
+import type { GraphWalkSettings } from '../builtins/stages/graph-walk.js'
 import type { BrainSettingsService } from '../brain/brain-settings.js'
 import type { Embedder } from '../contracts/embedder.js'
 import type { Extractor } from '../contracts/extractor.js'
@@ -52,6 +53,8 @@ export interface EngineOptions extends EngineCoreOptions {
    * (`DEFAULT_GRAPH_CHANNELS`). An unknown name fails `createEngine`.
    */
   graphChannels?: Partial<GraphChannels>
+  /** Settings of the graph walk of `expand=neighbors` and the context pack (default `GRAPH_WALK_DEFAULTS`). */
+  graphWalk?: Partial<GraphWalkSettings>
   /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
   snapshots?: VectorSnapshotOptions | false
   /**

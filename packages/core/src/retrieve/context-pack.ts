@@ -2,6 +2,7 @@ import {
   blendWalk,
   GRAPH_WALK_DEFAULTS,
   smoothBySequence,
+  type GraphWalkSettings,
   walkSeeds,
 } from '../builtins/stages/graph-walk.js'
 import { sequenceNeighbours, type PassageSequence } from '../indexes/passage-sequence.js'
@@ -145,7 +146,7 @@ export async function contextPack(
   // in passages one entity away from them; without, the candidates as fused.
   const rankedPassages = usePpr
     ? timer.timeSync('context.walk', () =>
-        walkPassageCandidates(graph, seeds, deps.indexes.lexical.sequence),
+        walkPassageCandidates(graph, seeds, deps.indexes.lexical.sequence, deps.graphWalk),
       )
     : seeds.passages
 
@@ -348,8 +349,8 @@ function walkPassageCandidates(
   graph: GraphIndex,
   seeds: ContextSeeds,
   sequence: PassageSequence,
+  settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS,
 ): Candidate[] {
-  const settings = GRAPH_WALK_DEFAULTS
   const entities = new Map<string, number>()
   for (const [n, w] of seeds.nodes) entities.set(graph.uuid[n]!, w)
   const walked = walkFromSeeds(graph, walkSeeds(seeds.passages, entities, settings))

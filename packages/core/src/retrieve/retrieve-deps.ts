@@ -1,3 +1,4 @@
+import type { GraphWalkSettings } from '../builtins/stages/graph-walk.js'
 import type { CandidateSource, VectorReader } from '../contracts/search-plugins.js'
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { Engram } from '../engine/engine-types.js'
@@ -27,6 +28,8 @@ export interface RetrieveDeps {
   candidates: CandidateSource
   /** Clock for recency scores (tests pin it). Default: `new Date()`. */
   now?: () => Date
+  /** Graph walk settings of the context pack (default `GRAPH_WALK_DEFAULTS`). */
+  graphWalk?: GraphWalkSettings
 }
 
 export type { CandidateSource }
@@ -60,6 +63,7 @@ export async function createRetrieveDeps(
     indexes,
     vectors,
     embed,
+    graphWalk: engram.search.graphWalk,
     candidates: async (set, query, depth) =>
       (
         await engram.search.candidates(

@@ -4,7 +4,11 @@ import type { EngineCore } from '../engine/engine-core.js'
 import type { IndexManager } from '../indexes/index-manager.js'
 import { PluginRegistry } from '../registry/plugin-registry.js'
 import { builtinPlugins } from '../builtins/builtin-plugins.js'
-import { graphWalk } from '../builtins/stages/graph-walk.js'
+import {
+  GRAPH_WALK_DEFAULTS,
+  graphWalk,
+  type GraphWalkSettings,
+} from '../builtins/stages/graph-walk.js'
 import { personalization } from '../builtins/stages/personalization.js'
 import type { SearchResponse } from '../model/search.js'
 import { queryEmbedder, vectorReader } from './dense-access.js'
@@ -35,6 +39,8 @@ export interface SearchServiceOptions {
   embedder?: Embedder | null
   /** Channels and fusion of the graph operations' candidates (default: `DEFAULT_GRAPH_CHANNELS`). */
   graphChannels?: Partial<GraphChannels>
+  /** Settings of the graph walk (`expand=neighbors` and the context pack); default `GRAPH_WALK_DEFAULTS`. */
+  graphWalk?: Partial<GraphWalkSettings>
 }
 
 export interface SearchService {
@@ -53,6 +59,8 @@ export interface SearchService {
   ): Promise<CandidatesResult>
   /** What `/retrieve/`, hops seeds and context-pack seeds ask `candidates` for. */
   readonly graphChannels: GraphChannels
+  /** The graph walk settings of `expand=neighbors`, which the context pack uses too. */
+  readonly graphWalk: GraphWalkSettings
   /** Dense reads over the brain's vectors; null without an embedder. */
   vectors(brainId: string): Promise<VectorReader | null>
   /** A query embedder for one operation on the brain (memoised per call); null without an embedder. */
@@ -72,7 +80,8 @@ export function createSearchService(
   const registry = new PluginRegistry()
   for (const plugin of [...builtinPlugins(), ...(options.plugins ?? [])]) registry.register(plugin)
   registry.freeze()
-  const stages = { expansion: graphWalk(), personalization: personalization() }
+  const walkSettings: GraphWalkSettings = { ...GRAPH_WALK_DEFAULTS, ...options.graphWalk }
+  const stages = { expansion: graphWalk(walkSettings), personalization: personalization() }
 
   const embedder = options.embedder ?? null
   const untimed = { time: <T>(_stage: string, fn: () => Promise<T>) => fn() }
@@ -111,6 +120,7 @@ export function createSearchService(
     },
     embed,
     graphChannels,
+    graphWalk: walkSettings,
     async search(brainId, request, given) {
       const timer = createStageTimer()
       const signal = deadline(given)
