@@ -9,6 +9,8 @@ import { runManyBrains } from './many-brains/run-many-brains.js'
 import { runMovieLens } from './recsys/run-movielens.js'
 import {
   benchmarksDir,
+  cacheDir,
+  calibrationTablePath,
   configsDir,
   defaultDataDir,
   defaultRunsDir,
@@ -21,6 +23,8 @@ import { runConfig } from './run/run-config.js'
 import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
+import { runFusionCalibration } from './calibration/run-fusion-calibration.js'
+import { benchVectors, vectorCacheDir } from './vectors/bench-vectors.js'
 import { existsSync, readFileSync } from 'node:fs'
 
 /** `npm run bench -- ...`: see USAGE. Exit code 1 when any run verdict is FAIL. */
@@ -37,7 +41,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.ingest &&
       !args.recsys &&
       !args.scaleOut &&
-      !args.manyBrains)
+      !args.manyBrains &&
+      !args.calibrateFusion)
   ) {
     log(USAGE)
     return 0
@@ -50,7 +55,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.ingest ||
       args.recsys ||
       args.scaleOut ||
-      args.manyBrains) &&
+      args.manyBrains ||
+      args.calibrateFusion) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -106,6 +112,19 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
+  if (args.calibrateFusion) {
+    const vectors = benchVectors({ cacheDir: vectorCacheDir(cacheDir) })
+    try {
+      await runFusionCalibration(
+        dataDir,
+        { results: resultsDir, table: calibrationTablePath },
+        vectors,
+        log,
+      )
+    } finally {
+      await vectors.close()
+    }
+  }
   if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains

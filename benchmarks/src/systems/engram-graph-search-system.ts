@@ -3,6 +3,7 @@ import type { BenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
 import { docVotes } from './doc-votes.js'
+import { requestFusion } from './request-channels.js'
 import { ingestCountsLine, ingestDocs, logProgress, type IngestedBrain } from './ingested-brain.js'
 import type { SystemUnderTest } from './system-under-test.js'
 
@@ -28,7 +29,7 @@ export function engineRequest(config: BenchConfig, query: string, k: number) {
     channels: e.channels.filter((c) => c !== 'dense'),
     expand:
       stages.includes('neighbour-expansion') || stages.includes('neighbors') ? 'neighbors' : 'none',
-    fusion: e.fusion?.name ?? 'none',
+    ...requestFusion(e.fusion),
     rerank: 'none',
     profileStages: false,
     lexicalOnly: !e.channels.includes('dense'),

@@ -117,6 +117,7 @@ export async function startServer(
       extractor,
       plugins,
       ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
+      ...(config.searchFusion === undefined ? {} : { defaultFusion: config.searchFusion }),
       graphChannels: {
         passages: config.graphChannels.passages,
         seeds: config.graphChannels.seeds,

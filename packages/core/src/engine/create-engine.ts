@@ -21,7 +21,15 @@ import type { Engram, EngineOptions } from './engine-types.js'
  * ```
  */
 export function createEngine(options: EngineOptions): Engram {
-  const { embedder = null, extractor, plugins, snapshots, graphChannels, indexMemoryMb } = options
+  const {
+    embedder = null,
+    extractor,
+    plugins,
+    snapshots,
+    graphChannels,
+    indexMemoryMb,
+    defaultFusion,
+  } = options
   const core = createEngineCore(options)
   // Ingestion's before-commit hook first (hooks run in registration order): it adds the vectors of
   // `/model/*` writes to their batch, and the index manager's hook must see every vector a batch will
@@ -43,6 +51,7 @@ export function createEngine(options: EngineOptions): Engram {
     embedder,
     ...(plugins === undefined ? {} : { plugins }),
     ...(graphChannels === undefined ? {} : { graphChannels }),
+    ...(defaultFusion === undefined ? {} : { defaultFusion }),
   })
   return Object.assign(core, { indexes, search, records: createRecords(core) })
 }

@@ -45,6 +45,11 @@ export interface EngineOptions extends EngineCoreOptions {
    * (`DEFAULT_GRAPH_CHANNELS`). An unknown name fails `createEngine`.
    */
   graphChannels?: Partial<GraphChannels>
+  /**
+   * Fusion of a search that names none (`/retrieve/search` and graph operations; default `cc` with
+   * the brain's calibrated weights, docs/search-fusion.md). An unknown name fails `createEngine`.
+   */
+  defaultFusion?: string
   /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
   snapshots?: VectorSnapshotOptions | false
   /**
