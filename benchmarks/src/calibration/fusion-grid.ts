@@ -76,7 +76,10 @@ export function fusionGrid(sets: readonly CalibrationSet[]): {
       const scores = Object.fromEntries(
         sets.map((s) => [s.name, fusedScore(s, normalization, denseShare)]),
       )
-      const gains = sets.map((s) => scores[s.name]! / bm25[s.name]! - 1)
+      // Relative to BM25; a set where BM25 scores 0 counts the absolute difference.
+      const gains = sets.map((s) =>
+        bm25[s.name]! > 0 ? scores[s.name]! / bm25[s.name]! - 1 : scores[s.name]! - bm25[s.name]!,
+      )
       rows.push({
         normalization,
         denseShare,
