@@ -17,9 +17,13 @@ export function renderCalibrationReport(r: CalibrationReport): string {
   const head = `| rank | normalisation | dense share | ${r.sets.map((s) => `${s.name} ${s.metric}`).join(' | ')} | worst gain | mean gain |`
   const rule = `|${' --- |'.repeat(names.length + 5)}`
   const bm25 = `| - | BM25 alone | - | ${names.map((n) => r.bm25[n]!.toFixed(4)).join(' | ')} | - | - |`
+  const mark = (row: GridRow) =>
+    row.normalization === r.chosen.normalization && row.denseShare === r.chosen.denseShare
+      ? ' (chosen)'
+      : ''
   const rows = r.rows.map(
     (row, i) =>
-      `| ${i + 1} | ${row.normalization} | ${row.denseShare} | ${names.map((n) => row.scores[n]!.toFixed(4)).join(' | ')} | ${pct(row.worstGain)} | ${pct(row.meanGain)} |`,
+      `| ${i + 1} | ${row.normalization}${mark(row)} | ${row.denseShare} | ${names.map((n) => row.scores[n]!.toFixed(4)).join(' | ')} | ${pct(row.worstGain)} | ${pct(row.meanGain)} |`,
   )
   return `# Fusion calibration (${r.embedder})
 
@@ -29,8 +33,11 @@ The default fusion, \`cc\`, sums each channel list's normalised scores with a we
 (1 - dense share) x BM25 + dense share x dense (+ graph weight x each graph list). The engine's own BM25 and
 dense (${r.embedder}) passage lists were taken once per query on training and development splits only
 (${r.sets.map((s) => `${s.name}: ${s.metric}, ${s.depth} hits`).join('; ')}); every normalisation x dense
-share was scored on them. Rule: the largest worst relative gain over BM25 across the sets (never below BM25
-on any set when possible), ties by the mean gain, then the smaller dense share.
+share was scored on them, each set split into two halves (queries alternately) so that a gain must hold on each
+half of each set. Rows are ranked by the largest worst relative gain over BM25 across the half-sets, ties by
+the mean gain, then the smaller dense share. The chosen row applies the one-standard-error rule (Breiman et al.,
+CART, 1984) against the winner's curse of a noisy grid: the smallest dense share whose metric is, on every set,
+within one paired standard error (per query) of the top row's and not below BM25.
 
 Chosen for \`${r.embedder}\`: **${r.chosen.normalization}, dense share ${r.chosen.denseShare}** (graph weight
 ${r.chosen.graphWeight}, not calibrated here), written to packages/core/src/search/fusion-calibration-table.ts.
