@@ -72,7 +72,7 @@ export {
   fuseByConvexCombination,
   NEUTRAL_FUSION,
 } from './builtins/fusions/convex-combination.js'
-export { normalizeScores, type NormalizedList } from './builtins/fusions/score-normalization.js'
+export { normalizeScores } from './builtins/fusions/score-normalization.js'
 export { fusionCalibrationFor, type FusionCalibrationRecord } from './search/fusion-calibration.js'
 export { FUSION_CALIBRATIONS } from './search/fusion-calibration-table.js'
 export { DEFAULT_FUSION } from './search/graph-channels.js'

@@ -22,27 +22,26 @@ const scoresOf = (fused: { id: string; score: number }[]) =>
   Object.fromEntries(fused.map((f) => [f.id, f.score]))
 
 describe('score normalisation', () => {
-  it('min-max, z-score and dbsf by hand, with the value of a missing id', () => {
-    // bm25: mean 5, population sd sqrt(50 / 3)
+  it('min-max, z-score and dbsf by hand, shifted so an absent id scores 0 and none is below', () => {
+    // bm25 10, 5, 0: mean 5, population sd sqrt(50 / 3)
     const sd = Math.sqrt(50 / 3)
+    // z-score (s - mean) / sd, an absent id as the lowest (-5 / sd): (s - 0) / sd
     const z = normalizeScores(bm25.items, 'z-score')
-    expect(z.scores.get('a')).toBeCloseTo(5 / sd, 12)
-    expect(z.scores.get('b')).toBeCloseTo(0, 12)
-    expect(z.missing).toBeCloseTo(-5 / sd, 12)
+    expect(z.get('a')).toBeCloseTo(10 / sd, 12)
+    expect(z.get('b')).toBeCloseTo(5 / sd, 12)
+    expect(z.get('c')).toBe(0)
+    // dbsf (s - (mean - 3 sd)) / 6 sd; an absent id the lower bound, 0 (c is above it)
     const dbsf = normalizeScores(bm25.items, 'dbsf')
-    expect(dbsf.scores.get('a')).toBeCloseTo((10 - (5 - 3 * sd)) / (6 * sd), 12)
-    expect(dbsf.scores.get('c')).toBeCloseTo((0 - (5 - 3 * sd)) / (6 * sd), 12)
-    expect(dbsf.missing).toBe(0)
-    const mm = normalizeScores(bm25.items, 'min-max')
-    expect([...mm.scores.values()]).toEqual([1, 0.5, 0])
-    expect(mm.missing).toBe(0)
-    expect(normalizeScores([{ id: 'x', score: 3 }], 'z-score').scores.get('x')).toBe(1)
+    expect(dbsf.get('a')).toBeCloseTo((10 - (5 - 3 * sd)) / (6 * sd), 12)
+    expect(dbsf.get('c')).toBeCloseTo((0 - (5 - 3 * sd)) / (6 * sd), 12)
+    expect([...normalizeScores(bm25.items, 'min-max').values()]).toEqual([1, 0.5, 0])
+    expect(normalizeScores([{ id: 'x', score: 3 }], 'z-score').get('x')).toBe(1)
   })
 })
 
 describe('weighted score fusion (cc)', () => {
   it('weights each signal: (1 - share) bm25 + share dense, by hand', () => {
-    // z-score: bm25 a 5/sd, b 0, c -5/sd (missing -5/sd); dense b 1, d -1 (missing -1)
+    // z-score, shifted: bm25 a 10/sd, b 5/sd, c 0 (absent 0); dense (.9, .5: sd .2) b 2, d 0
     const sd = Math.sqrt(50 / 3)
     const fused = fuseByConvexCombination([bm25, dense], {
       normalization: 'z-score',
@@ -51,9 +50,10 @@ describe('weighted score fusion (cc)', () => {
     })
     expect(fused.map((f) => f.id)).toEqual(['a', 'b', 'c', 'd'])
     const s = scoresOf(fused)
-    expect(s.a).toBeCloseTo(0.75 * (5 / sd) + 0.25 * -1, 12)
-    expect(s.b).toBeCloseTo(0.75 * 0 + 0.25 * 1, 12)
-    expect(s.d).toBeCloseTo(0.75 * (-5 / sd) + 0.25 * -1, 12)
+    expect(s.a).toBeCloseTo(0.75 * (10 / sd), 12)
+    expect(s.b).toBeCloseTo(0.75 * (5 / sd) + 0.25 * 2, 12)
+    expect(s.c).toBe(0)
+    expect(s.d).toBe(0)
     // min-max at share 0.5 is Bruch et al.'s convex combination: b .75, a .5, c 0, d 0
     expect(scoresOf(fuseByConvexCombination([bm25, dense], NEUTRAL_FUSION))).toEqual({
       b: 0.75,

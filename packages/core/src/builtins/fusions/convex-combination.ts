@@ -21,8 +21,8 @@ export const NEUTRAL_FUSION: FusionCalibration = {
 /**
  * Weighted score fusion over every list (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
  * Hybrid Retrieval", TOIS 2023: a convex combination of normalised scores beats RRF once its weight is
- * tuned): each list is normalised on its own (see `normalizeScores`), an id a list did not return
- * counting as that list's lowest, then
+ * tuned): each list is normalised on its own (see `normalizeScores`; an id a list did not return
+ * scores 0 there, every returned id at least 0), then
  *
  *   score = (1 - denseShare) * sum(bm25 lists) + denseShare * sum(dense lists) + graphWeight * sum(others)
  *
@@ -44,14 +44,14 @@ export function fuseByConvexCombination(
   const equal = present.every((l) => weight(l) === 0)
   const normalized = present.map((l) => ({
     weight: equal ? 1 : weight(l),
-    ...normalizeScores(l.items, calibration.normalization),
+    scores: normalizeScores(l.items, calibration.normalization),
   }))
   const ids = new Set<string>()
   for (const l of lists) for (const item of l.items) ids.add(item.id)
   return [...ids]
     .map((id) => {
       let score = 0
-      for (const l of normalized) score += l.weight * (l.scores.get(id) ?? l.missing)
+      for (const l of normalized) score += l.weight * (l.scores.get(id) ?? 0)
       return { id, score }
     })
     .sort(byScoreThenId)
