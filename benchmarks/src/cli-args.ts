@@ -10,6 +10,8 @@ export interface CliArgs {
   readonly latency: boolean
   readonly ingest: boolean
   readonly recsys: boolean
+  /** `--calibrate-fusion`: grid the default fusion's weights on training splits (results/fusion-calibration.md). */
+  readonly calibrateFusion: boolean
   readonly scaleOut: boolean
   /** Brains and passages per brain of `--many-brains`; null when not asked. */
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
@@ -37,6 +39,8 @@ export const USAGE = `usage: npm run bench -- [options]
                           (also: start-up of a 100,000-passage brain from SQLite)
   --latency               per-stage latency suites (tinybench) and HTTP scenarios (autocannon)
   --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
+  --calibrate-fusion      calibrate the default fusion (cc) for the harness embedder on SciFact train, LoCoMo dev
+                          and MuSiQue-100; writes results/fusion-calibration.md and the engine's calibration table
   --recsys                MovieLens recommend vs popularity and item-kNN (results/movielens.md)
   --scale-out             PostgreSQL scale-out: ingestion with 1 and 2 worker processes, search latency
                           and req/s on PostgreSQL vs SQLite (results/scale-out.md; needs PostgreSQL)
@@ -57,6 +61,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     latency: false,
     ingest: false,
     recsys: false,
+    calibrateFusion: false,
     scaleOut: false,
     manyBrains: null as { brains: number; passages: number } | null,
     tuneBm25: false,
@@ -122,6 +127,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       }
       case '--tune-bm25':
         args.tuneBm25 = true
+        break
+      case '--calibrate-fusion':
+        args.calibrateFusion = true
         break
       case '--list':
       case '--report':

@@ -9,6 +9,8 @@ import { runManyBrains } from './many-brains/run-many-brains.js'
 import { runMovieLens } from './recsys/run-movielens.js'
 import {
   benchmarksDir,
+  cacheDir,
+  calibrationTablePath,
   configsDir,
   defaultDataDir,
   defaultRunsDir,
@@ -23,6 +25,8 @@ import { runScaleOut } from './scale-out/run-scale-out.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { chooseBm25, tuneBm25, tuningReport } from './tune/tune-bm25.js'
+import { runFusionCalibration } from './calibration/run-fusion-calibration.js'
+import { benchVectors, vectorCacheDir } from './vectors/bench-vectors.js'
 
 /** `npm run bench -- ...`: see USAGE. Exit code 1 when any run verdict is FAIL. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -39,7 +43,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.recsys &&
       !args.scaleOut &&
       !args.manyBrains &&
-      !args.tuneBm25)
+      !args.tuneBm25 &&
+      !args.calibrateFusion)
   ) {
     log(USAGE)
     return 0
@@ -53,7 +58,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.recsys ||
       args.scaleOut ||
       args.manyBrains ||
-      args.tuneBm25) &&
+      args.tuneBm25 ||
+      args.calibrateFusion) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -116,6 +122,19 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
+  if (args.calibrateFusion) {
+    const vectors = benchVectors({ cacheDir: vectorCacheDir(cacheDir) })
+    try {
+      await runFusionCalibration(
+        dataDir,
+        { results: resultsDir, table: calibrationTablePath },
+        vectors,
+        log,
+      )
+    } finally {
+      await vectors.close()
+    }
+  }
   if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains

@@ -9,6 +9,11 @@ export const resultsDir = resolve(benchmarksDir, 'results')
 export const defaultRunsDir = resolve(benchmarksDir, 'runs')
 /** Caches that only save time (embedded vectors); gitignored, safe to delete. */
 export const cacheDir = resolve(benchmarksDir, '.cache')
+/** The engine's fusion calibration table, written by `--calibrate-fusion`. */
+export const calibrationTablePath = resolve(
+  repoRoot,
+  'packages/core/src/search/fusion-calibration-table.ts',
+)
 /** Datasets live beside the repository (`../shared/datasets`) and are read in place, never copied. */
 export const defaultDataDir = resolve(repoRoot, '..', 'shared', 'datasets')
 

@@ -51,13 +51,13 @@ export interface paths {
         };
         /**
          * Multi-channel search
-         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by rrf (default, k=60), cc (min-max convex combination, fusion_alpha), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones.
+         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones.
          */
         get: operations["retrieve_search_get"];
         put?: never;
         /**
          * Multi-channel search (with extras filters)
-         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by rrf (default, k=60), cc (min-max convex combination, fusion_alpha), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones. POST takes the same options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or `"true"`/`"false"`) and adds `extras`: metadata equality filters (case-insensitive) applied before the cut to k.
+         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones. POST takes the same options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or `"true"`/`"false"`) and adds `extras`: metadata equality filters (case-insensitive) applied before the cut to k.
          */
         post: operations["retrieve_search_post"];
         delete?: never;
@@ -1337,7 +1337,6 @@ export interface operations {
                      * @enum {string}
                      */
                     expand?: "none" | "neighbors";
-                    /** @default rrf */
                     fusion?: string;
                     fusion_alpha?: number;
                     /** @default none */

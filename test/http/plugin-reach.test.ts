@@ -82,7 +82,10 @@ describe('a plugin channel reaches every ranked operation', () => {
     expect(probe.scores.plugin).toEqual({ probe: 1, probefuse: 2 })
     expect(probe.score).toBe(2)
     // Built-in fusions report their score under their own name.
-    const rrf = await call(plain, '/retrieve/search?query=pizza&k=5&channels=passages,plugin:probe')
+    const rrf = await call(
+      plain,
+      '/retrieve/search?query=pizza&k=5&channels=passages,plugin:probe&fusion=rrf',
+    )
     expect((rrf.hits as Hit[])[0]!.scores.rrf).toBeGreaterThan(0)
   })
 

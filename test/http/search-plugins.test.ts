@@ -84,7 +84,9 @@ describe('search plugins loaded with ENGRAM_PLUGINS', () => {
   })
 
   it('shows a plugin channel as plugin:<name> in channel_lists and in hits’ scores.plugin', async () => {
-    const { status, body } = await get('query=pizza&channels=passages,plugin:lastfirst&k=10')
+    const { status, body } = await get(
+      'query=pizza&channels=passages,plugin:lastfirst&fusion=rrf&k=10',
+    )
     expect(status).toBe(200)
     const bm25 = body.channel_lists.bm25!
     expect(bm25.length).toBeGreaterThan(0)

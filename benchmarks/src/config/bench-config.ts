@@ -8,7 +8,10 @@ import type { GainMode } from '../metrics/ndcg.js'
 /** Engine options of a condition, as the engine will take them (DESIGN.md search pipeline). */
 export interface EngineOptions {
   readonly channels: readonly string[]
-  /** `alpha`: weight of the dense side for `cc` (the request's `fusion_alpha`, 0..1; engine default 0.5). */
+  /**
+   * `alpha`: weight of the dense side for `cc` (the request's `fusion_alpha`, 0..1; engine default: the
+   * embedder's calibration). `null`: no fusion (`none`); omitted: the engine's default fusion.
+   */
   readonly fusion?: { readonly name: string; readonly k?: number; readonly alpha?: number } | null
   readonly stages?: readonly string[]
   readonly embedder?: string | null

@@ -38,6 +38,8 @@ function ingested(create: Create): Adapter {
  */
 export const GRAPH_ADAPTERS: Readonly<Record<string, Adapter>> = {
   'dense+entities+events+passages/rrf': ingested(createEngramGraphSearchSystem),
+  'dense+entities+events+passages/cc': ingested(createEngramGraphSearchSystem),
+  'dense+entities+events+passages': ingested(createEngramGraphSearchSystem),
   'dense+entities+passages/rrf/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+entities+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),

@@ -3,6 +3,7 @@ import type { BenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
 import { docVotes } from './doc-votes.js'
+import { requestFusion } from './request-channels.js'
 import {
   ingestCountsLine,
   logProgress,
@@ -33,8 +34,7 @@ export function engineRequest(config: BenchConfig, query: string, k: number) {
     channels: e.channels.filter((c) => c !== 'dense'),
     expand:
       stages.includes('neighbour-expansion') || stages.includes('neighbors') ? 'neighbors' : 'none',
-    fusion: e.fusion?.name ?? 'none',
-    ...(e.fusion?.alpha !== undefined ? { fusionAlpha: e.fusion.alpha } : {}),
+    ...requestFusion(e.fusion),
     rerank: 'none',
     profileStages: false,
     lexicalOnly: !e.channels.includes('dense'),

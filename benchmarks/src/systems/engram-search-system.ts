@@ -5,7 +5,7 @@ import type { Hit } from '../metrics/ranking.js'
 import type { BenchVectors } from '../vectors/bench-vectors.js'
 import { denseChannel } from './dense-channel.js'
 import { openEngineBrain } from './engine-brain.js'
-import { requestChannels } from './request-channels.js'
+import { requestChannels, requestFusion } from './request-channels.js'
 import type { SystemUnderTest } from './system-under-test.js'
 
 /**
@@ -57,7 +57,7 @@ export async function createEngramSearchSystem(
         k,
         channels: [...channels],
         expand: e.stages?.includes('neighbors') ? 'neighbors' : 'none',
-        fusion: e.fusion?.name ?? 'none',
+        ...requestFusion(e.fusion),
         ...(e.fusion?.alpha !== undefined ? { fusionAlpha: e.fusion.alpha } : {}),
         rerank,
         profileStages: false,

@@ -45,6 +45,8 @@ const engineVectorSearch: EngramAdapter = async (config) => {
 const ADAPTERS: Record<string, EngramAdapter> = {
   passages: engineSearch,
   dense: engineVectorSearch,
+  // Fusion omitted: the engine's default (what a request with no options gets).
+  'dense+passages': engineVectorSearch,
   'dense+passages/rrf': engineVectorSearch,
   'dense+passages/cc': engineVectorSearch,
   'dense+passages/rrf/rerank:plugin:dense': engineVectorSearch,

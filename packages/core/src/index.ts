@@ -76,7 +76,12 @@ export { rrf, fuseByReciprocalRank } from './builtins/fusions/reciprocal-rank.js
 export {
   convexCombination,
   fuseByConvexCombination,
+  NEUTRAL_FUSION,
 } from './builtins/fusions/convex-combination.js'
+export { normalizeScores } from './builtins/fusions/score-normalization.js'
+export { fusionCalibrationFor, type FusionCalibrationRecord } from './search/fusion-calibration.js'
+export { FUSION_CALIBRATIONS } from './search/fusion-calibration-table.js'
+export { DEFAULT_FUSION } from './search/graph-channels.js'
 export { noFusion } from './builtins/fusions/no-fusion.js'
 export type { SearchService, SearchServiceOptions } from './search/search-service.js'
 export { createSearchService } from './search/search-service.js'

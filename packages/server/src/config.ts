@@ -51,6 +51,11 @@ export interface ServerConfig {
    * `ENGRAM_RETRIEVE_FUSION`); empty or undefined: the engine's defaults.
    */
   graphChannels: { passages: string[]; seeds: string[]; fusion: string | undefined }
+  /**
+   * Fusion of a `/retrieve/search` (and graph operation) that names none (`ENGRAM_SEARCH_FUSION`);
+   * undefined: the engine's default, `cc` with the brain's calibrated weights.
+   */
+  searchFusion: string | undefined
   /** Ingestion tasks run at once. */
   workers: number
   /** Ingestion tasks of one brain run at once (default `workers - 1`: one is left for other brains). */
@@ -263,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       seeds: csv(env.ENGRAM_SEED_CHANNELS),
       fusion: env.ENGRAM_RETRIEVE_FUSION?.trim() || undefined,
     },
+    searchFusion: env.ENGRAM_SEARCH_FUSION?.trim() || undefined,
     workers,
     workersPerBrain: integer(env, 'WORKERS_PER_BRAIN', Math.max(1, workers - 1), 1, workers),
     logLevel: oneOf(

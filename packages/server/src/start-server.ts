@@ -118,6 +118,7 @@ export async function startServer(
       plugins,
       ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
       bm25: config.bm25,
+      ...(config.searchFusion === undefined ? {} : { defaultFusion: config.searchFusion }),
       graphChannels: {
         passages: config.graphChannels.passages,
         seeds: config.graphChannels.seeds,

@@ -1,3 +1,5 @@
+import type { FusionCalibration } from './search-plugins.js'
+
 /** Who waits for an embedding: `interactive` (a query, a synchronous write) or `bulk` (ingestion). */
 export type EmbedPriority = 'interactive' | 'bulk'
 
@@ -22,6 +24,12 @@ export interface Embedder {
   /** Stable identity recorded per brain, e.g. `use-lite`, `openai:text-embedding-3-small`. */
   readonly name: string
   readonly dimension: number
+  /**
+   * Weights of the default score fusion (`cc`) for this model's dense scores against BM25, when its
+   * maker calibrated them; without it, the engine's table by `name`, else a neutral default
+   * (docs/search-fusion.md).
+   */
+  readonly fusion?: FusionCalibration
   /**
    * One vector per text, same order, each of length `dimension` and unit norm. Texts longer than the
    * model's input are truncated as the model defines it (its token limit), never refused.

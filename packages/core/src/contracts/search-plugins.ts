@@ -159,9 +159,31 @@ export interface ChannelPlugin {
   search(query: ChannelQuery, ctx: SearchContext): Promise<ChannelList[]>
 }
 
+/**
+ * How each list's scores are put on one scale before weighting: `min-max` ((s - min) / (max - min)),
+ * `z-score` ((s - mean) / sd) or `dbsf` (distribution-based score fusion: min-max between mean - 3 sd
+ * and mean + 3 sd, not clipped).
+ */
+export type ScoreNormalization = 'min-max' | 'z-score' | 'dbsf'
+
+/**
+ * Weights of a weighted score fusion (`cc`), calibrated per embedder: the fused score is
+ * (1 - denseShare) * sum(bm25 lists) + denseShare * sum(dense lists) + graphWeight * sum(graph and
+ * plugin lists), each list normalised first.
+ */
+export interface FusionCalibration {
+  readonly normalization: ScoreNormalization
+  /** Share of the dense lists against the BM25 lists (0..1); the request's `fusion_alpha` overrides it. */
+  readonly denseShare: number
+  /** Weight of each graph (`entities`, `events`, ...) and plugin list. */
+  readonly graphWeight: number
+}
+
 export interface FusionOptions {
-  /** Weight of the dense side for convex combination (0..1). */
+  /** Weight of the dense side for convex combination (0..1); overrides `calibration.denseShare`. */
   alpha?: number
+  /** The brain's calibrated weights (by the embedder it was built with); a fusion may ignore them. */
+  calibration?: FusionCalibration
 }
 
 /** Merges ranked lists into one scored list, best first. */

@@ -23,7 +23,15 @@ import type { Engram, EngineOptions } from './engine-types.js'
  * ```
  */
 export function createEngine(options: EngineOptions): Engram {
-  const { embedder = null, extractor, plugins, snapshots, graphChannels, indexMemoryMb } = options
+  const {
+    embedder = null,
+    extractor,
+    plugins,
+    snapshots,
+    graphChannels,
+    indexMemoryMb,
+    defaultFusion,
+  } = options
   const bm25 = options.bm25 ?? {}
   try {
     resolveBm25Settings(bm25)
@@ -53,6 +61,7 @@ export function createEngine(options: EngineOptions): Engram {
     ...(plugins === undefined ? {} : { plugins }),
     ...(graphChannels === undefined ? {} : { graphChannels }),
     ...(options.graphWalk === undefined ? {} : { graphWalk: options.graphWalk }),
+    ...(defaultFusion === undefined ? {} : { defaultFusion }),
   })
   return Object.assign(core, {
     indexes,

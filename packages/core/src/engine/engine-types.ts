@@ -55,6 +55,11 @@ export interface EngineOptions extends EngineCoreOptions {
   graphChannels?: Partial<GraphChannels>
   /** Settings of the graph walk of `expand=neighbors` and the context pack (default `GRAPH_WALK_DEFAULTS`). */
   graphWalk?: Partial<GraphWalkSettings>
+  /**
+   * Fusion of a search that names none (`/retrieve/search` and graph operations; default `cc` with
+   * the brain's calibrated weights, docs/search-fusion.md). An unknown name fails `createEngine`.
+   */
+  defaultFusion?: string
   /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
   snapshots?: VectorSnapshotOptions | false
   /**

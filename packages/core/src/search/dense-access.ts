@@ -19,6 +19,14 @@ function embedderMismatch(brainId: string, brain: string, server: string): Engra
   )
 }
 
+/** The embedder a brain was ingested with (name and dimension), null when none is recorded. */
+export async function recordedEmbedder(
+  store: Pick<BrainStore, 'meta'>,
+): Promise<{ name: string; dimension: number } | null> {
+  const recorded = await store.meta.get(EMBEDDER_META)
+  return recorded === null ? null : (JSON.parse(recorded) as { name: string; dimension: number })
+}
+
 /** Dense reads over a brain's in-memory vector indexes (`ctx.vectors`). */
 export function vectorReader(brainId: string, indexes: BrainIndexes): VectorReader {
   return {
@@ -58,19 +66,19 @@ export function queryEmbedder(
   store: () => Promise<BrainStore>,
   timer: { time<T>(stage: string, fn: () => Promise<T>): Promise<T> },
   signal: AbortSignal,
+  recorded: () => Promise<{ name: string; dimension: number } | null> = async () =>
+    recordedEmbedder(await store()),
 ): (text: string) => Promise<Float32Array> {
   const memo = new Map<string, Promise<Float32Array>>()
   // Someone waits for a query: ahead of ingestion on a shared embedder (`scheduledEmbedder`).
   const call = { brainId, priority: 'interactive' } as const
   let checked: Promise<void> | undefined
   const check = async () => {
-    const s = await store()
-    const recorded = await s.meta.get(EMBEDDER_META)
-    if (recorded === null) return
-    const brain = JSON.parse(recorded) as { name: string; dimension: number }
+    const brain = await recorded()
+    if (brain === null) return
     if (brain.name !== embedder.name || brain.dimension !== embedder.dimension)
       throw embedderMismatch(
-        s.brainId,
+        brainId,
         `${brain.name} (${brain.dimension}-d)`,
         `${embedder.name} (${embedder.dimension}-d)`,
       )

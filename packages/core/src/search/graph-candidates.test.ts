@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Candidate, VectorReader } from '../contracts/search-plugins.js'
-import { fuseByReciprocalRank } from '../builtins/fusions/reciprocal-rank.js'
+import { fuseByConvexCombination } from '../builtins/fusions/convex-combination.js'
+import { fusionCalibrationFor } from './fusion-calibration.js'
 import { BrainIndexes } from '../indexes/brain-indexes.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
@@ -72,10 +73,12 @@ async function brain() {
   return { store, indexes: await BrainIndexes.build(store) }
 }
 
-// The graph operations used to build these lists by hand (BM25 + dense fused by RRF, k = 60): the
-// pipeline's default graph channels must give the same fused scores, in the same order.
+// The graph operations' default lists (passage BM25 + dense; entity BM25 + raw entity vectors), fused
+// by the default fusion, cc with the weights of the brain (no embedder recorded here: `none`).
+const fuseDefault = (lists: Parameters<typeof fuseByConvexCombination>[0]) =>
+  fuseByConvexCombination(lists, fusionCalibrationFor(null, null))
 describe('graph candidates from the search pipeline', () => {
-  it('passages: BM25 then dense, fused by RRF as rankPassages and context packs did', async () => {
+  it('passages: BM25 then dense, fused by the default fusion', async () => {
     const { store, indexes } = await brain()
     const dense = {
       passages: [
@@ -86,13 +89,10 @@ describe('graph candidates from the search pipeline', () => {
     const vectors = fixedVectors(dense, [])
     const embed = async () => Float32Array.from([1, 0])
     const source = builtinCandidateSource({ brainId: 'b', store, indexes, vectors, embed })
-    const expected = fuseByReciprocalRank(
-      [
-        { name: 'bm25', signal: 'bm25', items: indexes.passages.search('pizza', 50) },
-        { name: 'dense', signal: 'dense', items: dense.passages },
-      ],
-      60,
-    )
+    const expected = fuseDefault([
+      { name: 'bm25', signal: 'bm25', items: indexes.passages.search('pizza', 50) },
+      { name: 'dense', signal: 'dense', items: dense.passages },
+    ])
     expect(await source('passages', 'pizza', 50)).toEqual(expected)
   })
 
@@ -108,18 +108,15 @@ describe('graph candidates from the search pipeline', () => {
     const vectors = fixedVectors(dense, filters)
     const embed = async () => Float32Array.from([1, 0])
     const source = builtinCandidateSource({ brainId: 'b', store, indexes, vectors, embed })
-    const expected = fuseByReciprocalRank(
-      [
-        { name: 'entities', signal: 'bm25', items: indexes.entities.search('pizza', 10) },
-        { name: 'dense', signal: 'dense', items: dense.entities },
-      ],
-      60,
-    )
+    const expected = fuseDefault([
+      { name: 'entities', signal: 'graph', items: indexes.entities.search('pizza', 10) },
+      { name: 'dense', signal: 'dense', items: dense.entities },
+    ])
     expect(await source('seeds', 'pizza', 10)).toEqual(expected)
     expect(filters).toEqual([undefined])
   })
 
-  it('without vectors: BM25 alone, fused by RRF', async () => {
+  it('without vectors: BM25 alone, in BM25 order', async () => {
     const { store, indexes } = await brain()
     const source = builtinCandidateSource({
       brainId: 'b',
@@ -129,8 +126,8 @@ describe('graph candidates from the search pipeline', () => {
       embed: null,
     })
     const bm25 = indexes.passages.search('pizza', 50)
-    expect(await source('passages', 'pizza', 50)).toEqual(
-      fuseByReciprocalRank([{ name: 'bm25', signal: 'bm25', items: bm25 }], 60),
-    )
+    const fused = await source('passages', 'pizza', 50)
+    expect(fused.map((c) => c.id)).toEqual(bm25.map((c) => c.id))
+    expect(fused).toEqual(fuseDefault([{ name: 'bm25', signal: 'bm25', items: bm25 }]))
   })
 })

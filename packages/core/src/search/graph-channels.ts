@@ -18,13 +18,20 @@ export interface GraphChannels {
 }
 
 /**
+ * The fusion of a search that names none, for `/retrieve/search` (engine option `defaultFusion`,
+ * server `ENGRAM_SEARCH_FUSION`) and graph operations: `cc` with the brain's calibrated weights
+ * (docs/search-fusion.md). CONTRACT.md section 7 had `rrf`; `rrf` stays available by name.
+ */
+export const DEFAULT_FUSION = 'cc'
+
+/**
  * Today's lists: passage BM25 + dense; entity BM25 + the raw nearest entity vectors (events
- * included, as hop seeds have always been read); fused by RRF (k = 60).
+ * included, as hop seeds have always been read); fused by the default fusion.
  */
 export const DEFAULT_GRAPH_CHANNELS: GraphChannels = {
   passages: ['passages'],
   seeds: [entitiesChannel({ rawDense: true })],
-  fusion: 'rrf',
+  fusion: DEFAULT_FUSION,
 }
 
 /** Defaults filled in and every name checked against the registry (an unknown one fails at start). */

@@ -1,4 +1,4 @@
-import type { SearchContext } from '../contracts/search-plugins.js'
+import type { FusionCalibration, SearchContext } from '../contracts/search-plugins.js'
 import type { SearchResponse } from '../model/search.js'
 import type { PluginRegistry } from '../registry/plugin-registry.js'
 import { assemble } from './pipeline/assemble-step.js'
@@ -17,6 +17,10 @@ export interface SearchDeps {
   timer: StageTimer
   /** Expansion and personalization, placed around the request's rerank. */
   stages: BuiltinStages
+  /** The fusion of a request that names none (`cc` unless configured). */
+  defaultFusion: string
+  /** The brain's fusion weights (by the embedder it was built with). */
+  calibration: FusionCalibration
 }
 
 /**
@@ -28,14 +32,14 @@ export interface SearchDeps {
 export async function runSearch(request: SearchRequest, deps: SearchDeps): Promise<SearchResponse> {
   const { registry, ctx, timer } = deps
   const channels = resolveChannels(registry, request.channels)
-  const fusion = registry.resolveRequest('fusion', request.fusion)
+  const fusion = registry.resolveRequest('fusion', request.fusion ?? deps.defaultFusion)
   const stages = planStages(request, registry, deps.stages, ctx)
   const state = createSearchState(request, candidateDepth(request))
 
   const retrieved = await retrieve(channels, channelQuery(request, state.depth), ctx)
   state.lists = retrieved.lists
   for (const [list, name] of retrieved.listChannel) state.listChannel.set(list, name)
-  state.ranked = fuse(fusion, state.lists, request.fusionAlpha, timer)
+  state.ranked = fuse(fusion, state.lists, request.fusionAlpha, timer, deps.calibration)
   for (const c of state.ranked) if (!state.entryScore.has(c.id)) state.entryScore.set(c.id, c.score)
   await runStages(state, stages, ctx)
   // An extras filter may reject most of the window: load it whole. Otherwise assemble loads k at a time.

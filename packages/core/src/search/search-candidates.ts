@@ -2,11 +2,14 @@ import type {
   Candidate,
   CandidateSource,
   ChannelList,
+  FusionCalibration,
   SearchContext,
 } from '../contracts/search-plugins.js'
 import { builtinPlugins } from '../builtins/builtin-plugins.js'
 import { PluginRegistry } from '../registry/plugin-registry.js'
-import { resolveGraphChannels } from './graph-channels.js'
+import { DEFAULT_FUSION, resolveGraphChannels } from './graph-channels.js'
+import { fusionCalibrationFor } from './fusion-calibration.js'
+import { recordedEmbedder } from './dense-access.js'
 import { fuse } from './pipeline/fuse-step.js'
 import { resolveChannels, retrieve, type ChannelRef } from './pipeline/retrieve-step.js'
 import { createSearchContext, type SearchContextParts } from './search-context.js'
@@ -17,7 +20,7 @@ export interface CandidatesRequest {
   query: string
   /** Channels by request name (`passages`, `plugin:<name>`) or as plugin objects; default `passages`. */
   channels: readonly ChannelRef[]
-  /** `rrf` (default), `cc`, `none` or `plugin:<name>`. */
+  /** `cc` (default, with the brain's calibration), `rrf`, `none` or `plugin:<name>`. */
   fusion?: string
   /** Candidates asked of each channel. */
   depth: number
@@ -37,17 +40,24 @@ export interface CandidatesResult {
  */
 export async function searchCandidates(
   request: CandidatesRequest,
-  deps: { registry: PluginRegistry; ctx: SearchContext; timer: Pick<StageTimer, 'timeSync'> },
+  deps: {
+    registry: PluginRegistry
+    ctx: SearchContext
+    timer: Pick<StageTimer, 'timeSync'>
+    /** The brain's fusion weights (default: those of a brain without an embedder). */
+    calibration?: FusionCalibration
+  },
 ): Promise<CandidatesResult> {
   const channels = resolveChannels(deps.registry, request.channels)
-  const fusion = deps.registry.resolveRequest('fusion', request.fusion ?? 'rrf')
+  const fusion = deps.registry.resolveRequest('fusion', request.fusion ?? DEFAULT_FUSION)
   const query = {
     text: request.query,
     depth: request.depth,
     ...(request.nodeLabels ? { nodeLabels: request.nodeLabels } : {}),
   }
   const { lists } = await retrieve(channels, query, deps.ctx)
-  return { candidates: fuse(fusion, lists, undefined, deps.timer), lists }
+  const calibration = deps.calibration ?? fusionCalibrationFor(null, null)
+  return { candidates: fuse(fusion, lists, undefined, deps.timer, calibration), lists }
 }
 
 /**
@@ -62,11 +72,19 @@ export function builtinCandidateSource(
   const channels = resolveGraphChannels(registry.freeze())
   const timer = createStageTimer()
   const ctx = createSearchContext({ ...parts, timer, signal: () => AbortSignal.timeout(30_000) })
+  let calibration: Promise<FusionCalibration> | undefined
   return async (set, query, depth) =>
     (
       await searchCandidates(
         { query, channels: channels[set], fusion: channels.fusion, depth },
-        { registry, ctx, timer },
+        {
+          registry,
+          ctx,
+          timer,
+          calibration: await (calibration ??= recordedEmbedder(parts.store).then((e) =>
+            fusionCalibrationFor(e?.name ?? null, null),
+          )),
+        },
       )
     ).candidates
 }

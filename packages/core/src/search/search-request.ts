@@ -8,9 +8,9 @@ export interface SearchRequest {
   nodeLabels?: string[]
   communityLabels?: string[]
   expand: 'none' | 'neighbors'
-  /** `rrf`, `cc`, `none` or `plugin:<name>`. */
-  fusion: string
-  /** Weight of the dense side in `cc` (0..1, default 0.5). */
+  /** `rrf`, `cc`, `none` or `plugin:<name>`; default the engine's (`cc`, see docs/search-fusion.md). */
+  fusion?: string
+  /** Weight of the dense side in `cc` (0..1); default the brain's calibration. */
   fusionAlpha?: number
   /** `none` or `plugin:<name>`. */
   rerank: string

@@ -11,7 +11,8 @@ import {
 } from '../builtins/stages/graph-walk.js'
 import { personalization } from '../builtins/stages/personalization.js'
 import type { SearchResponse } from '../model/search.js'
-import { queryEmbedder, vectorReader } from './dense-access.js'
+import { queryEmbedder, recordedEmbedder, vectorReader } from './dense-access.js'
+import { fusionCalibrationFor } from './fusion-calibration.js'
 import { runSearch } from './run-search.js'
 import {
   searchCandidates,
@@ -20,7 +21,7 @@ import {
 } from './search-candidates.js'
 import { createSearchContext } from './search-context.js'
 import type { SearchRequest } from './search-request.js'
-import { resolveGraphChannels, type GraphChannels } from './graph-channels.js'
+import { DEFAULT_FUSION, resolveGraphChannels, type GraphChannels } from './graph-channels.js'
 import { createStageTimer } from './stage-timer.js'
 
 /** Dense readers a graph operation already holds (so the query is embedded once per operation). */
@@ -41,6 +42,11 @@ export interface SearchServiceOptions {
   graphChannels?: Partial<GraphChannels>
   /** Settings of the graph walk (`expand=neighbors` and the context pack); default `GRAPH_WALK_DEFAULTS`. */
   graphWalk?: Partial<GraphWalkSettings>
+  /**
+   * Fusion of a `/retrieve/search` request that names none (default `cc`, with the brain's calibrated
+   * weights; docs/search-fusion.md). Graph operations default to it too unless `graphChannels.fusion`.
+   */
+  defaultFusion?: string
 }
 
 export interface SearchService {
@@ -95,7 +101,25 @@ export function createSearchService(
           untimed,
           AbortSignal.timeout(30_000),
         )
-  const graphChannels = resolveGraphChannels(registry, options.graphChannels)
+  const defaultFusion = options.defaultFusion ?? DEFAULT_FUSION
+  registry.resolveRequest('fusion', defaultFusion)
+  const graphChannels = resolveGraphChannels(registry, {
+    fusion: defaultFusion,
+    ...options.graphChannels,
+  })
+  /**
+   * The brain's fusion weights: by the embedder its vectors were built with when the search reads
+   * them (`brain` memoises the meta read the query embedder's check shares), else a lexical brain's.
+   */
+  const calibrationOf = async (brain: (() => ReturnType<typeof recordedEmbedder>) | null) =>
+    fusionCalibrationFor(
+      brain === null ? null : ((await brain())?.name ?? embedder?.name ?? null),
+      embedder,
+    )
+  const once = <T>(fn: () => Promise<T>) => {
+    let memo: Promise<T> | undefined
+    return () => (memo ??= fn())
+  }
   // `indexes` has just checked that the brain exists; `core.store` would look it up in the catalog a
   // second time. If the brain was deleted in between, `core.store` gives the proper BRAIN_NOT_FOUND.
   const storeOf = (brainId: string) => core.storage.brain(brainId).catch(() => core.store(brainId))
@@ -130,16 +154,20 @@ export function createSearchService(
       // skips it, and a brain without vectors does not pay for embedding the query.
       const dense =
         embedder !== null && request.lexicalOnly !== true && brainIndexes.vectors.size > 0
+      const brain = dense ? once(() => recordedEmbedder(store)) : null
       const ctx = createSearchContext({
         brainId,
         store,
         indexes: brainIndexes,
         vectors: dense ? vectorReader(brainId, brainIndexes) : null,
-        embed: dense ? queryEmbedder(embedder, brainId, async () => store, timer, signal()) : null,
+        embed: dense
+          ? queryEmbedder(embedder, brainId, async () => store, timer, signal(), brain!)
+          : null,
         timer,
         signal,
       })
-      return runSearch(request, { registry, ctx, timer, stages })
+      const calibration = await calibrationOf(brain)
+      return runSearch(request, { registry, ctx, timer, stages, defaultFusion, calibration })
     },
     async candidates(brainId, request, readers) {
       const timer = createStageTimer()
@@ -150,6 +178,9 @@ export function createSearchService(
         (embedder !== null && brainIndexes.vectors.size > 0
           ? { vectors: vectorReader(brainId, brainIndexes), embed: embed(brainId) }
           : { vectors: null, embed: null })
+      const calibration = await calibrationOf(
+        own.vectors !== null ? () => recordedEmbedder(store) : null,
+      )
       const ctx: SearchContext = createSearchContext({
         brainId,
         store,
@@ -158,7 +189,7 @@ export function createSearchService(
         timer,
         signal: deadline(),
       })
-      return searchCandidates(request, { registry, ctx, timer })
+      return searchCandidates(request, { registry, ctx, timer, calibration })
     },
   }
 }

@@ -96,13 +96,17 @@ export const searchTool = restTool({
       .enum(['none', 'neighbors'])
       .optional()
       .describe('One-hop expansion from graph seeds (default none).'),
-    fusion: z.string().max(200).optional().describe('rrf (default), cc, none or plugin:<name>.'),
+    fusion: z.string().max(200).optional().describe(
+        'Default: the server\'s (cc with the brain\'s calibrated weights unless ENGRAM_SEARCH_FUSION); rrf, cc, none or plugin:<name>.',
+      ),
     fusion_alpha: z
       .number()
       .min(0)
       .max(1)
       .optional()
-      .describe('Weight for cc fusion (default 0.5).'),
+      .describe(
+        'Dense share for cc fusion (0..1; default the brain\'s calibration by its embedder).',
+      ),
     rerank: z.string().max(200).optional().describe('none (default) or plugin:<name>.'),
     target: z.string().max(512).optional().describe('Personalize for this user (uuid or id).'),
     profile_stages: z.boolean().optional().describe('Include stage_timings (default false).'),

@@ -39,7 +39,7 @@ interface WireSearch {
   node_labels?: string[] | undefined
   community_labels?: string[] | undefined
   expand: 'none' | 'neighbors'
-  fusion: string
+  fusion?: string | undefined
   fusion_alpha?: number | undefined
   rerank: string
   target?: string | undefined
@@ -53,7 +53,7 @@ function toRequest(wire: WireSearch): SearchRequest {
     k: wire.k,
     channels: wire.channels ?? ['passages'],
     expand: wire.expand,
-    fusion: wire.fusion,
+    ...(wire.fusion !== undefined ? { fusion: wire.fusion } : {}),
     rerank: wire.rerank,
     profileStages: wire.profile_stages,
     ...(wire.node_labels ? { nodeLabels: wire.node_labels } : {}),
@@ -64,7 +64,7 @@ function toRequest(wire: WireSearch): SearchRequest {
   }
 }
 
-const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by rrf (default, k=60), cc (min-max convex combination, fusion_alpha), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
+const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
 
 /** `/retrieve/search` GET and POST (CONTRACT.md section 7). */
 export function searchRoutes(app: FastifyInstance, search: SearchService) {
@@ -101,7 +101,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
         node_labels: bodyList({ maxItems: 50, maxLength: 128 }),
         community_labels: bodyList({ maxItems: 50, maxLength: 128 }),
         expand: z.enum(['none', 'neighbors']).default('none'),
-        fusion: z.string().max(200).default('rrf'),
+        fusion: z.string().max(200).optional(),
         fusion_alpha: z.number().min(0).max(1).optional(),
         rerank: z.string().max(200).default('none'),
         target: z.string().max(512).optional(),

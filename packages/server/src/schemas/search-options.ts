@@ -9,7 +9,7 @@ export const searchOptions = {
   node_labels: csvList,
   community_labels: csvList,
   expand: z.enum(['none', 'neighbors']).default('none'),
-  fusion: z.string().max(200).default('rrf'),
+  fusion: z.string().max(200).optional(),
   fusion_alpha: z.coerce.number().min(0).max(1).optional(),
   rerank: z.string().max(200).default('none'),
   target: z.string().max(512).optional(),

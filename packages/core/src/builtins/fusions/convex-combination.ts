@@ -1,37 +1,75 @@
-import type { Candidate, ChannelList, FusionPlugin } from '../../contracts/search-plugins.js'
+import type {
+  Candidate,
+  ChannelList,
+  FusionCalibration,
+  FusionPlugin,
+} from '../../contracts/search-plugins.js'
 import { byScoreThenId } from './order.js'
-import { fuseByReciprocalRank } from './reciprocal-rank.js'
+import { normalizeScores } from './score-normalization.js'
 
-function minMax(items: Candidate[]): Map<string, number> {
-  const scores = items.map((i) => i.score)
-  const lo = Math.min(...scores)
-  const hi = Math.max(...scores)
-  return new Map(items.map((i) => [i.id, hi > lo ? (i.score - lo) / (hi - lo) : 1]))
+/**
+ * The weights `cc` uses when neither the request nor the brain's calibration gives any: min-max and an
+ * equal dense/BM25 split (Bruch et al.'s convex combination at alpha 0.5), graph lists at half a
+ * passage signal's weight.
+ */
+export const NEUTRAL_FUSION: FusionCalibration = {
+  normalization: 'min-max',
+  denseShare: 0.5,
+  graphWeight: 0.5,
 }
 
 /**
- * Convex combination of min-max normalised scores (Bruch, Gai & Ingber, "An Analysis of Fusion
- * Functions for Hybrid Retrieval", TOIS 2023): α·dense + (1 − α)·lexical, a missing side counting 0
- * and an all-equal list normalising to 1. Graph and plugin lists join by reciprocal rank afterwards.
+ * Weighted score fusion over every list (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
+ * Hybrid Retrieval", TOIS 2023: a convex combination of normalised scores beats RRF once its weight is
+ * tuned): each list is normalised on its own (see `normalizeScores`; an id a list did not return
+ * scores 0 there, every returned id at least 0), then
+ *
+ *   score = (1 - denseShare) * sum(bm25 lists) + denseShare * sum(dense lists) + graphWeight * sum(others)
+ *
+ * `alpha`, when given, replaces `denseShare`; when every list present weighs 0, each weighs 1. Each list counts once, with its own signal's weight, so
+ * several entity and event lists no longer outvote the passages as they did when the combined passage
+ * list was joined to them by RRF.
  */
-export function fuseByConvexCombination(lists: ChannelList[], alpha: number): Candidate[] {
-  const dense = lists.filter((l) => l.signal === 'dense').flatMap((l) => l.items)
-  const lexical = lists.filter((l) => l.signal === 'bm25').flatMap((l) => l.items)
-  const d = minMax(dense)
-  const b = minMax(lexical)
-  const combined = [...new Set([...d.keys(), ...b.keys()])]
-    .map((id) => ({ id, score: alpha * (d.get(id) ?? 0) + (1 - alpha) * (b.get(id) ?? 0) }))
+export function fuseByConvexCombination(
+  lists: readonly ChannelList[],
+  calibration: FusionCalibration,
+  alpha?: number,
+): Candidate[] {
+  const share = alpha ?? calibration.denseShare
+  const weight = (l: ChannelList) =>
+    l.signal === 'bm25' ? 1 - share : l.signal === 'dense' ? share : calibration.graphWeight
+  const present = lists.filter((l) => l.items.length > 0)
+  // Only zero-weight lists (a dense share of 1 on a lexical search, 0 on a dense-only one): each
+  // counts 1 rather than every id tying at 0.
+  const equal = present.every((l) => weight(l) === 0)
+  const normalized = present.map((l) => ({
+    weight: equal ? 1 : weight(l),
+    scores: normalizeScores(l.items, calibration.normalization),
+  }))
+  const ids = new Set<string>()
+  for (const l of lists) for (const item of l.items) ids.add(item.id)
+  return [...ids]
+    .map((id) => {
+      let score = 0
+      for (const l of normalized) score += l.weight * (l.scores.get(id) ?? 0)
+      return { id, score }
+    })
     .sort(byScoreThenId)
-  const others = lists.filter((l) => l.signal !== 'dense' && l.signal !== 'bm25')
-  if (others.length === 0) return combined
-  if (combined.length === 0) return fuseByReciprocalRank(others, 60)
-  return fuseByReciprocalRank([{ name: 'cc', signal: 'bm25', items: combined }, ...others], 60)
 }
 
-export function convexCombination({ alpha = 0.5 }: { alpha?: number } = {}): FusionPlugin {
+/**
+ * `cc`: weighted score fusion with the brain's calibration (`options.calibration`, chosen by the
+ * search from the embedder the brain was built with), else `defaults`; `options.alpha` (the request's
+ * `fusion_alpha`) sets the dense share.
+ */
+export function convexCombination({
+  alpha,
+  calibration = NEUTRAL_FUSION,
+}: { alpha?: number; calibration?: FusionCalibration } = {}): FusionPlugin {
   return {
     kind: 'fusion',
     name: 'cc',
-    fuse: (lists, options) => fuseByConvexCombination(lists, options.alpha ?? alpha),
+    fuse: (lists, options) =>
+      fuseByConvexCombination(lists, options.calibration ?? calibration, options.alpha ?? alpha),
   }
 }
