@@ -42,6 +42,7 @@ export const GRAPH_ADAPTERS: Readonly<Record<string, Adapter>> = {
   'dense+entities+events+passages': ingested(createEngramGraphSearchSystem),
   'dense+entities+passages/rrf/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),
+  'dense+passages/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+entities+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+entities+events+passages/rrf/context-pack': ingested(createEngramContextPackSystem),
 }

@@ -114,6 +114,21 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
     description: 'walk seeded by passages only',
     graphWalk: { passageWeight: 1 },
   },
+  'skip-events': {
+    name: 'skip-events',
+    description: 'walk without event nodes',
+    graphWalk: { skipLabels: ['EVENT'] },
+  },
+  'named-only': {
+    name: 'named-only',
+    description: 'walk over named entities only (no events, concepts or quantities)',
+    graphWalk: { skipLabels: ['EVENT', 'CONCEPT', 'QUANTITY'] },
+  },
+  'skip-events-quantities': {
+    name: 'skip-events-quantities',
+    description: 'walk without event and quantity nodes',
+    graphWalk: { skipLabels: ['EVENT', 'QUANTITY'] },
+  },
   'no-passage-seeds': {
     name: 'no-passage-seeds',
     description: 'walk seeded by query entities only',

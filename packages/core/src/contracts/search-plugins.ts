@@ -52,6 +52,11 @@ export interface GraphWalkSeeds {
   readonly entities: ReadonlyMap<string, number>
 }
 
+/** What a walk leaves out: nodes with one of `skipLabels` (e.g. `EVENT`) neither hold nor pass mass. */
+export interface GraphWalkOptions {
+  readonly skipLabels?: readonly string[]
+}
+
 /** Stationary mass of the passages and entities a walk reached (sums to at most 1). */
 export interface GraphWalkResult {
   readonly passages: ReadonlyMap<string, number>
@@ -76,7 +81,7 @@ export interface GraphReader {
    * them, entities to each other by relationships), from the seeds; see `indexes/graph/passage-walk.ts`.
    * Entity seeds are weighted by specificity (divided by the passages citing them), as HippoRAG does.
    */
-  walk(seeds: GraphWalkSeeds): Promise<GraphWalkResult>
+  walk(seeds: GraphWalkSeeds, options?: GraphWalkOptions): Promise<GraphWalkResult>
   /**
    * The passages just before and after each of `ids` in its ingested text (chunks) and conversation
    * session (`session_id` / `session` metadata), in reading order; ids without any are left out.

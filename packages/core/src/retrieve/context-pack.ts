@@ -8,7 +8,7 @@ import {
 import { sequenceNeighbours, type PassageSequence } from '../indexes/passage-sequence.js'
 import type { Candidate } from '../contracts/search-plugins.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
-import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
+import { DEFAULT_WALK, walkFromSeeds } from '../indexes/graph/passage-walk.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
@@ -353,7 +353,10 @@ function walkPassageCandidates(
 ): Candidate[] {
   const entities = new Map<string, number>()
   for (const [n, w] of seeds.nodes) entities.set(graph.uuid[n]!, w)
-  const walked = walkFromSeeds(graph, walkSeeds(seeds.passages, entities, settings))
+  const walked = walkFromSeeds(graph, walkSeeds(seeds.passages, entities, settings), {
+    ...DEFAULT_WALK,
+    skipLabels: settings.skipLabels,
+  })
   const blended = blendWalk(seeds.passages, walked.passages, settings.keepFused)
   if (settings.sequenceWeight === 0) return blended
   const neighbours = sequenceNeighbours(

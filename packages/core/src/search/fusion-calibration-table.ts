@@ -5,7 +5,7 @@ import type { FusionCalibrationRecord } from './fusion-calibration.js'
 export const FUSION_CALIBRATIONS: Readonly<Record<string, FusionCalibrationRecord>> = {
   'use-lite': {
     normalization: 'z-score',
-    denseShare: 0.3,
+    denseShare: 0.2,
     graphWeight: 0.5,
     tunedOn: ['scifact-train nDCG@10', 'locomo-dev R@10', 'musique-100 R@5'],
     date: '2026-11-25',

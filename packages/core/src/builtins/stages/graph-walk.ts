@@ -23,6 +23,8 @@ export interface GraphWalkSettings {
    * conversation session, the chunk before or after it in its text); 0 turns this off.
    */
   readonly sequenceWeight: number
+  /** Entity labels the walk leaves out (`GraphWalkOptions.skipLabels`). */
+  readonly skipLabels: readonly string[]
 }
 
 export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
@@ -31,6 +33,7 @@ export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
   entitySeeds: 20,
   keepFused: 0.5,
   sequenceWeight: 0.7,
+  skipLabels: [],
 }
 
 /** Scores over the best one, so each list's top weighs 1; non-positive scores drop. */
@@ -102,7 +105,9 @@ export function graphWalk(settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS): St
       const isEntity = (id: string) => ctx.entities.labels(id) !== undefined
       const passages = hits.filter((h) => !isEntity(h.id))
       const entities = await entitySeeds(query, ctx, search.lists, settings.entitySeeds)
-      const walked = await ctx.graph.walk(walkSeeds(passages, entities, settings))
+      const walked = await ctx.graph.walk(walkSeeds(passages, entities, settings), {
+        skipLabels: settings.skipLabels,
+      })
       const scale = hits[0]?.score ?? 1
       const walkedOnly = blendWalk(passages, walked.passages, settings.keepFused)
       const blended =

@@ -19,6 +19,11 @@ export interface WalkOptions {
    * makes an entity's mentions sum to 1, so a name in hundreds of passages carries no more than a rare one.
    */
   readonly hubDamping: number
+  /**
+   * Nodes with one of these labels are left out of the walk: they neither pass mass on nor hold any (an
+   * event node cites the one passage its sentence came from, so it only sends mass back there).
+   */
+  readonly skipLabels: readonly string[]
   /** Hard cap on pushes, so a huge neighbourhood cannot stall a request. */
   readonly maxPushes: number
 }
@@ -34,6 +39,7 @@ export const DEFAULT_WALK: WalkOptions = {
   tolerance: 1e-4,
   relationWeight: 0,
   hubDamping: 0,
+  skipLabels: [],
   maxPushes: 200_000,
 }
 
@@ -81,14 +87,25 @@ export function walkPassages(
     if (p !== undefined) add(residual, offset + p, w / total)
     else passages.set(id, (passages.get(id) ?? 0) + w / total)
   }
-  for (const [n, w] of seeds.nodes) if (w > 0 && graph.present[n]) add(residual, n, w / total)
 
   const { restart, tolerance, relationWeight, hubDamping } = options
+  const skip = new Set(options.skipLabels)
+  const skipSet = new Map<number, boolean>()
+  const walkable = (n: number) => {
+    if (!graph.present[n]) return false
+    if (skip.size === 0) return true
+    const set = graph.labelSetId[n]!
+    let skipped = skipSet.get(set)
+    if (skipped === undefined)
+      skipSet.set(set, (skipped = graph.labelSets[set]!.some((l) => skip.has(l))))
+    return !skipped
+  }
+  for (const [n, w] of seeds.nodes) if (w > 0 && walkable(n)) add(residual, n, w / total)
   const mention = (n: number) =>
     hubDamping === 0 ? 1 : Math.max(1, graph.nodePassages[n]!.length) ** -hubDamping
   const neighbours = (u: number, visit: (v: number, w: number) => void) => {
     if (u >= offset) {
-      for (const n of graph.passageEntities[u - offset]!) if (graph.present[n]) visit(n, mention(n))
+      for (const n of graph.passageEntities[u - offset]!) if (walkable(n)) visit(n, mention(n))
       return
     }
     const m = mention(u)
@@ -96,7 +113,8 @@ export function walkPassages(
     if (relationWeight > 0)
       for (const e of graph.adjacency[u]!) {
         if (!graph.usable(e)) continue
-        visit(graph.other(e, u), relationWeight)
+        const v = graph.other(e, u)
+        if (walkable(v)) visit(v, relationWeight)
       }
   }
   const degrees = new Map<number, number>()
