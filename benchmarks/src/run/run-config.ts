@@ -1,3 +1,4 @@
+import { closeSharedBrains } from '../systems/ingested-brain.js'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { BenchConfig } from '../config/bench-config.js'
@@ -128,6 +129,7 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
       systems.push(result)
     }
   } finally {
+    await closeSharedBrains()
     if (opts.vectors === undefined) await vectors.close()
   }
   const all: Verdict[] = [indexStatsVerdict]

@@ -114,6 +114,16 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
     description: 'walk seeded by passages only',
     graphWalk: { passageWeight: 1 },
   },
+  'passage-weight-0.2': {
+    name: 'passage-weight-0.2',
+    description: 'passage seeds weigh 0.2 (entity seeds 0.8)',
+    graphWalk: { passageWeight: 0.2 },
+  },
+  'passage-weight-0.5': {
+    name: 'passage-weight-0.5',
+    description: 'passage seeds weigh 0.5 (entity seeds 0.5)',
+    graphWalk: { passageWeight: 0.5 },
+  },
   'skip-events': {
     name: 'skip-events',
     description: 'walk without event nodes',

@@ -238,34 +238,29 @@ async function requireCompleted(engram: Engram, submitted: number): Promise<void
     )
 }
 
-const shared = new Map<readonly BenchDoc[], { brain: Promise<IngestedBrain>; holders: number }>()
+const shared = new Map<readonly BenchDoc[], Promise<IngestedBrain>>()
 
 /**
- * `ingestDocs` shared by the systems of one run that read the same documents with the same embedder (a
- * graph condition and its ablations): the first ingests, the others reuse the brain, and it is closed when
- * the last one closes. Ingestion is deterministic, so sharing changes no number, only the time.
+ * `ingestDocs` shared by the systems of one config run that read the same documents with the same embedder
+ * (a graph condition and its ablations, which run one after another): the first ingests, the others reuse
+ * the brain; `close` on a shared brain does nothing, and `closeSharedBrains` (at the end of the config) stops
+ * them all. Ingestion is deterministic, so sharing changes no number, only the time.
  */
 export async function sharedIngest(
   docs: readonly BenchDoc[],
   options: IngestOptions,
 ): Promise<IngestedBrain> {
-  let entry = shared.get(docs)
-  if (entry === undefined) {
-    entry = { brain: ingestDocs(docs, options), holders: 0 }
-    shared.set(docs, entry)
+  let brain = shared.get(docs)
+  if (brain === undefined) {
+    brain = ingestDocs(docs, options)
+    shared.set(docs, brain)
   }
-  entry.holders++
-  const brain = await entry.brain
-  const held = entry
-  let closed = false
-  return {
-    ...brain,
-    close: async () => {
-      if (closed) return
-      closed = true
-      if (--held.holders > 0) return
-      shared.delete(docs)
-      await brain.close()
-    },
-  }
+  return { ...(await brain), close: async () => {} }
+}
+
+/** Stops every brain `sharedIngest` made (the run calls it after each config). */
+export async function closeSharedBrains(): Promise<void> {
+  const brains = [...shared.values()]
+  shared.clear()
+  for (const brain of brains) await (await brain.catch(() => null))?.close()
 }

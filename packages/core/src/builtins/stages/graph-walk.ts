@@ -29,7 +29,7 @@ export interface GraphWalkSettings {
 
 export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
   passageSeeds: 20,
-  passageWeight: 0.5,
+  passageWeight: 0.3,
   entitySeeds: 20,
   keepFused: 0.5,
   sequenceWeight: 0.7,
