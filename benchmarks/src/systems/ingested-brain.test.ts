@@ -38,9 +38,9 @@ describe('docTask', () => {
     })
   })
 
-  it('joins title and text and pins undated documents to a fixed timestamp', () => {
+  it('puts the title on its own line above the text and pins undated documents to a fixed timestamp', () => {
     const { payload } = docTask({ id: 'p1', title: 'Oslo', text: 'A city.' })
-    expect(payload.text).toBe('Oslo A city.')
+    expect(payload.text).toBe('Oslo\n\nA city.')
     expect(payload.sourceTimestamp).toBe(UNDATED_SOURCE)
     expect(payload.metaKeys).toEqual({ [DOC_ID_KEY]: 'p1' })
   })

@@ -95,7 +95,9 @@ export const searchTool = restTool({
     expand: z
       .enum(['none', 'neighbors'])
       .optional()
-      .describe('One-hop expansion from graph seeds (default none).'),
+      .describe(
+        'Graph expansion (default none): re-rank passages by a walk over the passage-entity graph from the query entities and best hits, plus session neighbours.',
+      ),
     fusion: z.string().max(200).optional().describe(
         'Default: the server\'s (cc with the brain\'s calibrated weights unless ENGRAM_SEARCH_FUSION); rrf, cc, none or plugin:<name>.',
       ),

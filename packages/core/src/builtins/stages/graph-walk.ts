@@ -30,7 +30,7 @@ export interface GraphWalkSettings {
 export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
   passageSeeds: 20,
   passageWeight: 0.3,
-  entitySeeds: 20,
+  entitySeeds: 10,
   keepFused: 0.5,
   sequenceWeight: 0.7,
   skipLabels: [],
