@@ -1,5 +1,6 @@
 import {
   blendWalk,
+  byBest,
   GRAPH_WALK_DEFAULTS,
   smoothBySequence,
   type GraphWalkSettings,
@@ -17,7 +18,7 @@ import { buildFacts, type Fact } from './context-pack-facts.js'
 import { bridgePaths, temporalConflicts, topicsOf } from './context-pack-links.js'
 import { personalizedPageRank } from './context-pack-ppr.js'
 import { scoreFacts, selectFacts } from './context-pack-rank.js'
-import { contextSeeds, type ContextSeeds } from './context-pack-seeds.js'
+import { contextSeeds } from './context-pack-seeds.js'
 import { factLine, sessionsOf, topicLine } from './context-pack-text.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
@@ -144,9 +145,16 @@ export async function contextPack(
   // The pack's passages: with `use_ppr`, the text's passage candidates re-ranked by a walk over the
   // passage-entity graph from the same seeds (the graph stage of `expand=neighbors`), which also brings
   // in passages one entity away from them; without, the candidates as fused.
+  const walkSettings = deps.graphWalk ?? GRAPH_WALK_DEFAULTS
   const rankedPassages = usePpr
-    ? timer.timeSync('context.walk', () =>
-        walkPassageCandidates(graph, seeds, deps.indexes.lexical.sequence, deps.graphWalk),
+    ? walkPassageCandidates(
+        graph,
+        seeds.passages,
+        await timer.time('context.walk-seeds', () =>
+          queryEntities(deps, text, walkSettings.entitySeeds),
+        ),
+        deps.indexes.lexical.sequence,
+        walkSettings,
       )
     : seeds.passages
 
@@ -347,21 +355,39 @@ async function historical(
  */
 function walkPassageCandidates(
   graph: GraphIndex,
-  seeds: ContextSeeds,
+  passages: Candidate[],
+  entities: ReadonlyMap<string, number>,
   sequence: PassageSequence,
-  settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS,
+  settings: GraphWalkSettings,
 ): Candidate[] {
-  const entities = new Map<string, number>()
-  for (const [n, w] of seeds.nodes) entities.set(graph.uuid[n]!, w)
-  const walked = walkFromSeeds(graph, walkSeeds(seeds.passages, entities, settings), {
+  const walked = walkFromSeeds(graph, walkSeeds(passages, entities, settings), {
     ...DEFAULT_WALK,
     skipLabels: settings.skipLabels,
   })
-  const blended = blendWalk(seeds.passages, walked.passages, settings.keepFused)
+  const blended = blendWalk(passages, walked.passages, settings.keepFused)
   if (settings.sequenceWeight === 0) return blended
   const neighbours = sequenceNeighbours(
     sequence,
     blended.map((c) => c.id),
   )
   return smoothBySequence(blended, neighbours, settings.sequenceWeight)
+}
+
+/**
+ * The text's entity matches as the graph stage seeds its walk: the best `depth` by BM25 over names, aliases
+ * and descriptions and, with vectors, by entity-vector cosine, each over its best; best weight per entity.
+ */
+async function queryEntities(
+  deps: RetrieveDeps,
+  text: string,
+  depth: number,
+): Promise<Map<string, number>> {
+  const seeds = new Map<string, number>()
+  const offer = (weights: Map<string, number>) => {
+    for (const [id, w] of weights) seeds.set(id, Math.max(seeds.get(id) ?? 0, w))
+  }
+  offer(byBest(deps.indexes.entities.search(text, depth)))
+  if (deps.embed !== null && deps.vectors !== null)
+    offer(byBest(await deps.vectors.search('entities', await deps.embed(text), depth)))
+  return seeds
 }

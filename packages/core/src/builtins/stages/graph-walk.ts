@@ -37,7 +37,7 @@ export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
 }
 
 /** Scores over the best one, so each list's top weighs 1; non-positive scores drop. */
-function byBest(items: readonly Candidate[]): Map<string, number> {
+export function byBest(items: readonly Candidate[]): Map<string, number> {
   const top = items[0]?.score ?? 0
   const out = new Map<string, number>()
   if (top <= 0) return out
