@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import { PassageSequence, sequenceNeighbours } from './passage-sequence.js'
+
+const passage = (
+  id: string,
+  at: string,
+  o: { source?: string | null; position?: number; metadata?: Record<string, unknown> } = {},
+) => ({
+  id,
+  insertedAt: `2025-01-01T00:00:${at}Z`,
+  source: o.source ?? null,
+  position: o.position ?? 0,
+  metadata: o.metadata ?? {},
+})
+
+describe('PassageSequence', () => {
+  it('orders the turns of a session by when they were written, whatever the arrival order', () => {
+    const seq = new PassageSequence()
+    seq.add(passage('t3', '03', { metadata: { session: 's1' } }))
+    seq.add(passage('t1', '01', { metadata: { session: 's1' } }))
+    seq.add(passage('t2', '02', { metadata: { session: 's1' } }))
+    seq.add(passage('x1', '02', { metadata: { session: 's2' } }))
+    expect(seq.neighbours('t2').sort()).toEqual(['t1', 't3'])
+    expect(seq.neighbours('t1')).toEqual(['t2'])
+    expect(seq.neighbours('x1')).toEqual([])
+  })
+
+  it('links the chunks of one ingested text by position, and prefers session_id to session', () => {
+    const seq = new PassageSequence()
+    seq.add(passage('c0', '01', { source: 'task-1', position: 0 }))
+    seq.add(passage('c2', '01', { source: 'task-1', position: 2 }))
+    seq.add(passage('c1', '01', { source: 'task-1', position: 1 }))
+    expect(seq.neighbours('c1').sort()).toEqual(['c0', 'c2'])
+    seq.add(passage('a', '01', { metadata: { session_id: 'A', session: 'B' } }))
+    seq.add(passage('b', '02', { metadata: { session: 'B' } }))
+    seq.add(passage('c', '03', { metadata: { session_id: 'A' } }))
+    expect(seq.neighbours('a')).toEqual(['c'])
+  })
+
+  it('ignores a passage added twice and answers nothing for unknown ids', () => {
+    const seq = new PassageSequence()
+    seq.add(passage('t1', '01', { metadata: { session: 's' } }))
+    seq.add(passage('t1', '01', { metadata: { session: 's' } }))
+    seq.add(passage('t2', '02', { metadata: { session: 's' } }))
+    expect(seq.size).toBe(2)
+    expect(seq.neighbours('t2')).toEqual(['t1'])
+    expect([...sequenceNeighbours(seq, ['t1', 'nope'])]).toEqual([['t1', ['t2']]])
+  })
+})
