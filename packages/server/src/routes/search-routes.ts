@@ -64,7 +64,7 @@ function toRequest(wire: WireSearch): SearchRequest {
   }
 }
 
-const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional one-hop neighbour expansion from graph seeds, rerank (plugin:<name>) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
+const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional graph expansion (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours), rerank (plugin:<name>) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
 
 /** `/retrieve/search` GET and POST (CONTRACT.md section 7). */
 export function searchRoutes(app: FastifyInstance, search: SearchService) {
