@@ -1,36 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../engine/create-engine.js'
 import { memoryAdapter } from '../../memory-adapter/index.js'
-import type { Entity } from '../../model/entity.js'
-import type { Passage } from '../../model/passage.js'
+import { fixtures } from '../../../testing/fixtures.js'
 import type { SearchRequest } from '../../search/search-request.js'
 import { blendWalk, smoothBySequence } from './graph-walk.js'
 
-const AT = '2025-01-01T00:00:00.000Z'
-const passage = (id: string, text: string, at: string, metadata = {}): Passage => ({
-  id,
-  text,
-  metadata,
-  insertedAt: at,
-  brainVersion: 't',
-  source: null,
-  position: 0,
-  start: 0,
-  end: text.length,
-})
-const entity = (uuid: string, name: string, sourcePassageIds: string[]): Entity => ({
-  uuid,
-  name,
-  description: null,
-  labels: ['PERSON'],
-  properties: {},
-  metadata: null,
-  happenedAt: null,
-  lastUpdated: AT,
-  polarity: 'neutral',
-  aliases: [],
-  sourcePassageIds,
-})
+const passage = (id: string, text: string, at: string, metadata = {}) =>
+  fixtures.passage({ id, text, metadata, insertedAt: at, source: null, end: text.length })
+const entity = (uuid: string, name: string, sourcePassageIds: string[]) =>
+  fixtures.entity({ uuid, name, sourcePassageIds })
 const request = (o: Partial<SearchRequest>): SearchRequest => ({
   query: 'x',
   k: 10,

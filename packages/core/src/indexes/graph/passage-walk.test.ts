@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { Entity } from '../../model/entity.js'
+import { fixtures } from '../../../testing/fixtures.js'
 import { GraphIndex } from './graph-index.js'
 import { DEFAULT_WALK, walkFromSeeds, walkPassages } from './passage-walk.js'
 
-const AT = '2025-01-01T00:00:00.000Z'
-const entity = (uuid: string, sourcePassageIds: string[]): Entity => ({
-  uuid,
-  name: uuid,
-  description: null,
-  labels: ['CONCEPT'],
-  properties: {},
-  metadata: null,
-  happenedAt: null,
-  lastUpdated: AT,
-  polarity: 'neutral',
-  aliases: [],
-  sourcePassageIds,
-})
+const entity = (uuid: string, sourcePassageIds: string[]) =>
+  fixtures.entity({ uuid, name: uuid, labels: ['CONCEPT'], sourcePassageIds })
 
 /** p1 -A- p2 -B- p3 (a chain through two entities), p4 -C- alone, HUB in p1..p3 and p5. */
 function chain(): GraphIndex {
