@@ -124,6 +124,11 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
     description: 'passage seeds weigh 0.5 (entity seeds 0.5)',
     graphWalk: { passageWeight: 0.5 },
   },
+  'skip-dead-ends': {
+    name: 'skip-dead-ends',
+    description: 'walk never steps to an entity only its passage cites',
+    graphWalk: { skipDeadEnds: true },
+  },
   'skip-events': {
     name: 'skip-events',
     description: 'walk without event nodes',

@@ -55,6 +55,8 @@ export interface GraphWalkSeeds {
 /** What a walk leaves out: nodes with one of `skipLabels` (e.g. `EVENT`) neither hold nor pass mass. */
 export interface GraphWalkOptions {
   readonly skipLabels?: readonly string[]
+  /** Do not step from a passage to an entity no other passage cites (it can only lead back). */
+  readonly skipDeadEnds?: boolean
 }
 
 /** Stationary mass of the passages and entities a walk reached (sums to at most 1). */

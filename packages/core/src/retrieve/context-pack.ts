@@ -363,6 +363,7 @@ function walkPassageCandidates(
   const walked = walkFromSeeds(graph, walkSeeds(passages, entities, settings), {
     ...DEFAULT_WALK,
     skipLabels: settings.skipLabels,
+    skipDeadEnds: settings.skipDeadEnds,
   })
   const blended = blendWalk(passages, walked.passages, settings.keepFused)
   if (settings.sequenceWeight === 0) return blended

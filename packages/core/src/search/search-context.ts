@@ -49,6 +49,7 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
         walkFromSeeds(await graph(), seeds, {
           ...DEFAULT_WALK,
           ...(options?.skipLabels ? { skipLabels: options.skipLabels } : {}),
+          ...(options?.skipDeadEnds !== undefined ? { skipDeadEnds: options.skipDeadEnds } : {}),
         }),
       sequenceNeighbours: async (ids) => sequenceNeighbours(indexes.lexical.sequence, ids),
     },

@@ -25,6 +25,8 @@ export interface GraphWalkSettings {
   readonly sequenceWeight: number
   /** Entity labels the walk leaves out (`GraphWalkOptions.skipLabels`). */
   readonly skipLabels: readonly string[]
+  /** `GraphWalkOptions.skipDeadEnds`. */
+  readonly skipDeadEnds: boolean
 }
 
 export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
@@ -34,6 +36,7 @@ export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
   keepFused: 0.5,
   sequenceWeight: 0.7,
   skipLabels: [],
+  skipDeadEnds: false,
 }
 
 /** Scores over the best one, so each list's top weighs 1; non-positive scores drop. */
@@ -107,6 +110,7 @@ export function graphWalk(settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS): St
       const entities = await entitySeeds(query, ctx, search.lists, settings.entitySeeds)
       const walked = await ctx.graph.walk(walkSeeds(passages, entities, settings), {
         skipLabels: settings.skipLabels,
+        skipDeadEnds: settings.skipDeadEnds,
       })
       const scale = hits[0]?.score ?? 1
       const walkedOnly = blendWalk(passages, walked.passages, settings.keepFused)

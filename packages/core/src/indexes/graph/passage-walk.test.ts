@@ -52,6 +52,28 @@ describe('walkPassages', () => {
     expect(damped).toBeLessThan(flat)
   })
 
+  it('with skipDeadEnds, sends no mass to an entity only its passage cites, so more reaches the next passage', () => {
+    const graph = chain()
+    graph.apply({ entities: [entity('D', ['p1'])] })
+    const seeds = { passages: new Map([['p1', 1]]), nodes: new Map() }
+    const plain = walkPassages(graph, seeds, exact)
+    const pruned = walkPassages(graph, seeds, { ...exact, skipDeadEnds: true })
+    const d = graph.node('D')!
+    expect(plain.nodes.get(d)!).toBeGreaterThan(0)
+    expect(pruned.nodes.has(d)).toBe(false)
+    expect(pruned.passages.get('p2')!).toBeGreaterThan(plain.passages.get('p2')!)
+    // A dead end still starts a walk when it is a seed.
+    const fromD = walkPassages(
+      graph,
+      { passages: new Map(), nodes: new Map([[d, 1]]) },
+      {
+        ...exact,
+        skipDeadEnds: true,
+      },
+    )
+    expect(fromD.passages.get('p1')!).toBeGreaterThan(0)
+  })
+
   it('keeps the mass of a seed passage no entity cites', () => {
     const graph = chain()
     const r = walkPassages(graph, { passages: new Map([['lonely', 1]]), nodes: new Map() }, exact)

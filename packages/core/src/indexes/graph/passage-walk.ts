@@ -24,6 +24,11 @@ export interface WalkOptions {
    * event node cites the one passage its sentence came from, so it only sends mass back there).
    */
   readonly skipLabels: readonly string[]
+  /**
+   * Leave out, on the way from a passage, entities cited by that passage alone: they can only send the
+   * mass back where it came from. They still start a walk when they are seeds.
+   */
+  readonly skipDeadEnds: boolean
   /** Hard cap on pushes, so a huge neighbourhood cannot stall a request. */
   readonly maxPushes: number
 }
@@ -40,6 +45,7 @@ export const DEFAULT_WALK: WalkOptions = {
   relationWeight: 0,
   hubDamping: 0,
   skipLabels: [],
+  skipDeadEnds: false,
   maxPushes: 200_000,
 }
 
@@ -105,7 +111,9 @@ export function walkPassages(
     hubDamping === 0 ? 1 : Math.max(1, graph.nodePassages[n]!.length) ** -hubDamping
   const neighbours = (u: number, visit: (v: number, w: number) => void) => {
     if (u >= offset) {
-      for (const n of graph.passageEntities[u - offset]!) if (walkable(n)) visit(n, mention(n))
+      for (const n of graph.passageEntities[u - offset]!)
+        if (walkable(n) && (!options.skipDeadEnds || graph.nodePassages[n]!.length > 1))
+          visit(n, mention(n))
       return
     }
     const m = mention(u)
