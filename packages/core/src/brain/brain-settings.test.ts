@@ -3,20 +3,10 @@ import { createEngine } from '../engine/create-engine.js'
 import { EngramError } from '../errors.js'
 import { Bm25Index } from '../indexes/bm25/bm25-index.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
-import type { Passage } from '../model/passage.js'
+import { fixtures } from '../../testing/fixtures.js'
 
-const AT = '2025-01-01T00:00:00.000Z'
-const passage = (id: string, text: string): Passage => ({
-  id,
-  text,
-  metadata: {},
-  insertedAt: AT,
-  brainVersion: 't',
-  source: null,
-  position: 0,
-  start: 0,
-  end: text.length,
-})
+const passage = (id: string, text: string) =>
+  fixtures.passage({ id, text, metadata: {}, end: text.length })
 const TEXTS: [string, string][] = [
   ['p1', 'cats chase mice in the barn'],
   ['p2', 'the barn cat sleeps all day long in the warm hay of the old barn'],

@@ -1,7 +1,4 @@
-import type { Passage } from '../model/passage.js'
-
-/** Passage metadata keys that name a conversation session (as the context pack reads them). */
-export const SESSION_KEYS = ['session_id', 'session'] as const
+import { sessionOf, type Passage } from '../model/passage.js'
 
 interface Entry {
   readonly id: string
@@ -33,13 +30,8 @@ export class PassageSequence {
     if (this.keysOf.has(p.id)) return
     const keys: string[] = []
     if (p.source !== null) keys.push(`source\u0000${p.source}`)
-    for (const key of SESSION_KEYS) {
-      const value = p.metadata[key]
-      if (typeof value === 'string' || typeof value === 'number') {
-        keys.push(`session\u0000${String(value)}`)
-        break
-      }
-    }
+    const session = sessionOf(p.metadata)
+    if (session !== null) keys.push(`session\u0000${session}`)
     const entry: Entry = { id: p.id, at: Date.parse(p.insertedAt) || 0, position: p.position }
     for (const key of keys) {
       let list = this.sequences.get(key)

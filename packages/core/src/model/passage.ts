@@ -17,3 +17,15 @@ export const passageSchema = z.object({
   end: z.number().int(),
 })
 export type Passage = z.infer<typeof passageSchema>
+
+/** Metadata keys that name a passage's conversation session, first found wins. */
+const SESSION_KEYS = ['session_id', 'session'] as const
+
+/** The conversation session a passage belongs to (`session_id`, else `session` metadata), or null. */
+export function sessionOf(metadata: Passage['metadata']): string | null {
+  for (const key of SESSION_KEYS) {
+    const value = metadata[key]
+    if (typeof value === 'string' || typeof value === 'number') return String(value)
+  }
+  return null
+}

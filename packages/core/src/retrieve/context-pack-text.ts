@@ -1,12 +1,9 @@
 import type { Entity } from '../model/entity.js'
-import type { Passage } from '../model/passage.js'
+import { sessionOf, type Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
 import type { Fact } from './context-pack-facts.js'
 
 const MAX_ITEM_CHARS = 300
-/** Passage metadata keys that name a conversation session. */
-const SESSION_KEYS = ['session_id', 'session'] as const
-
 function clip(text: string): string {
   const t = text.replace(/\s+/g, ' ').trim()
   return t.length > MAX_ITEM_CHARS ? `${t.slice(0, MAX_ITEM_CHARS - 1)}…` : t
@@ -62,14 +59,8 @@ export function topicLine(e: Entity): string {
 export function sessionsOf(passages: readonly (Passage | undefined)[]): string[] {
   const out = new Set<string>()
   for (const p of passages) {
-    if (p === undefined) continue
-    for (const key of SESSION_KEYS) {
-      const value = p.metadata[key]
-      if (typeof value === 'string' || typeof value === 'number') {
-        out.add(String(value))
-        break
-      }
-    }
+    const session = p === undefined ? null : sessionOf(p.metadata)
+    if (session !== null) out.add(session)
   }
   return [...out].sort()
 }

@@ -1,15 +1,7 @@
-import {
-  blendWalk,
-  byBest,
-  GRAPH_WALK_DEFAULTS,
-  smoothBySequence,
-  type GraphWalkSettings,
-  walkSeeds,
-} from '../builtins/stages/graph-walk.js'
-import { sequenceNeighbours, type PassageSequence } from '../indexes/passage-sequence.js'
-import type { Candidate } from '../contracts/search-plugins.js'
+import { GRAPH_WALK_DEFAULTS, walkRank, type WalkReaders } from '../builtins/stages/graph-walk.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
-import { DEFAULT_WALK, walkFromSeeds } from '../indexes/graph/passage-walk.js'
+import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
+import { sequenceNeighbours } from '../indexes/passage-sequence.js'
 import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
@@ -145,16 +137,14 @@ export async function contextPack(
   // The pack's passages: with `use_ppr`, the text's passage candidates re-ranked by a walk over the
   // passage-entity graph from the same seeds (the graph stage of `expand=neighbors`), which also brings
   // in passages one entity away from them; without, the candidates as fused.
-  const walkSettings = deps.graphWalk ?? GRAPH_WALK_DEFAULTS
   const rankedPassages = usePpr
-    ? walkPassageCandidates(
-        graph,
-        seeds.passages,
-        await timer.time('context.walk-seeds', () =>
-          queryEntities(deps, text, walkSettings.entitySeeds),
+    ? await timer.time('context.walk', () =>
+        walkRank(
+          text,
+          seeds.passages,
+          packReaders(deps, graph),
+          deps.graphWalk ?? GRAPH_WALK_DEFAULTS,
         ),
-        deps.indexes.lexical.sequence,
-        walkSettings,
       )
     : seeds.passages
 
@@ -349,46 +339,16 @@ async function historical(
   ].slice(0, limit)
 }
 
-/**
- * The seeds' passages re-ranked by a walk from the seeds' passages and entity nodes (see
- * `builtins/stages/graph-walk.ts`); passages the walk reached join below the candidates they outscore.
- */
-function walkPassageCandidates(
-  graph: GraphIndex,
-  passages: Candidate[],
-  entities: ReadonlyMap<string, number>,
-  sequence: PassageSequence,
-  settings: GraphWalkSettings,
-): Candidate[] {
-  const walked = walkFromSeeds(graph, walkSeeds(passages, entities, settings), {
-    ...DEFAULT_WALK,
-    skipLabels: settings.skipLabels,
-    skipDeadEnds: settings.skipDeadEnds,
-  })
-  const blended = blendWalk(passages, walked.passages, settings.keepFused)
-  if (settings.sequenceWeight === 0) return blended
-  const neighbours = sequenceNeighbours(
-    sequence,
-    blended.map((c) => c.id),
-  )
-  return smoothBySequence(blended, neighbours, settings.sequenceWeight)
-}
-
-/**
- * The text's entity matches as the graph stage seeds its walk: the best `depth` by BM25 over names, aliases
- * and descriptions and, with vectors, by entity-vector cosine, each over its best; best weight per entity.
- */
-async function queryEntities(
-  deps: RetrieveDeps,
-  text: string,
-  depth: number,
-): Promise<Map<string, number>> {
-  const seeds = new Map<string, number>()
-  const offer = (weights: Map<string, number>) => {
-    for (const [id, w] of weights) seeds.set(id, Math.max(seeds.get(id) ?? 0, w))
+/** The graph walk readers of a context pack: the brain's indexes, the graph already loaded. */
+function packReaders(deps: RetrieveDeps, graph: GraphIndex): WalkReaders {
+  const { vectors, embed } = deps
+  return {
+    entities: (query, k) => deps.indexes.entities.search(query, k),
+    denseEntities:
+      vectors === null || embed === null
+        ? null
+        : async (query, k) => vectors.search('entities', await embed(query), k),
+    walk: async (seeds, options) => walkFromSeeds(graph, seeds, options),
+    sequenceNeighbours: async (ids) => sequenceNeighbours(deps.indexes.lexical.sequence, ids),
   }
-  offer(byBest(deps.indexes.entities.search(text, depth)))
-  if (deps.embed !== null && deps.vectors !== null)
-    offer(byBest(await deps.vectors.search('entities', await deps.embed(text), depth)))
-  return seeds
 }

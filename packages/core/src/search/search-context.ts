@@ -2,7 +2,7 @@ import type { GraphNeighbour, SearchContext, VectorReader } from '../contracts/s
 import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { BrainIndexes } from '../indexes/brain-indexes.js'
 import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
-import { DEFAULT_WALK, walkFromSeeds } from '../indexes/graph/passage-walk.js'
+import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
 import { sequenceNeighbours } from '../indexes/passage-sequence.js'
 
 export interface SearchContextParts {
@@ -45,12 +45,7 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
           }
         })
       },
-      walk: async (seeds, options) =>
-        walkFromSeeds(await graph(), seeds, {
-          ...DEFAULT_WALK,
-          ...(options?.skipLabels ? { skipLabels: options.skipLabels } : {}),
-          ...(options?.skipDeadEnds !== undefined ? { skipDeadEnds: options.skipDeadEnds } : {}),
-        }),
+      walk: async (seeds, options) => walkFromSeeds(await graph(), seeds, options),
       sequenceNeighbours: async (ids) => sequenceNeighbours(indexes.lexical.sequence, ids),
     },
     entities: {

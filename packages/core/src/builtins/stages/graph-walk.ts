@@ -1,6 +1,8 @@
 import type {
   Candidate,
   ChannelList,
+  GraphWalkOptions,
+  GraphWalkResult,
   GraphWalkSeeds,
   SearchContext,
   StageHit,
@@ -40,7 +42,7 @@ export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
 }
 
 /** Scores over the best one, so each list's top weighs 1; non-positive scores drop. */
-export function byBest(items: readonly Candidate[]): Map<string, number> {
+function byBest(items: readonly Candidate[]): Map<string, number> {
   const top = items[0]?.score ?? 0
   const out = new Map<string, number>()
   if (top <= 0) return out
@@ -48,7 +50,10 @@ export function byBest(items: readonly Candidate[]): Map<string, number> {
   return out
 }
 
-/** Min-max normalised, so the weakest of the list counts 0 and the best 1 (a single item counts 1). */
+/**
+ * Min-max normalised, so the weakest of the list counts 0 and the best 1 (a single item counts 1): the
+ * `min-max` of `fusions/score-normalization.ts`, which a stage may not import (builtins/ boundary rule).
+ */
 function minMax(items: readonly Candidate[]): Map<string, number> {
   const out = new Map<string, number>()
   if (items.length === 0) return out
@@ -62,25 +67,58 @@ function minMax(items: readonly Candidate[]): Map<string, number> {
   return out
 }
 
+/** What ranking passages by a walk reads: entity matches, the walk itself and passage sequences. */
+export interface WalkReaders {
+  /** BM25 over entity names, aliases and descriptions. */
+  entities(query: string, k: number): readonly Candidate[]
+  /** Entity-vector cosine; null when the brain has no vectors. */
+  denseEntities: ((query: string, k: number) => Promise<readonly Candidate[]>) | null
+  walk(seeds: GraphWalkSeeds, options: GraphWalkOptions): Promise<GraphWalkResult>
+  sequenceNeighbours(ids: readonly string[]): Promise<ReadonlyMap<string, readonly string[]>>
+}
+
 /**
- * The query's entity matches: BM25 over entity names, aliases and descriptions, plus entity-vector
- * cosine when the brain has vectors, plus any graph-channel hits of the search; best weight per entity.
+ * The query's best `depth` entity matches by BM25 and, with vectors, by cosine, plus the first `depth`
+ * hits of any `extra` list (a search's graph channels), each over its list's best; best weight per entity.
  */
-async function entitySeeds(
+async function entityMatches(
   query: string,
-  ctx: SearchContext,
-  lists: readonly ChannelList[],
   depth: number,
+  readers: WalkReaders,
+  extra: readonly ChannelList[],
 ): Promise<Map<string, number>> {
   const seeds = new Map<string, number>()
   const offer = (weights: Map<string, number>) => {
     for (const [id, w] of weights) seeds.set(id, Math.max(seeds.get(id) ?? 0, w))
   }
-  offer(byBest(ctx.text.search('entities', query, depth)))
-  if (ctx.vectors !== null && ctx.embed !== null)
-    offer(byBest(await ctx.vectors.search('entities', await ctx.embed(query), depth)))
-  for (const list of lists) if (list.signal === 'graph') offer(byBest(list.items.slice(0, depth)))
+  offer(byBest(readers.entities(query, depth)))
+  if (readers.denseEntities !== null) offer(byBest(await readers.denseEntities(query, depth)))
+  for (const list of extra) offer(byBest(list.items.slice(0, depth)))
   return seeds
+}
+
+/**
+ * Passages ranked by a walk (what `expand=neighbors` and the context pack share): seeds are the query's
+ * entity matches and the best candidates; each passage then scores `blendWalk`, lifted by its sequence
+ * neighbours (`smoothBySequence`). Candidates and the passages the walk reached, best first, scores in
+ * [0, 1 + sequenceWeight]; `entities` are the entity seeds used.
+ */
+export async function walkRank(
+  query: string,
+  passages: readonly Candidate[],
+  readers: WalkReaders,
+  settings: GraphWalkSettings,
+  extraEntitySeeds: readonly ChannelList[] = [],
+): Promise<Candidate[]> {
+  const entities = await entityMatches(query, settings.entitySeeds, readers, extraEntitySeeds)
+  const walked = await readers.walk(walkSeeds(passages, entities, settings), {
+    skipLabels: settings.skipLabels,
+    skipDeadEnds: settings.skipDeadEnds,
+  })
+  const blended = blendWalk(passages, walked.passages, settings.keepFused)
+  if (settings.sequenceWeight <= 0) return blended
+  const neighbours = await readers.sequenceNeighbours(blended.map((c) => c.id))
+  return smoothBySequence(blended, neighbours, settings.sequenceWeight)
 }
 
 /**
@@ -107,21 +145,9 @@ export function graphWalk(settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS): St
     async run(query, hits, ctx, search) {
       const isEntity = (id: string) => ctx.entities.labels(id) !== undefined
       const passages = hits.filter((h) => !isEntity(h.id))
-      const entities = await entitySeeds(query, ctx, search.lists, settings.entitySeeds)
-      const walked = await ctx.graph.walk(walkSeeds(passages, entities, settings), {
-        skipLabels: settings.skipLabels,
-        skipDeadEnds: settings.skipDeadEnds,
-      })
+      const graphLists = search.lists.filter((l) => l.signal === 'graph')
+      const blended = await walkRank(query, passages, searchReaders(ctx), settings, graphLists)
       const scale = hits[0]?.score ?? 1
-      const walkedOnly = blendWalk(passages, walked.passages, settings.keepFused)
-      const blended =
-        settings.sequenceWeight > 0
-          ? smoothBySequence(
-              walkedOnly,
-              await ctx.graph.sequenceNeighbours(walkedOnly.map((c) => c.id)),
-              settings.sequenceWeight,
-            )
-          : walkedOnly
       const present = new Set(hits.map((h) => h.id))
       const scores = new Map<string, number>()
       const added: Candidate[] = []
@@ -131,7 +157,7 @@ export function graphWalk(settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS): St
         else if (score > 0) added.push({ id: c.id, score })
       }
       // Entity hits keep their one-hop neighbourhood (relationships), as `expand=neighbors` always added.
-      if (search.lists.some((l) => l.signal === 'graph')) {
+      if (graphLists.length > 0) {
         const hop = await oneHop.run(query, hits, ctx, search)
         if (!(hop instanceof Map))
           for (const c of hop.added?.items ?? []) if (!present.has(c.id)) added.push(c)
@@ -153,7 +179,7 @@ export function graphWalk(settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS): St
  * The reset vector of a walk: the best `passageSeeds` passages by their score over the best one, summing
  * to `passageWeight`, and the entity matches summing to the rest.
  */
-export function walkSeeds(
+function walkSeeds(
   passages: readonly Candidate[],
   entities: ReadonlyMap<string, number>,
   settings: GraphWalkSettings,
@@ -206,6 +232,20 @@ export function smoothBySequence(
   return [...out]
     .map(([id, score]) => ({ id, score }))
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+}
+
+/** The walk readers of one search. */
+function searchReaders(ctx: SearchContext): WalkReaders {
+  const { vectors, embed } = ctx
+  return {
+    entities: (query, k) => ctx.text.search('entities', query, k),
+    denseEntities:
+      vectors === null || embed === null
+        ? null
+        : async (query, k) => vectors.search('entities', await embed(query), k),
+    walk: (seeds, options) => ctx.graph.walk(seeds, options),
+    sequenceNeighbours: (ids) => ctx.graph.sequenceNeighbours(ids),
+  }
 }
 
 function scaleToSum(weights: ReadonlyMap<string, number>, sum: number): Map<string, number> {

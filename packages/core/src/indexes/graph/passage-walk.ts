@@ -173,19 +173,26 @@ export function walkPassages(
 }
 
 /**
- * A walk from seeds named by id (the `GraphReader.walk` of plugins): entity seeds are divided by the
+ * A walk from seeds named by id (the `GraphReader.walk` of plugins), `DEFAULT_WALK` where `options` is
+ * silent: entity seeds are divided by the
  * passages citing them (HippoRAG's node specificity: a name found in one passage says more about the
  * query than one found in hundreds), unknown or deleted ids are ignored, and results come back by id.
  */
 export function walkFromSeeds(
   graph: GraphIndex,
   seeds: GraphWalkSeeds,
-  options: WalkOptions = DEFAULT_WALK,
+  options: Partial<WalkOptions> = {},
 ): GraphWalkResult {
+  const settings: WalkOptions = {
+    ...DEFAULT_WALK,
+    ...options,
+    skipLabels: options.skipLabels ?? DEFAULT_WALK.skipLabels,
+    skipDeadEnds: options.skipDeadEnds ?? DEFAULT_WALK.skipDeadEnds,
+  }
   const result = walkPassages(
     graph,
     { passages: seeds.passages, nodes: specificSeeds(graph, seeds.entities) },
-    options,
+    settings,
   )
   const entities = new Map<string, number>()
   for (const [n, mass] of result.nodes) entities.set(graph.uuid[n]!, mass)
