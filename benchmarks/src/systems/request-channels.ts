@@ -15,8 +15,8 @@ export function requestChannels(channels: readonly string[]): string[] {
  * The request's fusion for a config's `engine.fusion`: its name; `null` is no fusion (`none`, one list
  * after the other); omitted is what a request that names none gets, the engine's default fusion.
  */
-export function requestFusion(
-  fusion: { readonly name: string } | null | undefined,
-): { fusion?: string } {
+export function requestFusion(fusion: { readonly name: string } | null | undefined): {
+  fusion?: string
+} {
   return fusion === undefined ? {} : { fusion: fusion === null ? 'none' : fusion.name }
 }

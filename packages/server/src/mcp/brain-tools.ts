@@ -98,8 +98,12 @@ export const searchTool = restTool({
       .describe(
         'Graph expansion (default none): re-rank passages by a walk over the passage-entity graph from the query entities and best hits, plus session neighbours.',
       ),
-    fusion: z.string().max(200).optional().describe(
-        'Default: the server\'s (cc with the brain\'s calibrated weights unless ENGRAM_SEARCH_FUSION); rrf, cc, none or plugin:<name>.',
+    fusion: z
+      .string()
+      .max(200)
+      .optional()
+      .describe(
+        "Default: the server's (cc with the brain's calibrated weights unless ENGRAM_SEARCH_FUSION); rrf, cc, none or plugin:<name>.",
       ),
     fusion_alpha: z
       .number()
@@ -107,7 +111,7 @@ export const searchTool = restTool({
       .max(1)
       .optional()
       .describe(
-        'Dense share for cc fusion (0..1; default the brain\'s calibration by its embedder).',
+        "Dense share for cc fusion (0..1; default the brain's calibration by its embedder).",
       ),
     rerank: z.string().max(200).optional().describe('none (default) or plugin:<name>.'),
     target: z.string().max(512).optional().describe('Personalize for this user (uuid or id).'),
