@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs'
 import createClient from 'openapi-fetch'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateOpenApi } from '@engram/server'
-import type { paths } from '../generated/engram-api.js'
+import type { paths } from '@engram/client'
 import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
-import { CLIENT_TYPES_FILE, clientTypes } from '../support/openapi-client-types.js'
 
 /**
  * Issue 11 item 13: a client generated from the OpenAPI document works. The types of
- * test/generated/engram-api.ts come from openapi-typescript (kept in sync by the drift test below and
- * typechecked with everything else by `tsc -b`); openapi-fetch is the runtime. One operation of each
+ * @engram/client's generated types come from openapi-typescript (kept in sync by the client's drift test
+ * and typechecked with everything else by `tsc -b`); openapi-fetch is the runtime. One operation of each
  * group is called against a listening server through them, the file upload included: a request the
  * document describes wrongly fails to typecheck here or fails at run time.
  */
@@ -27,8 +25,7 @@ afterAll(async () => {
 })
 
 describe('the generated TypeScript client', () => {
-  it('is generated from the current document (run `npm run openapi` after changing routes)', async () => {
-    expect(readFileSync(CLIENT_TYPES_FILE, 'utf8')).toBe(await clientTypes(document))
+  it('serves the committed document', async () => {
     // What the server serves is that document (only `info.version` names the engine's version).
     const served = (await (await fetch(`${server.url}/openapi.json`)).json()) as { info: object }
     expect(served).toEqual({ ...JSON.parse(document), info: served.info })

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest'
+import { createEngramClient } from './engram-client.js'
+import { EngramError } from './engram-error.js'
+
+/** A fetch double: answers from a queue and records every request it saw (with its body as text). */
+function fakeFetch(answers: Array<() => Response>) {
+  const seen: Array<{ method: string; url: string; headers: Headers; body: string }> = []
+  const fetch = async (request: Request): Promise<Response> => {
+    seen.push({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: await request.text(),
+    })
+    const next = answers.shift()
+    if (next === undefined) throw new Error('no answer left')
+    return next()
+  }
+  return { fetch, seen }
+}
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', ...headers },
+    })
+
+const envelope = (code: string, requestId = 'req-1') => ({
+  detail: 'x',
+  error: { code, message: `${code} happened`, resolution: 'Do the thing.', request_id: requestId },
+})
+
+const TASK = {
+  id: 't1',
+  task_id: 't1',
+  stage: 'extract',
+  result: null,
+  error: '',
+  counts: {},
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+}
+
+describe('createEngramClient', () => {
+  it('sends the token and brain, and resolves with the typed body', async () => {
+    const { fetch, seen } = fakeFetch([json(200, { hits: [], stage_timings: {} })])
+    const engram = createEngramClient({
+      baseUrl: 'http://h/base/',
+      token: 'spat_x',
+      brain: 'b',
+      fetch,
+    })
+    const result = await engram.GET('/retrieve/search', { params: { query: { query: 'ada' } } })
+    expect(result.hits).toEqual([])
+    expect(seen[0]!.url).toBe('http://h/base/retrieve/search?query=ada')
+    expect(seen[0]!.headers.get('ServicePAT')).toBe('spat_x')
+    expect(seen[0]!.headers.get('X-Brain-ID')).toBe('b')
+    const other = createEngramClient({ baseUrl: 'http://h', fetch: fakeFetch([]).fetch })
+    // @ts-expect-error: the path is not an operation of the spec
+    await expect(other.GET('/nope')).rejects.toThrow()
+  })
+
+  it('throws EngramError with the envelope fields, and never retries validation or auth failures', async () => {
+    for (const [status, code] of [
+      [422, 'VALIDATION_ERROR'],
+      [401, 'AUTH_INVALID'],
+      [403, 'AUTH_INVALID'],
+      [404, 'BRAIN_NOT_FOUND'],
+    ] as const) {
+      const { fetch, seen } = fakeFetch([json(status, envelope(code)), json(200, {})])
+      const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+      const error = await engram.GET('/meta/entity-labels').catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(EngramError)
+      expect(error).toMatchObject({
+        status,
+        code,
+        resolution: 'Do the thing.',
+        request_id: 'req-1',
+        message: `${code} happened`,
+      })
+      expect(seen).toHaveLength(1)
+    }
+  })
+
+  it('retries 429 and 503 after Retry-After, sending the body again', async () => {
+    const { fetch, seen } = fakeFetch([
+      json(429, envelope('RATE_LIMITED'), { 'retry-after': '0' }),
+      json(503, envelope('SERVICE_UNAVAILABLE'), { 'retry-after': '1' }),
+      json(202, { message: 'accepted', task_id: 't1' }),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+    const started = Date.now()
+    const answer = await engram.POST('/ingest/', { body: { text: 'Ada met Charles.' } })
+    expect(answer.task_id).toBe('t1')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950)
+    expect(seen.map((s) => s.body)).toEqual(Array(3).fill(seen[0]!.body))
+    expect(JSON.parse(seen[0]!.body)).toMatchObject({ text: 'Ada met Charles.' })
+  })
+
+  it('gives up after its bounded retries, or at once when Retry-After is beyond its limit', async () => {
+    const limited = json(429, envelope('RATE_LIMITED'), { 'retry-after': '0' })
+    const { fetch, seen } = fakeFetch([limited, limited, limited])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch, retry: { retries: 2 } })
+    await expect(engram.GET('/health')).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfter: 0,
+    })
+    expect(seen).toHaveLength(3)
+
+    const far = fakeFetch([json(503, envelope('SERVICE_UNAVAILABLE'), { 'retry-after': '3600' })])
+    const patient = createEngramClient({ baseUrl: 'http://h', fetch: far.fetch })
+    await expect(patient.GET('/health')).rejects.toMatchObject({ status: 503, retryAfter: 3600 })
+    expect(far.seen).toHaveLength(1)
+  })
+
+  it('backs off exponentially when no Retry-After is sent', async () => {
+    const bare = () => new Response('{}', { status: 503 })
+    const { fetch, seen } = fakeFetch([bare, bare, json(200, { status: 'ok' })])
+    const engram = createEngramClient({
+      baseUrl: 'http://h',
+      fetch,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    })
+    await expect(engram.GET('/health')).resolves.toMatchObject({ status: 'ok' })
+    expect(seen).toHaveLength(3)
+  })
+
+  it('reports an unreachable server and a non-envelope answer with their own codes', async () => {
+    const refused = async (): Promise<Response> => {
+      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') })
+    }
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch: refused })
+    await expect(engram.GET('/health')).rejects.toMatchObject({
+      code: 'NETWORK_ERROR',
+      status: 0,
+      message: 'cannot reach http://h (connect ECONNREFUSED)',
+    })
+    const proxy = fakeFetch([() => new Response('<html>bad gateway</html>', { status: 502 })])
+    const behindProxy = createEngramClient({ baseUrl: 'http://h', fetch: proxy.fetch })
+    await expect(behindProxy.GET('/health')).rejects.toMatchObject({
+      code: 'UNEXPECTED_RESPONSE',
+      status: 502,
+    })
+  })
+
+  it('uploads a file as multipart with its name and metadata', async () => {
+    const { fetch, seen } = fakeFetch([
+      json(202, { message: 'File ingestion accepted', task_id: 't' }),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+    await engram.ingestFile({
+      file: new Blob(['# Notes\n']),
+      filename: 'notes.md',
+      metaKeys: { title: 'Notes' },
+      brain: 'b2',
+    })
+    expect(seen[0]!.headers.get('content-type')).toMatch(/^multipart\/form-data; boundary=/)
+    expect(seen[0]!.headers.get('X-Brain-ID')).toBe('b2')
+    expect(seen[0]!.body).toContain('filename="notes.md"')
+    expect(seen[0]!.body).toContain('{"title":"Notes"}')
+  })
+
+  it('waits for a task to end, reporting progress; a failed task is an answer', async () => {
+    const { fetch } = fakeFetch([
+      json(200, { ...TASK, status: 'queued' }),
+      json(200, { ...TASK, status: 'started' }),
+      json(200, { ...TASK, status: 'failed', error: 'bad file' }),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+    const statuses: string[] = []
+    const task = await engram.waitForTask('t1', {
+      intervalMs: 1,
+      onProgress: (t) => statuses.push(t.status),
+    })
+    expect(task).toMatchObject({ status: 'failed', error: 'bad file' })
+    expect(statuses).toEqual(['queued', 'started', 'failed'])
+  })
+
+  it('stops waiting on abort and on timeout', async () => {
+    const queued = json(200, { ...TASK, status: 'queued' })
+    const engram = createEngramClient({
+      baseUrl: 'http://h',
+      fetch: fakeFetch(Array(50).fill(queued)).fetch,
+    })
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(new Error('user left')), 30)
+    await expect(
+      engram.waitForTask('t1', { intervalMs: 5, signal: controller.signal }),
+    ).rejects.toThrow('user left')
+    await expect(engram.waitForTask('t1', { intervalMs: 5, timeoutMs: 20 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    })
+  })
+})
