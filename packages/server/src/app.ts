@@ -17,6 +17,7 @@ import { clientErrorHandler, frameworkErrors, requireHost } from './plugins/fram
 import { registerJsonBodyParser } from './plugins/json-body-parser.js'
 import { drainUnreadBody } from './plugins/unread-body.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
+import { consoleRoutes } from './routes/console-routes.js'
 import { metaRoutes } from './routes/meta-routes.js'
 import { modelRoutes } from './routes/model-routes.js'
 import { publicRoutes } from './routes/public-routes.js'
@@ -162,6 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       retrieveGraphRoutes(api, engram)
       retrieveContextRoutes(api, engram)
       ingestRoutes(api, engram, { maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024 })
+      consoleRoutes(api)
     },
     { prefix: basePath },
   )

@@ -1,0 +1,1 @@
+export { consoleAssets, type ConsoleAsset } from './console-assets.js'

@@ -1,0 +1,1 @@
+export { CHROMIUM_PATH, launchChromium } from './launch-chromium.js'
