@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util'
 import { ingestCommand } from './cli/ingest-command.js'
-import { clientOptions, ServerError } from './cli/rest-client.js'
+import { EngramError } from '@engram/client'
+import { cliClient, clientOptions } from './cli/cli-client.js'
 import { searchCommand } from './cli/search-command.js'
 import { ConfigError, loadConfig } from './config.js'
 import { startServer } from './start-server.js'
@@ -78,7 +79,7 @@ async function client(command: 'ingest' | 'search', args: string[]): Promise<num
     ...(values.token !== undefined ? { token: values.token } : {}),
     ...(values.brain !== undefined ? { brain: values.brain } : {}),
   }
-  const options = clientOptions(flags, process.env)
+  const options = cliClient(clientOptions(flags, process.env))
   const out = (line: string) => process.stdout.write(`${line}\n`)
   if (command === 'ingest') {
     if (positionals.length === 0) throw new UsageError('ingest needs at least one file')
@@ -139,9 +140,13 @@ main(process.argv.slice(2)).then(
     } else if (error instanceof UsageError) {
       process.stderr.write(`engram: ${error.message}\n\n${USAGE}`)
       process.exit(2)
-    } else if (error instanceof ServerError) {
+    } else if (error instanceof EngramError) {
+      const resolution =
+        error.code === 'NETWORK_ERROR'
+          ? 'Start the server with `npm start`, or pass --url.'
+          : error.resolution
       process.stderr.write(
-        `engram: ${error.code}: ${error.message}${error.resolution ? `\n  ${error.resolution}` : ''}\n`,
+        `engram: ${error.code}: ${error.message}${resolution ? `\n  ${resolution}` : ''}\n`,
       )
     } else {
       process.stderr.write(

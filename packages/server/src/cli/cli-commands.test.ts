@@ -4,16 +4,19 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, SYSTEM_TOKEN, type TestApp } from '../../test/support/test-app.js'
 import { ingestCommand, progressBar } from './ingest-command.js'
-import { clientOptions, ServerError, type ClientOptions } from './rest-client.js'
+import { EngramError, type EngramClient } from '@engram/client'
+import { cliClient, clientOptions, type ClientOptions } from './cli-client.js'
 import { searchCommand } from './search-command.js'
 
 let t: TestApp
-let client: ClientOptions
+let options: ClientOptions
+let client: EngramClient
 let dir: string
 beforeAll(async () => {
   t = await buildTestApp()
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' })
-  client = { url: address, token: SYSTEM_TOKEN, brain: null }
+  options = { url: address, token: SYSTEM_TOKEN, brain: null }
+  client = cliClient(options)
   dir = mkdtempSync(join(tmpdir(), 'engram-cli-'))
 })
 afterAll(async () => {
@@ -73,15 +76,15 @@ describe('engram ingest and search', () => {
   })
 
   it('surfaces the server’s error code, and an unreachable server', async () => {
-    const bad = { ...client, token: 'spat_not-a-token-at-all-000000' }
+    const bad = cliClient({ ...options, token: 'spat_not-a-token-at-all-000000' })
     await expect(searchCommand({ client: bad, query: 'x', out: () => {} })).rejects.toMatchObject({
       status: 401,
       code: 'AUTH_INVALID',
     })
-    const nowhere = { ...client, url: 'http://127.0.0.1:1' }
-    await expect(searchCommand({ client: nowhere, query: 'x', out: () => {} })).rejects.toThrow(
-      ServerError,
-    )
+    const nowhere = cliClient({ ...options, url: 'http://127.0.0.1:1' })
+    const unreachable = searchCommand({ client: nowhere, query: 'x', out: () => {} })
+    await expect(unreachable).rejects.toThrow(EngramError)
+    await expect(unreachable).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 })
   })
 })
 

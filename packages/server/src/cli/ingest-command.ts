@@ -1,19 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { callApi, type ClientOptions } from './rest-client.js'
-
-const TERMINAL = new Set(['completed', 'partial_failed', 'failed'])
-
-interface TaskView {
-  task_id: string
-  status: string
-  stage: string
-  error: string | null
-  result: Record<string, unknown> | null
-}
+import { TERMINAL_TASK_STATUSES, type EngramClient, type Task } from '@engram/client'
 
 export interface IngestCommandOptions {
-  client: ClientOptions
+  client: EngramClient
   files: string[]
   /** `meta_keys` sent with every file. */
   metaKeys?: Record<string, unknown>
@@ -41,22 +31,20 @@ export async function ingestCommand(options: IngestCommandOptions): Promise<numb
   const submitted: { file: string; taskId: string }[] = []
   let refused = 0
   for (const file of options.files) {
-    const form = new FormData()
+    let bytes: Buffer
     try {
-      form.append('file', new Blob([await readFile(file)]), basename(file))
+      bytes = await readFile(file)
     } catch (error) {
       options.out(`${file}: cannot read (${error instanceof Error ? error.message : error})`)
       refused++
       continue
     }
-    if (options.metaKeys) form.append('meta_keys', JSON.stringify(options.metaKeys))
     try {
-      const accepted = await callApi<{ task_id: string }>(
-        options.client,
-        'POST',
-        '/ingest/file',
-        form,
-      )
+      const accepted = await options.client.ingestFile({
+        file: new Blob([bytes]),
+        filename: basename(file),
+        ...(options.metaKeys ? { metaKeys: options.metaKeys } : {}),
+      })
       submitted.push({ file, taskId: accepted.task_id })
     } catch (error) {
       options.out(`${file}: refused (${error instanceof Error ? error.message : error})`)
@@ -67,14 +55,16 @@ export async function ingestCommand(options: IngestCommandOptions): Promise<numb
     for (const s of submitted) options.out(`${s.file}: task ${s.taskId} accepted`)
     return refused > 0 ? 1 : 0
   }
-  const ended = new Map<string, TaskView>()
+  const ended = new Map<string, Task>()
   options.progress(`${progressBar(0, submitted.length)} tasks`, submitted.length === 0)
   while (ended.size < submitted.length) {
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500))
     for (const s of submitted) {
       if (ended.has(s.taskId)) continue
-      const task = await callApi<TaskView>(options.client, 'GET', `/tasks/${s.taskId}`)
-      if (TERMINAL.has(task.status)) ended.set(s.taskId, task)
+      const task = await options.client.GET('/tasks/{task_id}', {
+        params: { path: { task_id: s.taskId } },
+      })
+      if (TERMINAL_TASK_STATUSES.has(task.status)) ended.set(s.taskId, task)
     }
     options.progress(
       `${progressBar(ended.size, submitted.length)} tasks`,

@@ -1,15 +1,7 @@
-import { callApi, type ClientOptions } from './rest-client.js'
-
-interface SearchHitView {
-  id: string
-  channel: string
-  labels: string[]
-  score: number
-  snippet: string
-}
+import type { EngramClient } from '@engram/client'
 
 export interface SearchCommandOptions {
-  client: ClientOptions
+  client: EngramClient
   query: string
   k?: number
   /** csv, e.g. `passages,entities`. */
@@ -20,13 +12,15 @@ export interface SearchCommandOptions {
 
 /** `engram search <query>`: `GET /retrieve/search`, printed one hit per line (or the raw JSON). */
 export async function searchCommand(options: SearchCommandOptions): Promise<number> {
-  const params = new URLSearchParams({ query: options.query, k: String(options.k ?? 10) })
-  if (options.channels) params.set('channels', options.channels)
-  const response = await callApi<{ hits: SearchHitView[] }>(
-    options.client,
-    'GET',
-    `/retrieve/search?${params}`,
-  )
+  const response = await options.client.GET('/retrieve/search', {
+    params: {
+      query: {
+        query: options.query,
+        k: options.k ?? 10,
+        ...(options.channels ? { channels: options.channels } : {}),
+      },
+    },
+  })
   if (options.json) {
     options.out(JSON.stringify(response, null, 2))
     return 0

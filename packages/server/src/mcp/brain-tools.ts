@@ -1,14 +1,8 @@
 import { z } from 'zod'
+import type { EngramClient } from '@engram/client'
 import { BRAIN_ID_PATTERN, BUILTIN_NAMES, RESERVED_BRAIN_IDS } from '@engram/core'
 import { freeFormMap, MAP_LIMITS } from '../schemas/free-form-map.js'
-import {
-  asObject,
-  defineTool,
-  READ_ONLY,
-  type McpTool,
-  type RestCall,
-  type ToolContext,
-} from './mcp-tool.js'
+import { asObject, defineTool, READ_ONLY, type McpTool, type ToolContext } from './mcp-tool.js'
 
 /** The brain fallback of every product tool (REST's `brain_id`); X-Brain-ID on the connection wins. */
 export const brainIdArg = z
@@ -30,9 +24,9 @@ const target = z
 type WithBrain = { brain_id?: string | undefined }
 
 /**
- * A tool that is one REST route: `call` maps the arguments (without `brain_id`) to the request, and
- * `brain_id` goes to the query, where REST reads it after the X-Brain-ID header. Whatever the route
- * answers is the tool's answer, 501 NOT_IMPLEMENTED included.
+ * A tool that is one REST route: `call` makes the typed request from the arguments (without
+ * `brain_id`), on a client whose X-Brain-ID is the connection's header, else `brain_id`, as REST reads
+ * them. Whatever the route answers is the tool's answer, 501 NOT_IMPLEMENTED included.
  */
 function restTool<S extends z.ZodObject>(spec: {
   name: string
@@ -40,7 +34,7 @@ function restTool<S extends z.ZodObject>(spec: {
   description: string
   input: S
   readOnly?: boolean
-  call: (args: Omit<z.output<S>, 'brain_id'>) => RestCall
+  call: (client: EngramClient, args: Omit<z.output<S>, 'brain_id'>) => Promise<unknown>
 }): McpTool {
   return defineTool({
     name: spec.name,
@@ -58,12 +52,7 @@ function restTool<S extends z.ZodObject>(spec: {
         : READ_ONLY,
     run: async (args, ctx: ToolContext) => {
       const { brain_id, ...rest } = args as z.output<S> & WithBrain
-      const call = spec.call(rest as Omit<z.output<S>, 'brain_id'>)
-      const response = await ctx.rest({
-        ...call,
-        query: { ...call.query, ...(brain_id !== undefined ? { brain_id } : {}) },
-      })
-      return asObject(response)
+      return asObject(await spec.call(ctx.client(brain_id), rest as Omit<z.output<S>, 'brain_id'>))
     },
   })
 }
@@ -125,7 +114,7 @@ export const searchTool = restTool({
       .describe('Metadata equality filters (case-insensitive) applied before the cut to k.'),
     brain_id: brainIdArg,
   }),
-  call: (body) => ({ method: 'POST', path: '/retrieve/search', body }),
+  call: (client, body) => client.POST('/retrieve/search', { body }),
 })
 
 export const retrieveContextTool = restTool({
@@ -154,7 +143,7 @@ export const retrieveContextTool = restTool({
     profile_stages: z.boolean().optional().describe('Include stage_timings (default false).'),
     brain_id: brainIdArg,
   }),
-  call: (body) => ({ method: 'POST', path: '/retrieve/context', body }),
+  call: (client, body) => client.POST('/retrieve/context', { body }),
 })
 
 export const ingestTextTool = restTool({
@@ -191,12 +180,11 @@ export const ingestTextTool = restTool({
     brain_id: brainIdArg,
   }),
   readOnly: false,
-  call: ({ task_id, ...body }) => ({
-    method: 'POST',
-    path: '/ingest/',
-    body,
-    ...(task_id !== undefined ? { headers: { 'task-identifier': task_id } } : {}),
-  }),
+  call: (client, { task_id, ...body }) =>
+    client.POST('/ingest/', {
+      body,
+      ...(task_id !== undefined ? { headers: { 'task-identifier': task_id } } : {}),
+    }),
 })
 
 export const getTaskTool = restTool({
@@ -208,7 +196,7 @@ export const getTaskTool = restTool({
     task_id: z.string().min(1).max(200).describe('The task_id returned by ingest_text.'),
     brain_id: brainIdArg,
   }),
-  call: ({ task_id }) => ({ method: 'GET', path: `/tasks/${encodeURIComponent(task_id)}` }),
+  call: (client, { task_id }) => client.GET('/tasks/{task_id}', { params: { path: { task_id } } }),
 })
 
 export const entityContextTool = restTool({
@@ -227,11 +215,8 @@ export const entityContextTool = restTool({
       .describe('Hops to include, 1..5 (default 3).'),
     brain_id: brainIdArg,
   }),
-  call: ({ target, context_depth }) => ({
-    method: 'GET',
-    path: '/retrieve/entity/context',
-    query: { target, context_depth },
-  }),
+  call: (client, { target, context_depth }) =>
+    client.GET('/retrieve/entity/context', { params: { query: { target, context_depth } } }),
 })
 
 export const recommendTool = restTool({
@@ -261,7 +246,7 @@ export const recommendTool = restTool({
       .describe('Weights per behaviour, e.g. {"purchase": 3, "view": 0.5}.'),
     brain_id: brainIdArg,
   }),
-  call: (body) => ({ method: 'POST', path: '/retrieve/recommend', body }),
+  call: (client, body) => client.POST('/retrieve/recommend', { body }),
 })
 
 /** `list_brains`: every brain for the system token (GET /system/brains-list), else the token's own. */
@@ -273,12 +258,10 @@ export const listBrainsTool = defineTool({
   input: z.object({}),
   annotations: READ_ONLY,
   run: async (_args, ctx) => {
-    const login = (await ctx.rest({ method: 'GET', path: '/meta/login-info' })) as {
-      brain_id: string
-      is_system_pat: boolean
-    }
+    const client = ctx.client()
+    const login = await client.GET('/meta/login-info')
     if (!login.is_system_pat) return { is_system_pat: false, brains: [{ id: login.brain_id }] }
-    const brains = await ctx.rest({ method: 'GET', path: '/system/brains-list' })
+    const brains = await client.GET('/system/brains-list')
     return { is_system_pat: true, brains }
   },
 })

@@ -9,9 +9,11 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
+import { EngramError as ClientError } from '@engram/client'
 import { EngramError, isEngramError } from '@engram/core'
 import { toEngramError } from '../plugins/error-envelope.js'
 import { customIssueType } from '../schemas/free-form-map.js'
+import { fromClientError } from './in-process-client.js'
 import type { McpTool, ToolContext } from './mcp-tool.js'
 
 export interface McpServerInfo {
@@ -83,7 +85,8 @@ async function callTool(tool: McpTool, args: unknown, ctx: ToolContext): Promise
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,
     }
-  } catch (error) {
+  } catch (thrown) {
+    const error = thrown instanceof ClientError ? fromClientError(thrown) : thrown
     // REST already logged its own failures; only what broke in the tool itself is logged here.
     if (!isEngramError(error))
       ctx.request.log.error({ err: error, tool: tool.name }, 'MCP tool failed')

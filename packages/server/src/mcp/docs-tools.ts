@@ -17,7 +17,7 @@ export const searchDocs: McpTool = defineTool({
   }),
   annotations: READ_ONLY,
   run: async ({ query, k }, ctx) =>
-    asObject(await ctx.rest({ method: 'GET', path: '/demo/search', query: { query, k } })),
+    asObject(await ctx.client().GET('/demo/search', { params: { query: { query, k } } })),
 })
 
 export const DOCS_TOOLS: McpTool[] = [searchDocs]

@@ -4,7 +4,7 @@ import { createMcpServer } from './create-mcp-server.js'
 import { handleMcpRequest } from './handle-mcp-request.js'
 import { mcpDiscovery } from './mcp-discovery.js'
 import { brainServer, docsServer, type McpServerSpec } from './mcp-servers.js'
-import { restCaller } from './rest-call.js'
+import { inProcessClient } from './in-process-client.js'
 
 export interface McpRoutesOptions {
   engram: Engram
@@ -32,11 +32,11 @@ export function mcpRoutes(app: FastifyInstance, { engram, basePath }: McpRoutesO
 
   const serve = (spec: McpServerSpec, forwardCredentials: boolean) =>
     async function (request: FastifyRequest, reply: FastifyReply) {
-      const rest = restCaller(app, request, { basePath, forwardCredentials })
+      const client = inProcessClient(app, request, { basePath, forwardCredentials })
       return handleMcpRequest(
         request,
         reply,
-        createMcpServer(spec.info, spec.tools, { request, rest }),
+        createMcpServer(spec.info, spec.tools, { request, client }),
       )
     }
 

@@ -1,27 +1,19 @@
 import type { FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
-
-/** One in-process call of a REST route, made with the MCP caller's credentials. */
-export interface RestCall {
-  method: 'GET' | 'POST'
-  /** Path below BASE_PATH, e.g. `/retrieve/search`. */
-  path: string
-  /** Lists become repeated keys, which REST accepts like csv. */
-  query?: Record<string, string | number | boolean | string[] | undefined>
-  body?: Record<string, unknown>
-  headers?: Record<string, string>
-}
+import type { EngramClient } from '@engram/client'
 
 /** What a tool sees of the MCP request that called it. */
 export interface ToolContext {
   /** The HTTP request that carried the MCP message: headers, `principal`, `ip`, `id`. */
   readonly request: FastifyRequest
   /**
-   * Calls a REST route in-process with the caller's token and brain headers. Resolves to the 2xx
-   * body; rejects with the route's EngramError (same code, status, detail and resolution).
+   * The REST API in-process (@engram/client over `app.inject`) with the caller's token and brain
+   * headers; `brain` (a tool's `brain_id`) is used when the connection sends no X-Brain-ID. Calls
+   * resolve to the 2xx body and throw the client's EngramError, which the server turns back into the
+   * route's error (same code, status, detail and resolution).
    */
-  rest(call: RestCall): Promise<unknown>
+  client(brain?: string): EngramClient
 }
 
 /**
