@@ -10,7 +10,7 @@ import {
   type StorageAdapter,
 } from '@engram/core'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
-import { buildApp } from '@engram/server'
+import { buildApp, type BuildAppOptions } from '@engram/server'
 
 export const SYSTEM_TOKEN = 'spat_listening-app-system-token-0123'
 
@@ -40,6 +40,8 @@ export async function listeningApp(
     /** Search plugins and the channels graph operations read (`createEngine` options). */
     plugins?: EngineOptions['plugins']
     graphChannels?: EngineOptions['graphChannels']
+    /** The `/demo/search` limiter (default: the server's, 30 a minute then 60 s blocked). */
+    demoRateLimiter?: BuildAppOptions['demoRateLimiter']
   } = {},
 ): Promise<ListeningApp> {
   const dataDir =
@@ -57,6 +59,7 @@ export async function listeningApp(
     engram,
     ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
+    ...(options.demoRateLimiter !== undefined ? { demoRateLimiter: options.demoRateLimiter } : {}),
   })
   const url = await app.listen({ port: 0, host: '127.0.0.1' })
   return {

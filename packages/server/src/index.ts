@@ -1,4 +1,5 @@
 export { buildApp, type BuildAppOptions } from './app.js'
+export { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
 export { loadConfig, ConfigError, type ServerConfig } from './config.js'
 export { startServer, type RunningServer } from './start-server.js'
 export { resolveSystemToken } from './system-token.js'
