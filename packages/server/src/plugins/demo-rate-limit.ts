@@ -48,7 +48,12 @@ export function createDemoRateLimiter({
           if (c.blockedUntil < t && t - c.windowStart > windowMs) clients.delete(key)
       }
       let state = clients.get(client)
-      if (state === undefined || (t - state.windowStart >= windowMs && t >= state.blockedUntil)) {
+      // A new window when the last one is over, or when a block has ended (else a block shorter than
+      // the window would end in another refusal, and its Retry-After would have lied).
+      const blockEnded = state !== undefined && state.blockedUntil > 0 && t >= state.blockedUntil
+      const windowOver =
+        state !== undefined && t - state.windowStart >= windowMs && t >= state.blockedUntil
+      if (state === undefined || blockEnded || windowOver) {
         state = { windowStart: t, count: 0, blockedUntil: 0 }
         clients.set(client, state)
       }

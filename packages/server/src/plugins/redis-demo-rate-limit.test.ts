@@ -2,6 +2,7 @@ import net, { type AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createClient } from '@redis/client'
 import { createEngine, isEngramError, memoryAdapter } from '@engram/core'
+import { createDemoRateLimiter } from './demo-rate-limit.js'
 import { buildApp } from '../app.js'
 import { buildDocsSearch } from '../docs-brain.js'
 import { envelope } from '../../test/support/test-app.js'
@@ -97,6 +98,19 @@ describe('redis demo rate limiter', () => {
     expect(await outcome(b.check('blocked'))).toBe('passed')
     expect(await outcome(a.check('blocked'))).toBe('passed')
     expect(await outcome(a.check('blocked'))).toBe(30)
+  })
+
+  it('admits a client when its block ends, even inside its window: Retry-After tells the truth', async () => {
+    let now = 2_000_000
+    const options = { max: 1, windowMs: 60_000, blockMs: 1_000, now: () => now }
+    for (const check of [(await limiter(options)).check, createDemoRateLimiter(options).check]) {
+      const client = `short-block-${now}`
+      expect(await outcome(check(client))).toBe('passed')
+      expect(await outcome(check(client))).toBe(1)
+      now += 1_000
+      expect(await outcome(check(client))).toBe('passed')
+      expect(await outcome(check(client))).toBe(1)
+    }
   })
 
   it("resets the count when the window ends, on Redis' clock, and keys expire with it", async () => {

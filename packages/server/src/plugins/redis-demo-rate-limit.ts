@@ -45,7 +45,7 @@ if not now then
 end
 local s = redis.call('HMGET', KEYS[1], 'start', 'count', 'blocked')
 local start, count, blocked = tonumber(s[1]), tonumber(s[2]) or 0, tonumber(s[3]) or 0
-if not start or (now - start >= windowMs and now >= blocked) then
+if not start or (now >= blocked and (blocked > 0 or now - start >= windowMs)) then
   start, count, blocked = now, 0, 0
 end
 if now < blocked then return blocked - now end
