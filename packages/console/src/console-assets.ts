@@ -8,8 +8,15 @@ export interface ConsoleAsset {
   body: Buffer
 }
 
-const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url))
-const ENTRY = fileURLToPath(new URL('./app/main.ts', import.meta.url))
+/**
+ * The package's root: this file runs from `src/` (tsx, vitest) or from `dist/src/` (built); either way
+ * the app is bundled from its TypeScript sources in `src/app/` and the static files are in `static/`.
+ */
+const ROOT = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/src/') ? '../../' : '../', import.meta.url),
+)
+const STATIC_DIR = `${ROOT}static/`
+const ENTRY = `${ROOT}src/app/main.ts`
 
 let built: Promise<Map<string, ConsoleAsset>> | null = null
 
