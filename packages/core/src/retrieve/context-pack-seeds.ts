@@ -12,7 +12,10 @@ const PASSAGE_SEED_FACTOR = 0.8
 export interface ContextSeeds {
   /** Seed node -> weight in (0, 1], strongest first. */
   nodes: Map<number, number>
-  /** Passages for the text, best first (the search pipeline's passage candidates), with the fused score. */
+  /**
+   * Passages for the text, best first (the search pipeline's passage candidates at `candidateDepth`),
+   * with the fused score: what the pack's passage walk re-ranks, as the graph stage of a search does.
+   */
   passages: Candidate[]
 }
 
@@ -25,14 +28,19 @@ function normalised(hits: Candidate[]): Candidate[] {
 /**
  * Seeds of a context pack from three channels: entities (BM25 over names, aliases and descriptions,
  * plus entity-vector cosine when the brain has vectors), events (BM25 over event nodes) and passages
- * (the search pipeline's passage candidates: by default BM25 and dense fused by RRF; the entities, events and relationships that cite a hit passage become
+ * (the search pipeline's passage candidates, fused by the default fusion; the entities, events and relationships that cite a hit passage become
  * seeds too). A node's weight is its best normalised score over the channels.
  */
 export async function contextSeeds(
   deps: RetrieveDeps,
   graph: GraphIndex,
   text: string,
-  passageDepth: number,
+  depths: {
+    /** Passages whose entities, events and relationships become seeds. */
+    seeds: number
+    /** Passage candidates asked of the search pipeline (as a search for the same number of hits). */
+    candidates: number
+  },
 ): Promise<ContextSeeds> {
   const weights = new Map<number, number>()
   const offer = (uuid: string, weight: number) => {
@@ -49,8 +57,11 @@ export async function contextSeeds(
     for (const hit of await deps.vectors.search('entities', query, SEEDS_PER_CHANNEL))
       offer(hit.id, Math.max(0, hit.score))
   }
-  const passages = (await deps.candidates('passages', text, passageDepth)).slice(0, passageDepth)
-  for (const hit of normalised(passages)) {
+  const passages = (await deps.candidates('passages', text, depths.candidates)).slice(
+    0,
+    depths.candidates,
+  )
+  for (const hit of normalised(passages.slice(0, depths.seeds))) {
     const cited = graph.fromPassage(hit.id)
     for (const n of cited.nodes) offer(graph.uuid[n]!, PASSAGE_SEED_FACTOR * hit.score)
     for (const e of cited.edges) {

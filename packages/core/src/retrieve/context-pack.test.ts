@@ -8,6 +8,7 @@ import { BrainIndexes } from '../indexes/brain-indexes.js'
 import { contextPack, isHistoryQuestion } from './context-pack.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 import { builtinCandidateSource } from '../search/search-candidates.js'
+import { candidateDepth } from '../search/search-request.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const entity = (uuid: string, name: string, labels: string[], o: Partial<Entity> = {}): Entity => ({
@@ -163,6 +164,25 @@ describe('contextPack', () => {
     const plain = await contextPack(deps, 'Where does Alice live now?', { usePpr: false })
     expect(plain.sourcePassageIds).toContain('p2')
     expect(plain.sourcePassageIds).not.toContain('p3')
+  })
+
+  it('walks the candidates a search for its passages would fuse (same depth, so the same fused scores)', async () => {
+    const deps = await brain(BATCH)
+    const depths: number[] = []
+    const candidates = deps.candidates
+    const pack = await contextPack(
+      {
+        ...deps,
+        candidates: (set, query, depth) => {
+          depths.push(depth)
+          return candidates(set, query, depth)
+        },
+      },
+      'Where does Alice live now?',
+      { maxPassages: 8 },
+    )
+    expect(depths).toEqual([candidateDepth({ k: 8 })])
+    expect(pack.sourcePassageIds[0]).toBe('p2')
   })
 
   it('runs without PageRank and with zero budgets', async () => {

@@ -1,4 +1,5 @@
 import { GRAPH_WALK_DEFAULTS, walkRank, type WalkReaders } from '../builtins/stages/graph-walk.js'
+import { candidateDepth } from '../search/search-request.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
 import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
 import { sequenceNeighbours } from '../indexes/passage-sequence.js'
@@ -103,8 +104,9 @@ export function isHistoryQuestion(text: string): boolean {
  * 3. personalized PageRank over the fact graph (`personalizedPageRank`);
  * 4. relevance from seed similarity, PageRank, completeness and recency, then MMR to `maxFacts`
  *    (`scoreFacts`, `selectFacts`);
- * 5. passages (the text's hybrid hits: BM25 and dense fused by RRF), historical context,
- *    temporal conflicts, bridge paths and topics.
+ * 5. passages (the text's passage candidates, fused as a search fuses them, re-ranked by the graph
+ *    walk of `expand=neighbors` when `use_ppr`), historical context, temporal conflicts, bridge paths
+ *    and topics.
  *
  * The original's hard-coded benchmark queries and session regexes are not copied: sessions come from
  * passage metadata (`session_id` or `session`). Every field is present; arrays may be empty.
@@ -123,8 +125,14 @@ export async function contextPack(
   const history = isHistoryQuestion(text)
 
   const graph = await timer.time('context.graph', () => deps.indexes.graph.get(deps.store))
+  const seedDepth = Math.max(24, maxPassages, historicalLimit)
   const seeds = await timer.time('context.seeds', () =>
-    contextSeeds(deps, graph, text, Math.max(24, maxPassages, historicalLimit)),
+    contextSeeds(deps, graph, text, {
+      seeds: seedDepth,
+      // The candidates a search for the pack's passages fuses (fusion normalises over the whole list,
+      // so the same depth gives the same fused scores), re-ranked by the walk below.
+      candidates: Math.max(24, historicalLimit, candidateDepth({ k: maxPassages })),
+    }),
   )
   const facts = timer.timeSync('context.facts', () =>
     buildFacts(graph, seeds.nodes, {
@@ -187,7 +195,7 @@ export async function contextPack(
     const relationship = (e: number | null) =>
       e === null ? undefined : relationships.get(graph.edgeUuid[e]!)
 
-    // Passages: the text's own hits (BM25 and dense fused by RRF), as the original ranked them. The
+    // Passages: the text's own hits (fused, then walked), as the original ranked them. The
     // passages the chosen facts cite stay with their triples (`source_chunk_ids`): fusing them in
     // here, as this once did, let passages cited by facts MMR picked for diversity push the text's
     // best hits out (LoCoMo evidence in source_passages 0.49 -> 0.57 without them).
@@ -198,7 +206,7 @@ export async function contextPack(
         await deps.store.passages.get([
           ...new Set([
             ...rankedPassages.slice(0, 2 * maxPassages + historicalLimit).map((p) => p.id),
-            ...seeds.passages.map((p) => p.id),
+            ...seeds.passages.slice(0, seedDepth).map((p) => p.id),
             ...cited,
           ]),
         ])
@@ -249,7 +257,12 @@ export async function contextPack(
       textContext,
       triples,
       graphSessionIds: [...sessions].sort(),
-      historicalContext: await historical(deps, seeds.passages, passages, historicalLimit),
+      historicalContext: await historical(
+        deps,
+        seeds.passages.slice(0, seedDepth),
+        passages,
+        historicalLimit,
+      ),
       sourcePassages: sourcePassages.map((p) => p.text),
       sourcePassageIds: sourcePassages.map((p) => p.id),
       temporalConflicts: conflicts.flatMap((c) => {
