@@ -1,0 +1,35 @@
+import type { Changelog } from '@engram/client'
+
+/** A node a changelog entry touched, and in which role. */
+export interface TouchedNode {
+  role: 'node' | 'subject' | 'object'
+  uuid: string
+  name: string
+}
+
+/** What one entry touched: its nodes (the node, or a relationship's subject and object) and predicate. */
+export function changelogTouches(entry: Changelog): {
+  nodes: TouchedNode[]
+  predicate: string | null
+  properties: string[]
+} {
+  const change = entry.change
+  const nodes: TouchedNode[] = []
+  for (const role of ['node', 'subject', 'object'] as const) {
+    const node = change[role]
+    if (node?.uuid) nodes.push({ role, uuid: node.uuid, name: node.name || node.uuid })
+  }
+  return {
+    nodes,
+    predicate: change.predicate?.name ?? null,
+    properties: (change.properties ?? []).map((p) => p.property),
+  }
+}
+
+/** Entries newest first (ties by id, so the order is stable). */
+export function newestFirst(entries: readonly Changelog[]): Changelog[] {
+  return [...entries].sort(
+    (a, b) =>
+      Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  )
+}
