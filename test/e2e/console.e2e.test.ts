@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngramClient } from '@engram/client'
-import { openConsole, type ConsolePage } from '../support/console-page.js'
+import { openConsole, SCREENSHOT_DIR, type ConsolePage } from '../support/console-page.js'
 import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 
 const BRAIN = 'console-e2e'
@@ -106,6 +106,8 @@ describe('console (headless Chromium)', () => {
     const bar = await page.locator('.timings-bar').evaluate((el) => el.clientWidth)
     expect(widths.reduce((a, b) => a + b, 0)).toBeGreaterThan(bar * 0.9)
     await screenshot('04-search')
+    // The viewport alone (1400x900), as docs/images/console-search.png shows it.
+    await page.screenshot({ path: `${SCREENSHOT_DIR}console-search.png` })
 
     await page.getByTestId('tab-changelog').click()
     await page.getByTestId('changelog-entry').first().waitFor(WAIT)
