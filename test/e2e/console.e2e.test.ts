@@ -22,11 +22,12 @@ Ada Lovelace wrote the first published algorithm for the Analytical Engine in 18
 describe('console (headless Chromium)', () => {
   let server: ListeningApp
   let console_: ConsolePage & { errors: string[] }
+  let brainToken: string
 
   beforeAll(async () => {
     server = await listeningApp({ storage: 'memory' })
     const system = createEngramClient({ baseUrl: server.url, token: SYSTEM_TOKEN })
-    await system.POST('/system/brains', { body: { brain_id: BRAIN } })
+    brainToken = (await system.POST('/system/brains', { body: { brain_id: BRAIN } })).pat
     console_ = await openConsole(server.url)
   })
 
@@ -58,18 +59,32 @@ describe('console (headless Chromium)', () => {
     // The token is in sessionStorage only, never in the URL.
     expect(page.url()).not.toContain(SYSTEM_TOKEN)
 
+    await page
+      .getByTestId('ingest-text')
+      .fill('Grace Hopper worked on the Harvard Mark I in Cambridge.')
+    await page.getByTestId('ingest-text-submit').click()
+    await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor(WAIT)
+
     await page.getByTestId('ingest-file').setInputFiles({
       name: 'engine-notes.md',
       mimeType: 'text/markdown',
       buffer: Buffer.from(NOTES),
     })
     await page.getByTestId('ingest-file-submit').click()
-    await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor(WAIT)
-    const taskId = await page.getByTestId('task-id').textContent()
+    // The newest task comes first.
+    await page
+      .getByTestId('task')
+      .first()
+      .locator('[data-testid="task-status"][data-status="completed"]')
+      .waitFor(WAIT)
+    expect(await page.getByTestId('task').count()).toBe(2)
+    const taskId = await page.getByTestId('task-id').first().textContent()
     const api = createEngramClient({ baseUrl: server.url, token: SYSTEM_TOKEN, brain: BRAIN })
     const task = await api.GET('/tasks/{task_id}', { params: { path: { task_id: taskId! } } })
     expect(task.status).toBe('completed')
-    expect(Number(await page.getByTestId('task-result-passages').textContent())).toBeGreaterThan(0)
+    expect(
+      Number(await page.getByTestId('task-result-passages').first().textContent()),
+    ).toBeGreaterThan(0)
     await screenshot('03-ingest-completed')
 
     await page.getByTestId('tab-search').click()
@@ -109,6 +124,13 @@ describe('console (headless Chromium)', () => {
     // The viewport alone (1400x900), as docs/images/console-search.png shows it.
     await page.screenshot({ path: `${SCREENSHOT_DIR}console-search.png` })
 
+    // An entity hit opens the explorer tab.
+    await page.getByTestId('hit-open-entity').first().click()
+    expect(await page.getByTestId('tab-explorer').getAttribute('aria-selected')).toBe('true')
+    // (Attributes, not visibility: the explorer's element may be empty until the explorer lands.)
+    expect(await page.getByTestId('panel-explorer').getAttribute('hidden')).toBeNull()
+    expect(await page.getByTestId('panel-search').getAttribute('hidden')).not.toBeNull()
+
     await page.getByTestId('tab-changelog').click()
     await page.getByTestId('changelog-entry').first().waitFor(WAIT)
     const times = await page
@@ -125,11 +147,26 @@ describe('console (headless Chromium)', () => {
       .waitFor({ state: 'detached', ...WAIT })
     expect(await page.getByTestId('changelog-node').count()).toBeGreaterThan(0)
     await screenshot('05-changelog')
+    await page.getByTestId('changelog-node').first().click()
+    expect(await page.getByTestId('tab-explorer').getAttribute('aria-selected')).toBe('true')
 
     // Sign out forgets the token.
     await page.getByTestId('sign-out').click()
     await page.getByTestId('signin-token').waitFor(WAIT)
     expect(await page.evaluate('sessionStorage.length')).toBe(0)
+
+    // A brain token opens its own brain, with no picker and no brain switch; a reload keeps it.
+    await page.getByTestId('signin-token').fill(brainToken)
+    await page.getByTestId('signin-submit').click()
+    await page.getByTestId('brain-name').waitFor(WAIT)
+    expect(await page.getByTestId('brain-name').textContent()).toBe(BRAIN)
+    expect(await page.getByTestId('change-brain').count()).toBe(0)
+    await page.reload()
+    await page.getByTestId('brain-name').waitFor(WAIT)
+    expect(await page.getByTestId('brain-name').textContent()).toBe(BRAIN)
+    expect(page.url()).not.toContain(brainToken)
+    await page.getByTestId('sign-out').click()
+    await page.getByTestId('signin-token').waitFor(WAIT)
 
     expect(console_.errors).toEqual([])
   }, 90_000)

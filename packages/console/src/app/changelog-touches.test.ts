@@ -28,8 +28,8 @@ describe('changelogTouches', () => {
       }),
     )
     expect(touches.nodes).toEqual([
-      { role: 'subject', uuid: 'u1', name: 'Ada' },
-      { role: 'object', uuid: 'u2', name: 'Charles' },
+      { role: 'subject', uuid: 'u1', name: 'Ada', labels: ['PERSON'] },
+      { role: 'object', uuid: 'u2', name: 'Charles', labels: ['PERSON'] },
     ])
     expect(touches.predicate).toBe('MET')
   })
@@ -43,7 +43,7 @@ describe('changelogTouches', () => {
       }),
     )
     expect(touches).toEqual({
-      nodes: [{ role: 'node', uuid: 'u1', name: 'Ada' }],
+      nodes: [{ role: 'node', uuid: 'u1', name: 'Ada', labels: ['PERSON'] }],
       predicate: null,
       properties: ['born'],
     })

@@ -5,6 +5,7 @@ export interface TouchedNode {
   role: 'node' | 'subject' | 'object'
   uuid: string
   name: string
+  labels: string[]
 }
 
 /** What one entry touched: its nodes (the node, or a relationship's subject and object) and predicate. */
@@ -17,7 +18,8 @@ export function changelogTouches(entry: Changelog): {
   const nodes: TouchedNode[] = []
   for (const role of ['node', 'subject', 'object'] as const) {
     const node = change[role]
-    if (node?.uuid) nodes.push({ role, uuid: node.uuid, name: node.name || node.uuid })
+    if (node?.uuid)
+      nodes.push({ role, uuid: node.uuid, name: node.name || node.uuid, labels: node.labels ?? [] })
   }
   return {
     nodes,

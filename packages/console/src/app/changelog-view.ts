@@ -99,7 +99,12 @@ function entryItem(entry: Changelog, openEntity: (uuid: string) => void): HTMLEl
       text: node.name,
     })
     button.addEventListener('click', () => openEntity(node.uuid))
-    return button
+    return h(
+      'span',
+      { class: 'touched-node' },
+      button,
+      ...node.labels.map((label) => h('span', { class: 'badge muted', text: label })),
+    )
   })
   // A relationship reads subject -predicate-> object; a node change lists its node.
   const touched =

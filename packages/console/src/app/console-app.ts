@@ -18,12 +18,12 @@ export function startConsole(root: HTMLElement, baseUrl: string): void {
 
   const signedOut = () => {
     clearSession()
-    mount(createSignInView({ baseUrl, onSignedIn: signedIn }).element)
+    mount(createSignInView({ baseUrl, onSignedIn: signedIn, onRejected: clearSession }).element)
   }
 
   const pickBrain = (token: string) => {
     saveSession({ token, brain: null })
-    const view = createSignInView({ baseUrl, onSignedIn: signedIn })
+    const view = createSignInView({ baseUrl, onSignedIn: signedIn, onRejected: clearSession })
     mount(view.element)
     void view.resume({ token, brain: null })
   }
@@ -41,7 +41,7 @@ export function startConsole(root: HTMLElement, baseUrl: string): void {
   }
 
   const saved = loadSession()
-  const view = createSignInView({ baseUrl, onSignedIn: signedIn })
+  const view = createSignInView({ baseUrl, onSignedIn: signedIn, onRejected: clearSession })
   mount(view.element)
   if (saved !== null) void view.resume(saved)
 }

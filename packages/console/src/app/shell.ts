@@ -60,6 +60,14 @@ export function createShell(options: ShellOptions): { element: HTMLElement; disp
       text: TAB_TITLES[name],
     })
     tab.addEventListener('click', () => select(name))
+    tab.addEventListener('keydown', (event) => {
+      // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+      const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0
+      if (step === 0) return
+      const next = TABS[(TABS.indexOf(name) + step + TABS.length) % TABS.length]!
+      select(next)
+      tabs.get(next)!.focus()
+    })
     const panel = h(
       'div',
       {

@@ -15,6 +15,8 @@ export interface SignInOptions {
   /** The API root (see `serverRoot`). */
   baseUrl: string
   onSignedIn(signedIn: SignedIn): void
+  /** The token was refused (or could not be checked): forget any saved copy. */
+  onRejected(): void
 }
 
 /**
@@ -111,6 +113,7 @@ export function createSignInView(options: SignInOptions): {
       else if (brain !== null) options.onSignedIn({ token, brain, isSystem: true })
       else await showBrainPicker(token, client)
     } catch (error) {
+      options.onRejected()
       showTokenForm()
       errors.show(error)
     }
