@@ -38,5 +38,19 @@ export function stageTimingsBar(timings: SearchResponse['stage_timings']): HTMLE
       timings.total_ms === undefined ? '' : ` (total ${formatMs(timings.total_ms)})`,
     ),
     segments.length === 0 ? h('p', { class: 'hint', text: 'No stages were reported.' }) : bar,
+    // Narrow segments cut their labels short: the legend names every stage in full.
+    segments.length > 0 &&
+      h(
+        'ul',
+        { class: 'timings-legend' },
+        ...segments.map((segment, index) =>
+          h(
+            'li',
+            {},
+            h('span', { class: `swatch tone-${index % 6}` }),
+            `${segment.stage} ${formatMs(segment.ms)} (${segment.percent.toFixed(0)}%)`,
+          ),
+        ),
+      ),
   )
 }
