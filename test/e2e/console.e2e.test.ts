@@ -89,10 +89,19 @@ describe('console (headless Chromium)', () => {
 
     await page.getByTestId('tab-search').click()
     await page.getByTestId('search-query').fill('Analytical Engine Lovelace')
+    // An unknown channel is the server's 400, shown with its code.
+    await page.getByTestId('search-extra-channels').fill('plugin:nope')
+    await page.getByTestId('search-submit').click()
+    await page.getByTestId('search-error-code').waitFor(WAIT)
+    expect(await page.getByTestId('search-error-code').textContent()).toBe('VALIDATION_ERROR')
+    expect(console_.errors).toEqual([expect.stringContaining('400')])
+    console_.errors.length = 0
+    await page.getByTestId('search-extra-channels').fill('')
     await page.getByTestId('search-channel-entities').check()
     await page.getByTestId('search-fusion').selectOption('rrf')
     await page.getByTestId('search-submit').click()
     await page.getByTestId('search-hit').first().waitFor(WAIT)
+    expect(await page.getByTestId('search-error').isHidden()).toBe(true)
     const firstHit = page.getByTestId('search-hit').first()
     expect(await firstHit.getByTestId('hit-snippet').textContent()).toMatch(/Analytical Engine/)
     // Per-signal scores: BM25 and the RRF fusion of this search, as the API returned them.

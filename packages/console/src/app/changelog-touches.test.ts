@@ -59,4 +59,14 @@ describe('newestFirst', () => {
     ])
     expect(sorted.map((e) => e.id)).toEqual(['b', 'c', 'a'])
   })
+
+  it('keeps the given order of entries with the same time', () => {
+    const same = '2026-01-01T00:00:00.000Z'
+    const sorted = newestFirst([
+      entry('x2', same, { type: 'node_created' }),
+      entry('x1', same, { type: 'node_created' }),
+      entry('x3', same, { type: 'node_created' }),
+    ])
+    expect(sorted.map((e) => e.id)).toEqual(['x2', 'x1', 'x3'])
+  })
 })

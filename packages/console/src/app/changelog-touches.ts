@@ -28,10 +28,10 @@ export function changelogTouches(entry: Changelog): {
   }
 }
 
-/** Entries newest first (ties by id, so the order is stable). */
+/**
+ * Entries newest first. The server already lists them so; sorting again keeps a page right whatever the
+ * adapter, and the sort is stable, so entries of the same millisecond keep the server's order.
+ */
 export function newestFirst(entries: readonly Changelog[]): Changelog[] {
-  return [...entries].sort(
-    (a, b) =>
-      Date.parse(b.timestamp) - Date.parse(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
-  )
+  return [...entries].sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))
 }

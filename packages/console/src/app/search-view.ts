@@ -114,6 +114,11 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
         ...response.hits.map((hit, i) => searchHitItem(hit, i + 1, ctx.openEntity)),
       )
     } catch (error) {
+      if (signal.aborted) return
+      // No stale results under an error: they would read as the answer to this query.
+      summary.textContent = ''
+      timings.replaceChildren()
+      hits.replaceChildren()
       errors.show(error)
     } finally {
       if (!signal.aborted) submit.disabled = false
