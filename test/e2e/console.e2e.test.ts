@@ -43,7 +43,8 @@ describe('console (headless Chromium)', () => {
     await page.getByTestId('signin-token').fill('spat_not-a-real-token-000')
     await page.getByTestId('signin-submit').click()
     await page.getByTestId('error-code').waitFor(WAIT)
-    expect(await page.getByTestId('error-code').textContent()).toMatch(/^[A-Z_]+$/)
+    expect(await page.getByTestId('error-code').textContent()).toBe('AUTH_INVALID')
+    expect(await page.getByTestId('error').textContent()).toContain('ServicePAT')
     await screenshot('01-signin-error')
     // Chromium logs the refused call itself; that one line is expected, nothing else.
     expect(console_.errors).toEqual([expect.stringContaining('401')])
@@ -71,13 +72,12 @@ describe('console (headless Chromium)', () => {
       buffer: Buffer.from(NOTES),
     })
     await page.getByTestId('ingest-file-submit').click()
-    // The newest task comes first.
-    await page
-      .getByTestId('task')
-      .first()
-      .locator('[data-testid="task-status"][data-status="completed"]')
-      .waitFor(WAIT)
+    // Both tasks completed; the newest (the file's) comes first.
+    await page.locator('[data-testid="task-status"][data-status="completed"]').nth(1).waitFor(WAIT)
     expect(await page.getByTestId('task').count()).toBe(2)
+    expect(await page.getByTestId('task').first().locator('strong').first().textContent()).toBe(
+      'engine-notes.md',
+    )
     const taskId = await page.getByTestId('task-id').first().textContent()
     const api = createEngramClient({ baseUrl: server.url, token: SYSTEM_TOKEN, brain: BRAIN })
     const task = await api.GET('/tasks/{task_id}', { params: { path: { task_id: taskId! } } })
