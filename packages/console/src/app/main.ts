@@ -1,7 +1,5 @@
-import { createEngramClient } from '@engram/client'
+import { startConsole } from './console-app.js'
+import { serverRoot } from './server-root.js'
 
 /** Entry of the browser bundle. */
-const root = document.getElementById('app')!
-const engram = createEngramClient({ baseUrl: new URL('..', location.href).href })
-const health = await engram.GET('/health')
-root.textContent = `Engram ${health.version}`
+startConsole(document.getElementById('app')!, serverRoot(location.href))

@@ -1,0 +1,40 @@
+/** What the search form holds, before it becomes a request. */
+export interface SearchForm {
+  query: string
+  k: number
+  /** Ticked channels (`passages`, `entities`, `events`, `communities`). */
+  channels: string[]
+  /** Further channels, comma-separated (`plugin:<name>`). */
+  extraChannels: string
+  /** `''` for the server's default (`ENGRAM_SEARCH_FUSION`), else `rrf`, `cc`, `none`, `plugin:<name>`. */
+  fusion: string
+  /** Weight of `cc`, 0..1; ignored by other fusions. */
+  fusionAlpha: number | null
+  /** `''` or `none` for no rerank, else `plugin:<name>`. */
+  rerank: string
+  expand: 'none' | 'neighbors'
+}
+
+/** The `POST /retrieve/search` body of a form (CONTRACT.md section 7), always with `profile_stages`. */
+export function searchBody(form: SearchForm) {
+  const channels = [
+    ...form.channels,
+    ...form.extraChannels
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== ''),
+  ]
+  const rerank = form.rerank.trim()
+  return {
+    query: form.query.trim(),
+    k: form.k,
+    ...(channels.length > 0 ? { channels } : {}),
+    ...(form.fusion !== '' ? { fusion: form.fusion } : {}),
+    ...(form.fusion === 'cc' && form.fusionAlpha !== null
+      ? { fusion_alpha: form.fusionAlpha }
+      : {}),
+    ...(rerank !== '' && rerank !== 'none' ? { rerank } : {}),
+    expand: form.expand,
+    profile_stages: true,
+  }
+}

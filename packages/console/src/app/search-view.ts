@@ -1,0 +1,138 @@
+import type { ConsoleContext, ConsoleView } from './console-context.js'
+import { field, h, replaceChildren } from './dom.js'
+import { createErrorArea } from './error-view.js'
+import { searchHitItem } from './search-hit-item.js'
+import { searchBody } from './search-request.js'
+import { stageTimingsBar } from './stage-timings-bar.js'
+
+/** The channels of CONTRACT.md section 7 offered as toggles; plugins are typed in. */
+const CHANNELS = ['passages', 'entities', 'events', 'communities'] as const
+
+const option = (value: string, text = value) => h('option', { attrs: { value }, text })
+
+/**
+ * The Search tab: `POST /retrieve/search` with the chosen channels, fusion, rerank and expansion, always
+ * with `profile_stages`; each hit shows its per-signal scores, the response its stage timings.
+ */
+export function createSearchView(ctx: ConsoleContext): ConsoleView {
+  let abort = new AbortController()
+  const errors = createErrorArea('search-error')
+  const query = h('input', {
+    testid: 'search-query',
+    attrs: { type: 'search', required: '', maxlength: '2000', placeholder: 'who met Ada?' },
+  })
+  const k = h('input', {
+    testid: 'search-k',
+    attrs: { type: 'number', min: '1', max: '200', value: '10' },
+  })
+  const toggles = CHANNELS.map((name) => {
+    const box = h('input', {
+      testid: `search-channel-${name}`,
+      attrs: { type: 'checkbox', value: name },
+    })
+    box.checked = name === 'passages'
+    return { name, box }
+  })
+  const extraChannels = h('input', {
+    testid: 'search-extra-channels',
+    attrs: { type: 'text', placeholder: 'plugin:<name>, …' },
+  })
+  const fusion = h(
+    'select',
+    { testid: 'search-fusion' },
+    option('', 'server default'),
+    option('rrf'),
+    option('cc'),
+    option('none'),
+  )
+  const alpha = h('input', {
+    testid: 'search-fusion-alpha',
+    attrs: { type: 'number', min: '0', max: '1', step: '0.05', value: '0.5' },
+  })
+  const alphaField = field('cc alpha', alpha)
+  alphaField.hidden = true
+  fusion.addEventListener('change', () => (alphaField.hidden = fusion.value !== 'cc'))
+  const rerank = h('input', {
+    testid: 'search-rerank',
+    attrs: { type: 'text', value: 'none', placeholder: 'none or plugin:<name>' },
+  })
+  const expand = h('select', { testid: 'search-expand' }, option('none'), option('neighbors'))
+  const submit = h('button', { testid: 'search-submit', attrs: { type: 'submit' }, text: 'Search' })
+
+  const form = h(
+    'form',
+    { class: 'search-form card', testid: 'search-form' },
+    h('div', { class: 'row grow' }, field('Query', query), submit),
+    h(
+      'fieldset',
+      { class: 'row' },
+      h('legend', { text: 'Channels' }),
+      ...toggles.map(({ name, box }) => h('label', { class: 'check' }, box, ` ${name}`)),
+      field('More channels', extraChannels),
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      field('Fusion', fusion),
+      alphaField,
+      field('Rerank', rerank),
+      field('Expansion', expand),
+      field('k', k),
+    ),
+  )
+  const summary = h('p', { class: 'hint', testid: 'search-summary' })
+  const timings = h('div', { class: 'timings-slot' })
+  const hits = h('ol', { class: 'hits', testid: 'search-hits' })
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    void search()
+  })
+
+  async function search() {
+    abort.abort()
+    abort = new AbortController()
+    const signal = abort.signal
+    errors.clear()
+    submit.disabled = true
+    try {
+      const body = searchBody({
+        query: query.value,
+        k: Number(k.value) || 10,
+        channels: toggles.filter((t) => t.box.checked).map((t) => t.name),
+        extraChannels: extraChannels.value,
+        fusion: fusion.value,
+        fusionAlpha: alpha.value === '' ? null : Number(alpha.value),
+        rerank: rerank.value,
+        expand: expand.value === 'neighbors' ? 'neighbors' : 'none',
+      })
+      const response = await ctx.client.POST('/retrieve/search', { body, signal })
+      summary.textContent = `${response.hits.length} hit${response.hits.length === 1 ? '' : 's'}`
+      replaceChildren(timings, stageTimingsBar(response.stage_timings))
+      replaceChildren(
+        hits,
+        ...response.hits.map((hit, i) => searchHitItem(hit, i + 1, ctx.openEntity)),
+      )
+    } catch (error) {
+      if (signal.aborted) return
+      // No stale results under an error: they would read as the answer to this query.
+      summary.textContent = ''
+      timings.replaceChildren()
+      hits.replaceChildren()
+      errors.show(error)
+    } finally {
+      if (!signal.aborted) submit.disabled = false
+    }
+  }
+
+  const element = h(
+    'section',
+    { class: 'view search-view', attrs: { 'aria-label': 'Search' } },
+    form,
+    errors.element,
+    summary,
+    timings,
+    hits,
+  )
+  return { element, show: () => query.focus(), dispose: () => abort.abort() }
+}
