@@ -90,6 +90,7 @@ export function createExplorerView(
     controller?.abort()
     controller = new AbortController()
     problems.replaceChildren()
+    for (const key of Object.keys(status.dataset)) if (key !== 'testid') delete status.dataset[key]
     return { id: ++generation, signal: controller.signal }
   }
   const showError = (error: unknown) => problems.replaceChildren(errorBox(error))
@@ -100,11 +101,16 @@ export function createExplorerView(
     count.dataset.nodes = String(nodes)
     count.dataset.edges = String(edges)
   }
-  const recordTiming = (what: string, timings: Record<string, number>, note = '') => {
-    for (const key of Object.keys(status.dataset)) delete status.dataset[key]
+  const recordTiming = (
+    what: string,
+    timings: Record<string, number>,
+    requests: number,
+    note = '',
+  ) => {
+    status.dataset.requests = String(requests)
     status.dataset.action = what
     for (const [key, ms] of Object.entries(timings)) status.dataset[`${key}Ms`] = ms.toFixed(1)
-    status.textContent = `${what}: ${Math.round(timings.total ?? 0)} ms${note}`
+    status.textContent = `${what}: ${Math.round(timings.total ?? 0)} ms, ${requests} requests${note}`
   }
 
   /** Draws `next` (new graph) and resolves after the frame that shows it. */
@@ -154,7 +160,8 @@ export function createExplorerView(
       recordTiming(
         '2-hop',
         { total: t3 - t0, fetch: t1 - t0, layout: t2 - t1, render: t3 - t2 },
-        `, ${n.requests} requests${cut}`,
+        n.requests,
+        cut,
       )
       select(uuid)
     } catch (error) {
@@ -180,6 +187,7 @@ export function createExplorerView(
       recordTiming(
         'expand',
         { total: t2 - t0, fetch: t1 - t0, render: t2 - t1 },
+        n.requests,
         `, ${added.length} new nodes`,
       )
     } catch (error) {
@@ -206,7 +214,8 @@ export function createExplorerView(
       recordTiming(
         'whole brain',
         { total: t3 - t0, fetch: t1 - t0, layout: t2 - t1, render: t3 - t2 },
-        `, ${data.requests} requests${cut}`,
+        data.requests,
+        cut,
       )
     } catch (error) {
       if (run.id === generation) showError(error)

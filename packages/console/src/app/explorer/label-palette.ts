@@ -1,7 +1,9 @@
 /**
  * Colours for entity labels: a fixed qualitative palette (Okabe & Ito, "Color Universal Design", 2008,
- * extended with four of ColorBrewer's Set2, Harrower & Brewer 2003) indexed by a hash of the label, so a
- * label keeps its colour across sessions, brains and reloads whatever order labels show up in.
+ * extended with ColorBrewer Set2 colours, Harrower & Brewer 2003). The labels the extractors write
+ * (PERSON, ORGANIZATION, PLACE, EVENT, CONCEPT, PRODUCT, ...) each own a colour; any other label takes
+ * one of the remaining colours by a hash of its name. Either way a label keeps its colour across
+ * sessions, brains and reloads whatever order labels show up in.
  */
 const PALETTE = [
   '#0072b2',
@@ -18,17 +20,36 @@ const PALETTE = [
   '#7f7f7f',
 ] as const
 
+/** Labels with a reserved colour (palette index), matched case-insensitively. */
+const RESERVED: Record<string, number> = {
+  person: 0,
+  organization: 1,
+  place: 2,
+  location: 2,
+  event: 3,
+  concept: 4,
+  topic: 4,
+  product: 5,
+  project: 6,
+}
+const FREE = PALETTE.length - 7
+
 /** Colour of nodes without any label. */
 export const UNLABELLED_COLOR = '#9aa3b2'
 
-/** The colour of `label` (case-insensitive): FNV-1a 32-bit hash modulo the palette size. */
+/**
+ * The colour of `label` (case-insensitive): its reserved colour, else the FNV-1a 32-bit hash of its
+ * name picks one of the unreserved colours.
+ */
 export function labelColor(label: string | undefined): string {
   if (label === undefined || label === '') return UNLABELLED_COLOR
-  let hash = 0x811c9dc5
   const text = label.toLowerCase()
+  const reserved = RESERVED[text]
+  if (reserved !== undefined) return PALETTE[reserved]!
+  let hash = 0x811c9dc5
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i)
     hash = Math.imul(hash, 0x01000193) >>> 0
   }
-  return PALETTE[hash % PALETTE.length]!
+  return PALETTE[7 + (hash % FREE)]!
 }
