@@ -21,12 +21,17 @@ const listRelationships = (client: EngramClient, skip: number, signal?: AbortSig
 /** Records per request (the list endpoints' maximum page size). */
 const PAGE = 1000
 
-/** Every entity and relationship of the brain, or the first `maxNodes` entities and their edges. */
+/**
+ * Every entity and relationship of the brain, or the first `maxNodes` entities and, of the first
+ * `maxEdges` relationships, those between them.
+ */
 export interface BrainGraph {
   nodes: ExplorerNode[]
   edges: ExplorerEdge[]
   /** Entities in the brain (may exceed `nodes.length` when capped). */
   totalEntities: number
+  /** Relationships in the brain (may exceed what was read when capped). */
+  totalRelationships: number
   requests: number
 }
 
@@ -38,6 +43,7 @@ export interface BrainGraph {
 export async function loadBrainGraph(
   client: EngramClient,
   maxNodes: number,
+  maxEdges: number,
   signal?: AbortSignal,
 ): Promise<BrainGraph> {
   const entityPage = (skip: number) => listEntities(client, skip, signal)
@@ -50,7 +56,7 @@ export async function loadBrainGraph(
   const skips = (total: number) =>
     Array.from({ length: Math.max(0, Math.ceil(total / PAGE) - 1) }, (_, i) => (i + 1) * PAGE)
   const entitySkips = skips(entityTotal)
-  const relationshipSkips = skips(firstRelationships.total)
+  const relationshipSkips = skips(Math.min(firstRelationships.total, maxEdges))
   const rest = await boundedMap(
     [
       ...entitySkips.map((s) => ['e', s] as const),
@@ -90,6 +96,7 @@ export async function loadBrainGraph(
     nodes,
     edges,
     totalEntities: firstEntities.total,
+    totalRelationships: firstRelationships.total,
     requests: 2 + rest.length,
   }
 }

@@ -12,8 +12,9 @@ import { createSigmaView, type SigmaView } from './sigma-view.js'
 
 /** Hops opened around a searched or focused entity. */
 const OPEN_DEPTH = 2
-/** Most entities the whole-brain view loads. */
+/** Most entities and relationships the whole-brain view reads (20 and 100 pages). */
 export const WHOLE_BRAIN_MAX_NODES = 20_000
+export const WHOLE_BRAIN_MAX_EDGES = 100_000
 
 /**
  * The entity explorer tab (sigma.js over graphology): search an entity by name, open its 2-hop
@@ -200,7 +201,12 @@ export function createExplorerView(
     status.textContent = 'Loading the whole brain…'
     try {
       const t0 = performance.now()
-      const data = await loadBrainGraph(ctx.client, WHOLE_BRAIN_MAX_NODES, run.signal)
+      const data = await loadBrainGraph(
+        ctx.client,
+        WHOLE_BRAIN_MAX_NODES,
+        WHOLE_BRAIN_MAX_EDGES,
+        run.signal,
+      )
       const t1 = performance.now()
       if (run.id !== generation) return
       const next = brainGraph(data)
@@ -208,8 +214,8 @@ export function createExplorerView(
       await draw(next)
       const t3 = performance.now()
       const cut =
-        data.totalEntities > data.nodes.length
-          ? ` (first ${data.nodes.length} of ${data.totalEntities} entities)`
+        data.totalEntities > data.nodes.length || data.totalRelationships > WHOLE_BRAIN_MAX_EDGES
+          ? ` (read the first ${Math.min(data.totalEntities, WHOLE_BRAIN_MAX_NODES)} of ${data.totalEntities} entities and ${Math.min(data.totalRelationships, WHOLE_BRAIN_MAX_EDGES)} of ${data.totalRelationships} relationships)`
           : ''
       recordTiming(
         'whole brain',
