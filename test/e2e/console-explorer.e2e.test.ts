@@ -152,6 +152,13 @@ describe.skipIf(!SHELL)('console explorer (e2e; skipped until the console shell 
     expect(await nodeCount()).toBe(6)
     await ui.screenshot('explorer-4-expanded')
 
+    // The whole brain: every entity and relationship.
+    await page.getByTestId('explorer-load-all').click()
+    await expect.poll(() => status.getAttribute('data-action')).toBe('whole brain')
+    expect(await nodeCount()).toBe(6)
+    expect(Number(await page.getByTestId('explorer-node-count').getAttribute('data-edges'))).toBe(5)
+    await ui.screenshot('explorer-5-whole-brain')
+
     expect(ui.errors).toEqual([])
   }, 60_000)
 
@@ -163,6 +170,6 @@ describe.skipIf(!SHELL)('console explorer (e2e; skipped until the console shell 
     expect(await page.getByTestId('explorer-error').textContent()).toMatch(
       /VALIDATION|422|INVALID/i,
     )
-    await ui.screenshot('explorer-5-error')
+    await ui.screenshot('explorer-6-error')
   })
 })

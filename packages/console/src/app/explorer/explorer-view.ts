@@ -111,7 +111,7 @@ export function createExplorerView(
     status.dataset.requests = String(requests)
     status.dataset.action = what
     for (const [key, ms] of Object.entries(timings)) status.dataset[`${key}Ms`] = ms.toFixed(1)
-    status.textContent = `${what}: ${Math.round(timings.total ?? 0)} ms, ${requests} requests${note}`
+    status.textContent = `${what}: ${Math.round(timings.total ?? 0)} ms, ${requests} request${requests === 1 ? '' : 's'}${note}`
   }
 
   /** Draws `next` (new graph) and resolves after the frame that shows it. */
@@ -189,7 +189,7 @@ export function createExplorerView(
         'expand',
         { total: t2 - t0, fetch: t1 - t0, render: t2 - t1 },
         n.requests,
-        `, ${added.length} new nodes`,
+        `, ${added.length} new node${added.length === 1 ? '' : 's'}`,
       )
     } catch (error) {
       if (run.id === generation) showError(error)
