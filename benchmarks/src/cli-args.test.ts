@@ -33,6 +33,8 @@ describe('parseCliArgs', () => {
       passages: 50,
     })
     expect(parseCliArgs(['--ingest']).manyBrains).toBeNull()
+    expect(parseCliArgs(['--console-explorer']).consoleExplorer).toBe(true)
+    expect(parseCliArgs(['--ingest']).consoleExplorer).toBe(false)
   })
 
   it('refuses unknown flags and bad sizes', () => {

@@ -13,6 +13,8 @@ export interface CliArgs {
   /** `--calibrate-fusion`: grid the default fusion's weights on training splits (results/fusion-calibration.md). */
   readonly calibrateFusion: boolean
   readonly scaleOut: boolean
+  /** `--console-explorer`: the console's entity explorer in headless Chromium (results/console-explorer.md). */
+  readonly consoleExplorer: boolean
   /** Brains and passages per brain of `--many-brains`; null when not asked. */
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
   /** `--tune-bm25`: grid BM25 settings on SciFact train (results/bm25-tuning.md). */
@@ -46,6 +48,9 @@ export const USAGE = `usage: npm run bench -- [options]
                           and req/s on PostgreSQL vs SQLite (results/scale-out.md; needs PostgreSQL)
   --many-brains [n,p]     n brains of p SciFact passages (default 2000,200) on SQLite served by one
                           process under a 512 MB index memory budget (results/many-brains.md)
+  --console-explorer      the console's entity explorer in headless Chromium on a seeded 10,000-entity /
+                          30,000-relationship brain: 2-hop of a hub, whole brain, pan/zoom frame times
+                          (results/console-explorer.md; needs Chromium)
   --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
                           MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
@@ -63,6 +68,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     recsys: false,
     calibrateFusion: false,
     scaleOut: false,
+    consoleExplorer: false,
     manyBrains: null as { brains: number; passages: number } | null,
     tuneBm25: false,
     dataDir: null as string | null,
@@ -127,6 +133,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       }
       case '--tune-bm25':
         args.tuneBm25 = true
+        break
+      case '--console-explorer':
+        args.consoleExplorer = true
         break
       case '--calibrate-fusion':
         args.calibrateFusion = true

@@ -22,6 +22,7 @@ import { REPORT_COMMAND, resultDataPath, saveResult, writeReport } from './repor
 import { runConfig } from './run/run-config.js'
 import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
+import { runConsoleExplorer } from './console/run-console-explorer.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { chooseBm25, tuneBm25, tuningReport } from './tune/tune-bm25.js'
@@ -44,7 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.scaleOut &&
       !args.manyBrains &&
       !args.tuneBm25 &&
-      !args.calibrateFusion)
+      !args.calibrateFusion &&
+      !args.consoleExplorer)
   ) {
     log(USAGE)
     return 0
@@ -136,6 +138,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
+  // Needs no dataset: the brain is generated (seeded).
+  if (args.consoleExplorer) await runConsoleExplorer(resultsDir, log)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains
     const defaults =

@@ -1,0 +1,186 @@
+import type { EngramClient, Entity, Relationship } from '@engram/client'
+import { el } from './explorer-dom.js'
+import { errorBox } from './explorer-error.js'
+import { labelColor } from './label-palette.js'
+
+/** Relationships listed per direction (the list endpoint's page size). */
+const RELATIONSHIPS_LIMIT = 1000
+const TOP_K = 10
+
+/** A section of the panel that fills itself when its call answers, or shows the call's error. */
+function section(title: string, testid: string, fill: () => Promise<Node[]>): HTMLElement {
+  const body = el('div', { class: 'explorer-muted', text: 'Loading…' })
+  const element = el(
+    'section',
+    { class: 'explorer-detail-section', testid },
+    el('h4', { text: title }),
+    body,
+  )
+  fill().then(
+    (nodes) =>
+      body.replaceWith(
+        ...(nodes.length > 0 ? nodes : [el('p', { class: 'explorer-muted', text: 'None.' })]),
+      ),
+    (error: unknown) => body.replaceWith(errorBox(error, `${testid}-error`)),
+  )
+  return element
+}
+
+/** A button naming an entity that opens it. */
+function entityLink(
+  entity: { uuid: string; name: string; labels: string[] },
+  open: (uuid: string) => void,
+  testid: string,
+) {
+  const button = el('button', {
+    class: 'explorer-link',
+    testid,
+    text: entity.name,
+    attrs: { type: 'button', 'data-uuid': entity.uuid },
+  })
+  button.style.borderLeftColor = labelColor(entity.labels[0])
+  button.addEventListener('click', () => open(entity.uuid))
+  return button
+}
+
+/**
+ * The detail panel of one entity: name, labels, description, properties and observations
+ * (`GET /retrieve/entity/status`: the entity's own observations and those of the passages that name
+ * it), outgoing and incoming relationships (`GET /retrieve/relationships` filtered by the entity's
+ * name as source or target, then by uuid), synergies (`GET /retrieve/entity/synergies`) and
+ * recommendations (`GET /retrieve/recommend`). Each part loads on its own and shows its own error.
+ * `open(uuid)` navigates to another entity.
+ */
+export function entityDetail(
+  client: EngramClient,
+  uuid: string,
+  open: (uuid: string) => void,
+): HTMLElement {
+  const panel = el('div', { class: 'explorer-detail-body', attrs: { 'data-uuid': uuid } })
+  const status = client.GET('/retrieve/entity/status', { params: { query: { target: uuid } } })
+  const header = el('div', { testid: 'entity-detail-header', text: 'Loading…' })
+  panel.append(header)
+  status.then(
+    (s) => {
+      if (!s.exists || s.node === undefined) {
+        header.replaceWith(
+          errorBox(new Error(`No entity ${uuid} in this brain.`), 'entity-detail-error'),
+        )
+        return
+      }
+      header.replaceChildren(...headerNodes(s.node))
+    },
+    (error: unknown) => header.replaceWith(errorBox(error, 'entity-detail-error')),
+  )
+  panel.append(
+    section('Observations', 'entity-observations', async () =>
+      (await status).observations.map((o) =>
+        el('p', { class: 'explorer-observation', testid: 'entity-observation', text: o.text }),
+      ),
+    ),
+    section('Relationships', 'entity-relationships', async () => {
+      const s = await status
+      if (s.node === undefined) return []
+      return relationshipNodes(client, s.node, open)
+    }),
+    section('Synergies', 'entity-synergies', async () => {
+      const r = await client.GET('/retrieve/entity/synergies', {
+        params: { query: { target: uuid, top_k: TOP_K } },
+      })
+      return r.synergies.map((s) =>
+        el(
+          'div',
+          { class: 'explorer-row' },
+          entityLink(s.node, open, 'entity-synergy'),
+          ` ${s.association_score.toFixed(3)}`,
+        ),
+      )
+    }),
+    section('Recommendations', 'entity-recommendations', async () => {
+      const r = await client.GET('/retrieve/recommend', {
+        params: { query: { target: uuid, top_k: TOP_K } },
+      })
+      return r.recommendations.map((x) =>
+        el(
+          'div',
+          { class: 'explorer-row' },
+          entityLink(x.node, open, 'entity-recommendation'),
+          ` ${x.channel} ${x.score.toFixed(3)}`,
+        ),
+      )
+    }),
+  )
+  return panel
+}
+
+function headerNodes(node: Entity): Node[] {
+  const out: Node[] = [el('h3', { testid: 'entity-name', text: node.name })]
+  const labels = el('div', { class: 'explorer-labels', testid: 'entity-labels' })
+  for (const label of node.labels) {
+    const chip = el('span', { class: 'explorer-chip', text: label })
+    chip.style.background = labelColor(label)
+    labels.append(chip)
+  }
+  out.push(labels)
+  if (node.description !== '')
+    out.push(el('p', { testid: 'entity-description', text: node.description }))
+  const props = Object.entries(node.properties)
+  if (props.length > 0) {
+    const list = el('dl', { class: 'explorer-properties', testid: 'entity-properties' })
+    for (const [key, value] of props) {
+      list.append(
+        el('dt', { text: key }),
+        el('dd', { text: typeof value === 'string' ? value : JSON.stringify(value) }),
+      )
+    }
+    out.push(list)
+  }
+  out.push(el('p', { class: 'explorer-muted', text: node.uuid }))
+  return out
+}
+
+/** Outgoing then incoming relationships of `node`, each naming the entity at the other end. */
+async function relationshipNodes(
+  client: EngramClient,
+  node: Entity,
+  open: (uuid: string) => void,
+): Promise<Node[]> {
+  const list = (target: 'source' | 'target') =>
+    client.GET('/retrieve/relationships', {
+      params: {
+        query: { query_text: node.name, query_search_target: target, limit: RELATIONSHIPS_LIMIT },
+      },
+    })
+  const [outgoing, incoming] = await Promise.all([list('source'), list('target')])
+  const row = (predicate: Relationship, other: Entity, direction: 'out' | 'in') =>
+    el(
+      'div',
+      {
+        class: 'explorer-row',
+        testid: 'entity-relationship',
+        attrs: { 'data-direction': direction },
+      },
+      el('span', {
+        class: 'explorer-predicate',
+        text: direction === 'out' ? `→ ${predicate.name}` : `← ${predicate.name}`,
+      }),
+      ' ',
+      entityLink(other, open, 'entity-relationship-link'),
+    )
+  const out = outgoing.relationships
+    .filter((t) => t.subject.uuid === node.uuid)
+    .map((t) => row(t.predicate, t.object, 'out'))
+  const inc = incoming.relationships
+    .filter((t) => t.object.uuid === node.uuid)
+    .map((t) => row(t.predicate, t.subject, 'in'))
+  const nodes: Node[] = [...out, ...inc]
+  if (outgoing.total > RELATIONSHIPS_LIMIT || incoming.total > RELATIONSHIPS_LIMIT) {
+    nodes.push(
+      el('p', {
+        class: 'explorer-muted',
+        text: `Only the newest ${RELATIONSHIPS_LIMIT} matches per direction are listed.`,
+      }),
+    )
+  }
+  return nodes
+}
