@@ -1,16 +1,9 @@
-import { existsSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngramClient, type EngramClient } from '@engram/client'
 import { openConsole, type ConsolePage } from '../support/console-page.js'
 import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 
 const BRAIN = 'explorer-e2e'
-/**
- * The explorer is reached through the console shell (sign-in, tabs), built on another branch of issue
- * 15; until both are merged there is no `tab-explorer` to click, so the suite waits for the shell.
- */
-const SHELL = existsSync(new URL('../../packages/console/src/app/shell.ts', import.meta.url))
-
 /**
  * The entity explorer in headless Chromium against a real server: search an entity, open its 2-hop
  * neighbourhood, expand a node (the count grows), read the detail panel (observations,
@@ -20,7 +13,7 @@ const SHELL = existsSync(new URL('../../packages/console/src/app/shell.ts', impo
  * `engram.console.brain`) and shows the explorer under the tab `tab-explorer`; the test writes the
  * session before the page loads, so it needs neither the sign-in form nor the brain picker.
  */
-describe.skipIf(!SHELL)('console explorer (e2e; skipped until the console shell is merged)', () => {
+describe('console explorer (e2e)', () => {
   let app: ListeningApp
   let ui: ConsolePage & { errors: string[] }
   const uuids = new Map<string, string>()
