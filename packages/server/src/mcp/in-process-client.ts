@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { EngramError as ClientError} from '@engram/client';
+import type { EngramError as ClientError } from '@engram/client'
 import { createEngramClient, type EngramClient } from '@engram/client'
 import { EngramError, ERROR_CODES, type ErrorCode } from '@engram/core'
 
