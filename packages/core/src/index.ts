@@ -144,6 +144,12 @@ export {
   tightenModes,
 } from './private-files.js'
 export { denseRerank } from './builtins/stages/dense-rerank.js'
+export {
+  coverQuery,
+  queryCoverage,
+  QUERY_COVERAGE_DEFAULTS,
+  type QueryCoverageSettings,
+} from './builtins/stages/query-coverage.js'
 export { MAX_SNIPPET } from './search/snippet.js'
 export * from './ingest/ingest-payloads.js'
 export type * from './ingest/pipeline/ingestion-components.js'

@@ -8,6 +8,12 @@ export interface Candidate {
   score: number
 }
 
+/** A term after a BM25 index's analysis, with its inverse document frequency there. */
+export interface TermWeight {
+  term: string
+  idf: number
+}
+
 /** Lexical search over one of a brain's BM25 indexes. */
 export interface TextReader {
   /** Best first. `index` is `passages`, `entities`, `events` or `observations`. */
@@ -17,6 +23,12 @@ export interface TextReader {
     k: number,
     filter?: (id: string) => boolean,
   ): Candidate[]
+  /**
+   * The distinct terms of `text` as that index analyses it (the brain's BM25 settings: stemming,
+   * stopwords, letter/digit splits), with their idf there; terms no document holds are left out.
+   * Highest idf first.
+   */
+  terms(index: 'passages' | 'entities' | 'events' | 'observations', text: string): TermWeight[]
 }
 
 /** Dense search over a brain's vectors; absent when no embedder is configured. */

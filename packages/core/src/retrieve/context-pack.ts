@@ -1,4 +1,5 @@
 import { GRAPH_WALK_DEFAULTS, walkRank, type WalkReaders } from '../builtins/stages/graph-walk.js'
+import { coverPackPassages } from './context-pack-coverage.js'
 import { candidateDepth } from '../search/search-request.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
 import { walkFromSeeds } from '../indexes/graph/passage-walk.js'
@@ -28,6 +29,11 @@ export interface ContextPackOptions {
   profileStages?: boolean
   /** Bridge events followed per strong hub (default 3, the original's `cross_event_bridges`). */
   crossEventBridges?: number
+  /**
+   * Re-order the first passages so they cover the text's words (`coverPackPassages`; default true).
+   * Not a REST parameter: for libraries and ablations.
+   */
+  coverage?: boolean
 }
 
 export interface ContextTriple {
@@ -155,6 +161,10 @@ export async function contextPack(
         ),
       )
     : seeds.passages
+  const packPassages =
+    (options.coverage ?? true)
+      ? await timer.time('context.coverage', () => coverPackPassages(deps, text, rankedPassages))
+      : rankedPassages
 
   const relationships = new Map<string, Relationship>()
   const loadRelationships = async (list: readonly Fact[]) => {
@@ -200,7 +210,7 @@ export async function contextPack(
     // here, as this once did, let passages cited by facts MMR picked for diversity push the text's
     // best hits out (LoCoMo evidence in source_passages 0.49 -> 0.57 without them).
     const cited = selected.flatMap((f) => citations(graph, f, relationships))
-    const sourceIds = rankedPassages.slice(0, maxPassages).map((c) => c.id)
+    const sourceIds = packPassages.slice(0, maxPassages).map((c) => c.id)
     const passages = new Map(
       (
         await deps.store.passages.get([

@@ -26,7 +26,10 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
   const graph = () => indexes.graph.get(store)
   return {
     brainId,
-    text: { search: (index, query, k, filter) => indexes[index].search(query, k, filter) },
+    text: {
+      search: (index, query, k, filter) => indexes[index].search(query, k, filter),
+      terms: (index, text) => indexes[index].termWeights(text),
+    },
     vectors: parts.vectors,
     graph: {
       entities: (uuids) => store.entities.get(uuids),

@@ -199,6 +199,34 @@ describe('Bm25Index', () => {
   })
 })
 
+describe('Bm25Index.termWeights', () => {
+  it("gives a text's distinct indexed terms with the variant's idf, rarest first", () => {
+    const index = new Bm25Index({ variant: 'lucene', k1: 1.2, b: 0.75, analyze: plain })
+    index.add('d1', 'cat cat dog')
+    index.add('d2', 'dog bird')
+    index.add('d3', 'fish')
+    // cat: df 1, ln(1 + 2.5/1.5); dog: df 2, ln(1.6); 'zebra' is in no document, 'dog' counts once.
+    expect(index.termWeights('dog zebra cat dog')).toEqual([
+      { term: 'cat', idf: Math.log(1 + 2.5 / 1.5) },
+      { term: 'dog', idf: Math.log(1.6) },
+    ])
+    index.configure({ variant: 'atire' })
+    expect(index.termWeights('dog cat').map((t) => t.idf)).toEqual([Math.log(3), Math.log(1.5)])
+    // A term whose only document is deleted is left out.
+    index.remove('d3')
+    expect(index.termWeights('fish')).toEqual([])
+  })
+
+  it("analyses with the index's own chain (stemming, stopwords)", () => {
+    const index = new Bm25Index()
+    index.add('a', 'The rivers of Zimbabwe')
+    index.add('b', 'A waterfall')
+    expect(index.termWeights('Which river is in the country?').map((t) => t.term)).toEqual([
+      'river',
+    ])
+  })
+})
+
 describe('kthLargest', () => {
   it('is the k-th largest score of the listed documents, -Infinity when there are fewer', () => {
     const scores = Float64Array.from([5, 1, 9, 3, 9, 0])

@@ -1,3 +1,4 @@
+import type { TermWeight } from '../../contracts/search-plugins.js'
 import { analyzeBm25 } from '../../analysis/analyze.js'
 import { bm25Bytes } from '../index-bytes.js'
 import { kthLargest, TopK } from './top-k.js'
@@ -282,6 +283,24 @@ export class Bm25Index {
     return [...qtf]
       .map(([term, n]) => ({ term, qtf: n, idf: this.idf(term) }))
       .sort((a, b) => b.idf - a.idf)
+  }
+
+  /**
+   * The distinct terms of `text` after the index's own analysis that some live document holds, each with
+   * its idf under the index's variant; highest idf first, ties by term. What a stage needs to weigh a
+   * query's words as BM25 does, or to see which of them a document contains, through the brain's
+   * analysis chain rather than a copy of it.
+   */
+  termWeights(text: string): TermWeight[] {
+    const out = new Map<string, number>()
+    for (const token of this.analyzeText(text)) {
+      if (out.has(token)) continue
+      const term = this.terms.get(token)
+      if (term !== undefined && this.df[term]! > 0) out.set(token, this.idf(term))
+    }
+    return [...out]
+      .map(([term, idf]) => ({ term, idf }))
+      .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
   }
 
   /** Top `k` documents by BM25, best first, ties broken by id. `filter` drops ids before ranking. */

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { Bm25Index } from '../indexes/bm25/bm25-index.js'
+import type { RetrieveDeps } from './retrieve-deps.js'
+import { coverPackPassages } from './context-pack-coverage.js'
+
+const TEXTS: Record<string, string> = {
+  river: 'The Bubye River is a river in Zimbabwe',
+  river2: 'The Limpopo receives the Bubye River',
+  falls: 'Victoria Falls is a waterfall in Zimbabwe',
+}
+
+function deps(): Pick<RetrieveDeps, 'store' | 'indexes'> {
+  const passages = new Bm25Index()
+  for (const [id, text] of Object.entries(TEXTS)) passages.add(id, text)
+  passages.add('x', 'unrelated words')
+  return {
+    store: {
+      passages: {
+        get: async (ids: string[]) => ids.map((id) => ({ id, text: TEXTS[id] ?? '' })),
+      },
+    },
+    indexes: { passages },
+  } as unknown as Pick<RetrieveDeps, 'store' | 'indexes'>
+}
+
+describe('coverPackPassages', () => {
+  it('puts the passage holding the uncovered words of the text before a redundant one', async () => {
+    const ranked = [
+      { id: 'river', score: 3 },
+      { id: 'river2', score: 2.5 },
+      { id: 'falls', score: 2 },
+    ]
+    const out = await coverPackPassages(
+      deps(),
+      'the waterfall in the country of the Bubye River',
+      ranked,
+    )
+    expect(out.map((c) => c.id)).toEqual(['river', 'falls', 'river2'])
+  })
+
+  it('leaves one passage, or none, as it is', async () => {
+    expect(await coverPackPassages(deps(), 'river', [])).toEqual([])
+    expect(await coverPackPassages(deps(), 'river', [{ id: 'falls', score: 1 }])).toEqual([
+      { id: 'falls', score: 1 },
+    ])
+  })
+})
