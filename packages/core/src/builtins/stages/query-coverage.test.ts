@@ -74,11 +74,15 @@ describe('coverQuery', () => {
 })
 
 describe('queryCoverage', () => {
-  it('reads texts, re-orders its head through the passage index terms', async () => {
+  it('loads the head passages, re-orders them through the passage index terms', async () => {
     const stage = queryCoverage({ head: 3 })
-    expect(stage).toMatchObject({ kind: 'stage', name: 'coverage', reads: 'records', head: 3 })
+    expect(stage).toMatchObject({ kind: 'stage', name: 'coverage', reads: 'candidates', head: 3 })
     const asked: string[] = []
+    const texts = new Map(HITS.map((h) => [h.id, h.text]))
     const ctx = {
+      graph: {
+        passages: async (ids: string[]) => ids.map((id) => ({ id, text: texts.get(id)! })),
+      },
       text: {
         terms: (index: string, text: string) => {
           asked.push(index)
@@ -86,7 +90,8 @@ describe('queryCoverage', () => {
         },
       },
     } as unknown as SearchContext
-    const out = await stage.run(QUERY, HITS, ctx, { lists: [] })
+    const bare = HITS.map((h) => ({ ...h, text: '' }))
+    const out = await stage.run(QUERY, bare, ctx, { lists: [] })
     expect(out instanceof Map ? null : out.order).toEqual(['bubye', 'falls', 'limpopo', 'other'])
     expect(new Set(asked)).toEqual(new Set(['passages']))
   })

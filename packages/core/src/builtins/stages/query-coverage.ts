@@ -32,21 +32,31 @@ export const QUERY_COVERAGE_DEFAULTS: QueryCoverageSettings = { lambda: 0.7, hea
  * river. On MuSiQue-100 after the graph stage this lifts R@5; on LoCoMo, whose questions one turn
  * answers, it costs a little (benchmarks/LOG.md), which is why it is a rerank to ask for, not a default.
  *
- * Scores: each hit scores its value when it was placed, mapped onto [lowest, highest] score of the head,
- * so the head stays on the scale of the hits behind it and scores fall with the new order (a value can
- * only drop as terms get covered, and the best remaining one is taken each time).
+ * Entity hits (no passage text) are placed by their score alone. Scores: each hit scores its value
+ * when it was placed, mapped onto [lowest, highest] score of the head, so the head stays on the scale
+ * of the hits behind it and scores fall with the new order (a value can only drop as terms get
+ * covered, and the best remaining one is taken each time).
  */
 export function queryCoverage(settings: Partial<QueryCoverageSettings> = {}): StagePlugin {
   const { lambda, head } = { ...QUERY_COVERAGE_DEFAULTS, ...settings }
   return {
     kind: 'stage',
     name: 'coverage',
-    reads: 'records',
+    // Only the head's passage texts are read (one store call), not the whole candidate window's
+    // records, which `reads: 'records'` would hydrate first.
+    reads: 'candidates',
     head,
-    run: async (query, hits, ctx) =>
-      coverQuery(hits, ctx.text.terms('passages', query), lambda, (text) =>
-        ctx.text.terms('passages', text),
-      ),
+    async run(query, hits, ctx) {
+      const texts = new Map(
+        (await ctx.graph.passages(hits.map((h) => h.id))).map((p) => [p.id, p.text]),
+      )
+      return coverQuery(
+        hits.map((h) => ({ ...h, text: texts.get(h.id) ?? '' })),
+        ctx.text.terms('passages', query),
+        lambda,
+        (text) => ctx.text.terms('passages', text),
+      )
+    },
   }
 }
 
