@@ -3,6 +3,10 @@ import {
   createEngramGraphSearchSystem,
   GRAPH_VARIANTS,
 } from '../systems/engram-graph-search-system.js'
+import {
+  createEngramContextPackSystem,
+  PACK_VARIANTS,
+} from '../systems/engram-context-pack-system.js'
 import type { SystemResolution } from '../systems/system-under-test.js'
 import { createExactKnnPeer } from './exact-knn-peer.js'
 import { createFlexSearchPeer } from './flexsearch-peer.js'
@@ -28,7 +32,8 @@ export const PEERS: Record<string, () => SystemResolution> = {
 
 /**
  * A peer by name; `engram-graph:<ablation>` is the config's own graph condition with one component off
- * (`GRAPH_VARIANTS`), over the same ingested brain (`sharedIngest`).
+ * (`GRAPH_VARIANTS`) and `engram-pack:<ablation>` its context pack with one option changed
+ * (`PACK_VARIANTS`), over the same ingested brain (`sharedIngest`).
  */
 export function resolvePeer(name: string, config?: BenchConfig): SystemResolution {
   if (name.startsWith('engram-graph:') && config !== undefined) {
@@ -43,6 +48,20 @@ export function resolvePeer(name: string, config?: BenchConfig): SystemResolutio
       ready: true,
       usesVectors: true,
       create: ({ vectors }) => createEngramGraphSearchSystem(config, vectors.embedder(), variant),
+    }
+  }
+  if (name.startsWith('engram-pack:') && config !== undefined) {
+    const variant = PACK_VARIANTS[name.slice('engram-pack:'.length)]
+    if (variant === undefined)
+      throw new Error(
+        `unknown ablation '${name}' (known: ${Object.keys(PACK_VARIANTS)
+          .map((v) => `engram-pack:${v}`)
+          .join(', ')})`,
+      )
+    return {
+      ready: true,
+      usesVectors: true,
+      create: ({ vectors }) => createEngramContextPackSystem(config, vectors.embedder(), variant),
     }
   }
   const peer = PEERS[name]

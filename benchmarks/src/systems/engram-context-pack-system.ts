@@ -1,9 +1,14 @@
-import { contextPack, type ContextPack, type Embedder } from '@engram/core'
+import { contextPack, type ContextPack, type ContextPackOptions, type Embedder } from '@engram/core'
 import type { BenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
 import { docsInOrder } from './doc-votes.js'
-import { ingestCountsLine, ingestDocs, logProgress, type IngestedBrain } from './ingested-brain.js'
+import {
+  ingestCountsLine,
+  logProgress,
+  sharedIngest,
+  type IngestedBrain,
+} from './ingested-brain.js'
 import type { SystemUnderTest } from './system-under-test.js'
 
 /**
@@ -25,6 +30,7 @@ export function packPassageIds(pack: Pick<ContextPack, 'sourcePassageIds' | 'tri
 export async function createEngramContextPackSystem(
   config: BenchConfig,
   embedder: Embedder | null,
+  variant?: PackVariant,
 ): Promise<SystemUnderTest> {
   let brain: IngestedBrain | null = null
   let packs = 0
@@ -32,17 +38,20 @@ export async function createEngramContextPackSystem(
   let maxPackDocs = 0
   let truncated = 0
   return {
-    name: 'engram',
-    label: `Engram ${config.condition} (contextPack, default max_facts and max_passages)`,
+    name: variant === undefined ? 'engram' : `engram-pack:${variant.name}`,
+    label:
+      variant === undefined
+        ? `Engram ${config.condition} (contextPack, default max_facts and max_passages)`
+        : `Engram ${config.condition}, ${variant.description}`,
     scored: true,
     async index(docs: readonly BenchDoc[]) {
-      brain = await ingestDocs(docs, { embedder, progress: logProgress() })
+      brain = await sharedIngest(docs, { embedder, progress: logProgress() })
       console.log(`  ${ingestCountsLine(brain.counts)}`)
     },
     async search(query: string, k: number): Promise<Hit[]> {
       if (brain === null) throw new Error('search before index')
       const b = brain
-      const pack = await contextPack(await b.retrieveDeps(), query)
+      const pack = await contextPack(await b.retrieveDeps(), query, variant?.options)
       const ranked = docsInOrder(packPassageIds(pack), (id) => b.docOfPassage(id))
       packs++
       packDocs += ranked.length
@@ -60,4 +69,20 @@ export async function createEngramContextPackSystem(
       await brain?.close()
     },
   }
+}
+
+/** The context pack with one of its options changed (an ablation, run as an `engram-pack:<name>` peer). */
+export interface PackVariant {
+  readonly name: string
+  readonly description: string
+  readonly options: ContextPackOptions
+}
+
+/** The ablations a context-pack config can list as peers, over the config's own ingested brain. */
+export const PACK_VARIANTS: Readonly<Record<string, PackVariant>> = {
+  'no-coverage': {
+    name: 'no-coverage',
+    description: 'context pack without the query-coverage ordering of its passages',
+    options: { coverage: false },
+  },
 }

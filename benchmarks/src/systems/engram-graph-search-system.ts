@@ -23,7 +23,8 @@ export const ENGINE_K = 50
  * The engine's request for a config: `dense` is not a channel of its own (the `passages` channel adds a
  * dense list, and `entities` an `entities_dense` one, when the engine has an embedder), so it is dropped
  * from the channels and its absence makes the search lexical only. The `neighbour-expansion` stage is
- * `expand: 'neighbors'`, which expands from graph-channel hits only (original-notes.md section D).
+ * `expand: 'neighbors'`, which expands from graph-channel hits only (original-notes.md section D); a
+ * `rerank:<name>` stage is the request's `rerank` (e.g. `rerank:plugin:coverage`).
  */
 export function engineRequest(config: BenchConfig, query: string, k: number) {
   const e = config.engine
@@ -35,7 +36,7 @@ export function engineRequest(config: BenchConfig, query: string, k: number) {
     expand:
       stages.includes('neighbour-expansion') || stages.includes('neighbors') ? 'neighbors' : 'none',
     ...requestFusion(e.fusion),
-    rerank: 'none',
+    rerank: stages.find((s) => s.startsWith('rerank:'))?.slice('rerank:'.length) ?? 'none',
     profileStages: false,
     lexicalOnly: !e.channels.includes('dense'),
   } as const
@@ -80,6 +81,7 @@ export async function createEngramGraphSearchSystem(
       const response = await search.search(brain.brainId, {
         ...request,
         ...(variant?.expand !== undefined ? { expand: variant.expand } : {}),
+        ...(variant?.rerank !== undefined ? { rerank: variant.rerank } : {}),
       })
       return docVotes(response.hits, brain.docsOf).slice(0, k)
     },
@@ -94,9 +96,14 @@ export interface GraphVariant {
   readonly description: string
   readonly expand?: 'none'
   readonly graphWalk?: Partial<GraphWalkSettings>
+  /** The request's rerank instead of the config's (`plugin:coverage`: the query-coverage rerank). */
+  readonly rerank?: string
 }
 
-/** The ablations a graph config can list as peers (`engram-graph:<name>`), each one component off. */
+/**
+ * The ablations a graph config can list as peers (`engram-graph:<name>`), each one component off or one
+ * setting changed, and the `coverage` rerank (`rerank=plugin:coverage`) with and without the graph stage.
+ */
 export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
   'no-expansion': { name: 'no-expansion', description: 'without the graph stage', expand: 'none' },
   'no-walk': {
@@ -143,6 +150,17 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
     name: 'skip-events-quantities',
     description: 'walk without event and quantity nodes',
     graphWalk: { skipLabels: ['EVENT', 'QUANTITY'] },
+  },
+  coverage: {
+    name: 'coverage',
+    description: 'graph stage, then the query-coverage rerank (rerank=plugin:coverage)',
+    rerank: 'plugin:coverage',
+  },
+  'coverage-no-expansion': {
+    name: 'coverage-no-expansion',
+    description: 'query-coverage rerank over the default search, without the graph stage',
+    expand: 'none',
+    rerank: 'plugin:coverage',
   },
   'no-passage-seeds': {
     name: 'no-passage-seeds',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { loadBenchConfig, parseBenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import { configsDir } from '../paths.js'
+import { resolvePeer } from '../peers/peer-registry.js'
 import { createEngramContextPackSystem, packPassageIds } from './engram-context-pack-system.js'
 import { GRAPH_ADAPTERS } from './engram-graph-adapters.js'
 import { createEngramGraphSearchSystem, engineRequest } from './engram-graph-search-system.js'
@@ -62,8 +63,23 @@ describe('graph adapters', () => {
     expect(engineRequest(lexical, 'q', 80)).toMatchObject({
       k: 80,
       expand: 'none',
+      rerank: 'none',
       lexicalOnly: true,
     })
+    const covered = config(
+      "{ channels: [passages], stages: [neighbour-expansion, 'rerank:plugin:coverage'] }",
+    )
+    expect(engineRequest(covered, 'q', 10)).toMatchObject({
+      expand: 'neighbors',
+      rerank: 'plugin:coverage',
+    })
+  })
+
+  it('resolves graph and pack ablation peers by name, and names the known ones otherwise', () => {
+    const c = loadBenchConfig(configsDir, 'musique-100.context-pack')
+    expect(resolvePeer('engram-pack:no-coverage', c)).toMatchObject({ ready: true })
+    expect(resolvePeer('engram-graph:coverage', c)).toMatchObject({ ready: true })
+    expect(() => resolvePeer('engram-pack:nope', c)).toThrow(/engram-pack:no-coverage/)
   })
 })
 
