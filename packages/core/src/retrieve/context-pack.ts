@@ -111,7 +111,8 @@ export function isHistoryQuestion(text: string): boolean {
  * 4. relevance from seed similarity, PageRank, completeness and recency, then MMR to `maxFacts`
  *    (`scoreFacts`, `selectFacts`);
  * 5. passages (the text's passage candidates, fused as a search fuses them, re-ranked by the graph
- *    walk of `expand=neighbors` when `use_ppr`), historical context, temporal conflicts, bridge paths
+ *    walk of `expand=neighbors` when `use_ppr`, the first ones ordered to cover the text's words as
+ *    `rerank=plugin:coverage` orders them), historical context, temporal conflicts, bridge paths
  *    and topics.
  *
  * The original's hard-coded benchmark queries and session regexes are not copied: sessions come from
