@@ -1,3 +1,4 @@
+import type { Embedder } from '@engram/core'
 import type { BenchConfig } from '../config/bench-config.js'
 import {
   createEngramGraphSearchSystem,
@@ -7,7 +8,7 @@ import {
   createEngramContextPackSystem,
   PACK_VARIANTS,
 } from '../systems/engram-context-pack-system.js'
-import type { SystemResolution } from '../systems/system-under-test.js'
+import type { SystemResolution, SystemUnderTest } from '../systems/system-under-test.js'
 import { createExactKnnPeer } from './exact-knn-peer.js'
 import { createFlexSearchPeer } from './flexsearch-peer.js'
 import { createHnswlibPeer } from './hnswlib-peer.js'
@@ -30,40 +31,49 @@ export const PEERS: Record<string, () => SystemResolution> = {
   'exact-knn': () => ({ ready: true, usesVectors: true, create: createExactKnnPeer }),
 }
 
+/** Peers named `<prefix><variant>`: the config's own condition with one variant's change. */
+interface Ablation {
+  readonly prefix: string
+  resolve(name: string, config: BenchConfig): SystemResolution
+}
+
+function ablation<V>(
+  prefix: string,
+  variants: Readonly<Record<string, V>>,
+  create: (config: BenchConfig, embedder: Embedder, variant: V) => Promise<SystemUnderTest>,
+): Ablation {
+  return {
+    prefix,
+    resolve(name, config) {
+      const variant = variants[name.slice(prefix.length)]
+      if (variant === undefined)
+        throw new Error(
+          `unknown ablation '${name}' (known: ${Object.keys(variants)
+            .map((v) => `${prefix}${v}`)
+            .join(', ')})`,
+        )
+      return {
+        ready: true,
+        usesVectors: true,
+        create: ({ vectors }) => create(config, vectors.embedder(), variant),
+      }
+    },
+  }
+}
+
+const ABLATIONS: readonly Ablation[] = [
+  ablation('engram-graph:', GRAPH_VARIANTS, createEngramGraphSearchSystem),
+  ablation('engram-pack:', PACK_VARIANTS, createEngramContextPackSystem),
+]
+
 /**
  * A peer by name; `engram-graph:<ablation>` is the config's own graph condition with one component off
  * (`GRAPH_VARIANTS`) and `engram-pack:<ablation>` its context pack with one option changed
- * (`PACK_VARIANTS`), over the same ingested brain (`sharedIngest`).
+ * (`PACK_VARIANTS`), both over the brain the config's Engram system ingested (`sharedIngest`).
  */
 export function resolvePeer(name: string, config?: BenchConfig): SystemResolution {
-  if (name.startsWith('engram-graph:') && config !== undefined) {
-    const variant = GRAPH_VARIANTS[name.slice('engram-graph:'.length)]
-    if (variant === undefined)
-      throw new Error(
-        `unknown ablation '${name}' (known: ${Object.keys(GRAPH_VARIANTS)
-          .map((v) => `engram-graph:${v}`)
-          .join(', ')})`,
-      )
-    return {
-      ready: true,
-      usesVectors: true,
-      create: ({ vectors }) => createEngramGraphSearchSystem(config, vectors.embedder(), variant),
-    }
-  }
-  if (name.startsWith('engram-pack:') && config !== undefined) {
-    const variant = PACK_VARIANTS[name.slice('engram-pack:'.length)]
-    if (variant === undefined)
-      throw new Error(
-        `unknown ablation '${name}' (known: ${Object.keys(PACK_VARIANTS)
-          .map((v) => `engram-pack:${v}`)
-          .join(', ')})`,
-      )
-    return {
-      ready: true,
-      usesVectors: true,
-      create: ({ vectors }) => createEngramContextPackSystem(config, vectors.embedder(), variant),
-    }
-  }
+  const ablationPeer = ABLATIONS.find((a) => name.startsWith(a.prefix))
+  if (ablationPeer !== undefined && config !== undefined) return ablationPeer.resolve(name, config)
   const peer = PEERS[name]
   if (!peer) throw new Error(`unknown peer '${name}' (known: ${Object.keys(PEERS).join(', ')})`)
   return peer()
