@@ -35,6 +35,8 @@ export interface MergeOptions {
   /** Candidates to keep (label filter, seen items, the target itself...). */
   keep: (node: number) => boolean
   dampenDegree: boolean
+  /** Channel weights over {@link CHANNEL_WEIGHTS}. */
+  weights?: Partial<Record<RecommendChannel, number>>
 }
 
 /**
@@ -54,6 +56,8 @@ export function mergeChannels(
     { score: number; best: number; channel: RecommendChannel; by: number[][] }
   >()
   for (const [channel, hits] of channels) {
+    const weight = options.weights?.[channel] ?? CHANNEL_WEIGHTS[channel]
+    if (!(weight > 0)) continue
     const kept = hits
       .filter((h) => options.keep(h.node))
       .map((h) => ({
@@ -67,7 +71,7 @@ export function mergeChannels(
     if (max <= 0) continue
     for (const hit of kept) {
       if (hit.score <= 0) continue
-      const part = (CHANNEL_WEIGHTS[channel] * hit.score) / max
+      const part = (weight * hit.score) / max
       const entry = merged.get(hit.node)
       if (entry === undefined) {
         merged.set(hit.node, { score: part, best: part, channel, by: [hit.connectedBy] })

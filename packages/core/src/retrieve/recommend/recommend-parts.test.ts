@@ -152,6 +152,30 @@ describe('merge and diversify', () => {
     ])
   })
 
+  it('takes channel weights over the defaults; a weight of 0 leaves the channel out', () => {
+    const g = graph()
+    const [a, b] = ['a', 'b'].map((u) => g.node(u)!) as [number, number]
+    const channels = new Map([
+      ['collaborative' as const, [{ node: a, score: 4, connectedBy: [] }]],
+      ['multi_interest' as const, [{ node: b, score: 1, connectedBy: [] }]],
+    ])
+    const fused = (weights?: { multi_interest: number }) =>
+      mergeChannels(g, channels, {
+        keep: () => true,
+        dampenDegree: false,
+        ...(weights ? { weights } : {}),
+      }).map((m) => [g.uuid[m.node], m.score])
+    expect(fused()).toEqual([
+      ['a', 1],
+      ['b', 0.85],
+    ])
+    expect(fused({ multi_interest: 0.25 })).toEqual([
+      ['a', 1],
+      ['b', 0.25],
+    ])
+    expect(fused({ multi_interest: 0 })).toEqual([['a', 1]])
+  })
+
   it('MMR moves a candidate with new attributes ahead of a near duplicate', () => {
     const g = graph()
     const [a, b, c] = ['a', 'b', 'c'].map((u) => g.node(u)!) as [number, number, number]
