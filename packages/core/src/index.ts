@@ -252,6 +252,7 @@ export {
 } from './retrieve/recommend/recommend-channels.js'
 export { CHANNEL_WEIGHTS } from './retrieve/recommend/merge-channels.js'
 export { MMR_LAMBDA } from './retrieve/recommend/diversify.js'
+export { HISTORY_HALF_LIFE } from './retrieve/recommend/history-weights.js'
 export type { RecommendChannel, RecommendTuning } from './retrieve/recommend/recommend-types.js'
 export {
   DEFAULT_BEHAVIOR_WEIGHTS,
