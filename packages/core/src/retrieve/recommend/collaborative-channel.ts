@@ -100,9 +100,25 @@ function strongestPeers(ctx: RecommendContext, item: number, closeness: Float64A
     .map(([peer]) => peer)
 }
 
-/** Interactions of a node (its live edges into events, at least 1), counted once per request. */
+/**
+ * Interaction counts per graph, kept between requests while the graph is unchanged: counting a node's
+ * edges into events is the same work for every request, and a walk asks for every item it reaches.
+ * `GraphIndex.changes` moves with every edge and label write, so a stale count is never read.
+ */
+const counts = new WeakMap<GraphIndex, { changes: number; counts: Uint32Array }>()
+
+/** Interactions of a node (its live edges into events, at least 1). */
 function interactionCounter(graph: GraphIndex): (node: number) => number {
-  const counted = new Uint32Array(graph.nodeCount)
+  let cached = counts.get(graph)
+  if (
+    cached === undefined ||
+    cached.changes !== graph.changes ||
+    cached.counts.length < graph.nodeCount
+  ) {
+    cached = { changes: graph.changes, counts: new Uint32Array(graph.nodeCount) }
+    counts.set(graph, cached)
+  }
+  const counted = cached.counts
   return (node) => {
     let c = counted[node]!
     if (c === 0) {
