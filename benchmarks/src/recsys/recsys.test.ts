@@ -1,8 +1,22 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { leaveLastOut, type MovieLens } from '../loaders/movielens.js'
+import { resultsDir } from '../paths.js'
 import { movieLensGraph, movieUuid } from './movielens-graph.js'
 import { historyByUser, itemKnn, popularity } from './recsys-baselines.js'
-import { canBeDefault, chooseSetting } from './recsys-tuning.js'
+import {
+  chooseDefaults,
+  validationDataPath,
+  type ValidationData,
+} from './movielens-validation-report.js'
+import {
+  canBeDefault,
+  chooseSetting,
+  KNN_HISTORY_HALF_LIFE,
+  settingGrid,
+  settingKey,
+} from './recsys-tuning.js'
+import { engineDefaults } from './run-movielens-validation.js'
 import { validationFolds } from './validation-folds.js'
 
 const r = (userId: number, movieId: number, timestamp: number) => ({
@@ -88,6 +102,16 @@ describe('validation folds', () => {
     expect(canBeDefault({ historyHalfLife: 2, multiInterestWeight: 0.1, mmrLambda: 0.7 })).toBe(
       true,
     )
+  })
+
+  it('the engine defaults are in the grid and are what the last validation run chose', () => {
+    const defaults = engineDefaults()
+    expect(settingGrid().map(settingKey)).toContain(settingKey(defaults))
+    expect(canBeDefault(defaults)).toBe(true)
+    const data = JSON.parse(readFileSync(validationDataPath(resultsDir), 'utf8')) as ValidationData
+    const { chosen, knn } = chooseDefaults(data)
+    expect(settingKey(defaults)).toBe(settingKey(chosen.setting))
+    expect(KNN_HISTORY_HALF_LIFE).toBe(knn.setting)
   })
 })
 

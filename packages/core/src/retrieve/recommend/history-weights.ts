@@ -1,11 +1,12 @@
 import type { Interaction } from './target-interactions.js'
 
 /**
- * Half-life of the target's history in interactions: the newest counts 1, the one before it
- * 0.5^(1/h), the h-th newest 1/2. Chosen on a MovieLens validation split that never sees the test
- * ratings (`npm run bench -- --recsys`, benchmarks/LOG.md 2026-11-26).
+ * Half-life of the target's history in interactions: the newest counts 1, the one before it 1/2,
+ * the one before that 1/4. Chosen among 1, 2, 3, 5, 10 and none on MovieLens validation folds that
+ * never see the test ratings (`npm run bench -- --recsys-validation`, benchmarks/LOG.md 2026-11-26);
+ * 1, 2 and 3 were within noise of each other, none (every interaction alike) far behind.
  */
-export const HISTORY_HALF_LIFE = 2
+export const HISTORY_HALF_LIFE = 1
 /** Interactions further back than this many half-lives weigh under 0.1% each and are not walked. */
 const HALF_LIVES_KEPT = 10
 

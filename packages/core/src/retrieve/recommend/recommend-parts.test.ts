@@ -7,7 +7,7 @@ import { Signatures } from '../synergies-signatures.js'
 import { behaviorWeights, normalizeBehavior, UNKNOWN_BEHAVIOR_WEIGHT } from './behavior-weights.js'
 import { diversify } from './diversify.js'
 import { kMedoids } from './k-medoids.js'
-import { mergeChannels } from './merge-channels.js'
+import { CHANNEL_WEIGHTS, mergeChannels } from './merge-channels.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const entity = (uuid: string, labels: string[], o: Partial<Entity> = {}): Entity => ({
@@ -167,7 +167,7 @@ describe('merge and diversify', () => {
       }).map((m) => [g.uuid[m.node], m.score])
     expect(fused()).toEqual([
       ['a', 1],
-      ['b', 0.85],
+      ['b', CHANNEL_WEIGHTS.multi_interest],
     ])
     expect(fused({ multi_interest: 0.25 })).toEqual([
       ['a', 1],
