@@ -10,6 +10,8 @@ export interface CliArgs {
   readonly latency: boolean
   readonly ingest: boolean
   readonly recsys: boolean
+  /** `--recsys-validation`: MovieLens validation folds for recommend's settings (results/movielens-validation.md). */
+  readonly recsysValidation: boolean
   /** `--calibrate-fusion`: grid the default fusion's weights on training splits (results/fusion-calibration.md). */
   readonly calibrateFusion: boolean
   readonly scaleOut: boolean
@@ -44,6 +46,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --calibrate-fusion      calibrate the default fusion (cc) for the harness embedder on SciFact train, LoCoMo dev
                           and MuSiQue-100; writes results/fusion-calibration.md and the engine's calibration table
   --recsys                MovieLens recommend vs popularity and item-kNN (results/movielens.md)
+  --recsys-validation     recommend's settings compared on nested validation folds of the MovieLens training
+                          split, never its test ratings (results/movielens-validation.md)
   --scale-out             PostgreSQL scale-out: ingestion with 1 and 2 worker processes, search latency
                           and req/s on PostgreSQL vs SQLite (results/scale-out.md; needs PostgreSQL)
   --many-brains [n,p]     n brains of p SciFact passages (default 2000,200) on SQLite served by one
@@ -66,6 +70,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     latency: false,
     ingest: false,
     recsys: false,
+    recsysValidation: false,
     calibrateFusion: false,
     scaleOut: false,
     consoleExplorer: false,
@@ -131,6 +136,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.manyBrains = { brains: brains!, passages: passages! }
         break
       }
+      case '--recsys-validation':
+        args.recsysValidation = true
+        break
       case '--tune-bm25':
         args.tuneBm25 = true
         break

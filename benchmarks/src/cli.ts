@@ -7,6 +7,7 @@ import { runLatencySuites } from './latency/run-latency-suites.js'
 import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
 import { runManyBrains } from './many-brains/run-many-brains.js'
 import { runMovieLens } from './recsys/run-movielens.js'
+import { runMovieLensValidation } from './recsys/run-movielens-validation.js'
 import {
   benchmarksDir,
   cacheDir,
@@ -42,6 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.latency &&
       !args.ingest &&
       !args.recsys &&
+      !args.recsysValidation &&
       !args.scaleOut &&
       !args.manyBrains &&
       !args.tuneBm25 &&
@@ -58,6 +60,7 @@ async function main(argv: readonly string[]): Promise<number> {
       args.latency ||
       args.ingest ||
       args.recsys ||
+      args.recsysValidation ||
       args.scaleOut ||
       args.manyBrains ||
       args.tuneBm25 ||
@@ -123,6 +126,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
+  if (args.recsysValidation) await runMovieLensValidation(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
   if (args.calibrateFusion) {
     const vectors = benchVectors({ cacheDir: vectorCacheDir(cacheDir) })

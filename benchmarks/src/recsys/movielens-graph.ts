@@ -1,5 +1,5 @@
 import { stableId, type StructuredItem } from '@engram/core'
-import type { LeaveLastOutSplit, MovieLens } from '../loaders/movielens.js'
+import type { LeaveLastOutSplit, MovieLens, Rating } from '../loaders/movielens.js'
 
 /** Ratings per structured-ingestion task (the resolver's work grows with the square of a task's size). */
 const ITEMS_PER_TASK = 500
@@ -29,9 +29,15 @@ function chunks<T>(items: T[], size: number): T[][] {
  * stable uuids (so resolution is by uuid, never by title), every training rating is an event `user -RATED-> rating
  * -TARGETED-> movie` dated by its timestamp with the stars as the leg's amount, and genres and tags
  * are attribute nodes linked to movies. A tag a user put on their own held-out movie is left out, so
- * no test interaction leaks into the graph.
+ * no held-out interaction leaks into the graph: the split's, and those of every map in `heldOut` (a
+ * validation fold passes the test split's, whose ratings it does not train on either).
  */
-export function movieLensGraph(data: MovieLens, split: LeaveLastOutSplit): MovieLensGraph {
+export function movieLensGraph(
+  data: MovieLens,
+  split: LeaveLastOutSplit,
+  heldOut: readonly ReadonlyMap<number, Rating>[] = [],
+): MovieLensGraph {
+  const held = [split.test, ...heldOut]
   const movie = (movieId: number, title: string) => ({
     name: title,
     type: 'movie',
@@ -56,7 +62,7 @@ export function movieLensGraph(data: MovieLens, split: LeaveLastOutSplit): Movie
   const tagged = new Set<string>()
   for (const t of data.tags) {
     const name = t.tag.trim().toLowerCase()
-    if (name.length === 0 || split.test.get(t.userId)?.movieId === t.movieId) continue
+    if (name.length === 0 || held.some((h) => h.get(t.userId)?.movieId === t.movieId)) continue
     if (tagged.has(`${t.movieId}\u0000${name}`)) continue
     tagged.add(`${t.movieId}\u0000${name}`)
     tags.add(name)

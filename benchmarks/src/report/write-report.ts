@@ -98,6 +98,10 @@ const EXTRA_RESULTS: readonly [string, string][] = [
   ['ingest.md', 'ingestion throughput (`--ingest`)'],
   ['movielens.md', 'MovieLens recommendation (`--recsys`)'],
   [
+    'movielens-validation.md',
+    "MovieLens validation of recommend's settings (`--recsys-validation`)",
+  ],
+  [
     'scale-out.md',
     'scale-out on PostgreSQL: ingestion with 1 and 2 workers, search vs SQLite (`--scale-out`)',
   ],

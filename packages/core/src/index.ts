@@ -245,13 +245,21 @@ export {
   type SynergiesResult,
 } from './retrieve/synergies.js'
 export {
+  rankRecommendations,
   recommend,
   recommendNodes,
   type Recommendation,
   type RecommendOptions,
   type RecommendResult,
 } from './retrieve/recommend/recommend.js'
-export type { RecommendChannel } from './retrieve/recommend/recommend-types.js'
+export {
+  recommendChannels,
+  type RecommendChannels,
+} from './retrieve/recommend/recommend-channels.js'
+export { CHANNEL_WEIGHTS } from './retrieve/recommend/merge-channels.js'
+export { MMR_LAMBDA } from './retrieve/recommend/diversify.js'
+export { HISTORY_HALF_LIFE } from './retrieve/recommend/history-weights.js'
+export type { RecommendChannel, RecommendTuning } from './retrieve/recommend/recommend-types.js'
 export {
   DEFAULT_BEHAVIOR_WEIGHTS,
   normalizeBehavior,

@@ -106,18 +106,19 @@ export function behaviorWeights(
     }
     return undefined
   }
-  const byKinds = new Map<number, number>()
-  const byPredicate = new Map<number, number>()
+  // Arrays by interned id, not maps: a walk asks once per path, hundreds of thousands of times.
+  const byKinds: number[] = []
+  const byPredicate: number[] = []
   const predicateWeight = (e: number) => {
     const id = graph.predicateId[e]!
-    let w = byPredicate.get(id)
-    if (w === undefined) byPredicate.set(id, (w = known(graph.predicate[e]!) ?? Number.NaN))
+    let w = byPredicate[id]
+    if (w === undefined) byPredicate[id] = w = known(graph.predicate[e]!) ?? Number.NaN
     return w
   }
   const behavior = (first: number, second: number, event: number): number => {
     if (event >= 0) {
       const kinds = graph.kindSetId[event]!
-      let w = byKinds.get(kinds)
+      let w = byKinds[kinds]
       if (w === undefined) {
         w = Number.NaN
         for (const kind of graph.kindSets[kinds]!) {
@@ -127,7 +128,7 @@ export function behaviorWeights(
             break
           }
         }
-        byKinds.set(kinds, w)
+        byKinds[kinds] = w
       }
       if (!Number.isNaN(w)) return w
     }
@@ -142,9 +143,13 @@ export function behaviorWeights(
     const days = Math.max(0, (options.now - time) / 86_400_000)
     return 0.5 ** (days / halfLife)
   }
+  const undecayed = halfLife === null || halfLife <= 0
   return {
     behavior,
     decay,
-    of: (first, second, event) => behavior(first, second, event) * decay(graph.timeOfEdge(first)),
+    of: (first, second, event) =>
+      undecayed
+        ? behavior(first, second, event)
+        : behavior(first, second, event) * decay(graph.timeOfEdge(first)),
   }
 }

@@ -1,71 +1,134 @@
-import { keepTop, topContributors } from '../synergies-contributors.js'
-import { forEachStep, specificity } from '../synergies-steps.js'
+import type { GraphIndex } from '../../indexes/graph/graph-index.js'
+import { forEachStep } from '../synergies-steps.js'
+import { historyWeights } from './history-weights.js'
 import type { ChannelHit, RecommendContext } from './recommend-types.js'
 import { interactionsOf, WALK_EDGE_CAP } from './target-interactions.js'
 
-/** Peers whose items are read (the most similar first), as user-based kNN keeps k neighbours. */
-export const COLLABORATIVE_PEERS = 50
+/** Peers whose items are read (the closest first): bounds the walk on a graph with many actors. */
+export const COLLABORATIVE_PEERS = 200
+/** Hits returned per requested recommendation (the best, after the request's filter). */
+export const HITS_PER_RECOMMENDATION = 5
 const MAX_CONNECTED_BY = 3
-/** Interactions read per peer (the newest): a very active peer's distant past says little. */
-export const PEER_EDGE_CAP = 1000
-/** The target's newest interactions that find its peers (all of them still count as seen). */
+/** The target's newest interactions read before the recency weights (all of them still count as seen). */
 export const RECENT_ITEMS = 500
 
 /**
- * Collaborative walks: target -> EVENT -> item <- EVENT <- peer -> EVENT -> item the target has not
- * interacted with. User-based neighbourhood collaborative filtering (Herlocker, Konstan, Borchers &
- * Riedl, "An algorithmic framework for performing collaborative filtering", SIGIR 1999), computed at
- * query time from the event graph:
+ * Collaborative walk: target -> EVENT -> item <- EVENT <- peer -> EVENT -> item the target has not
+ * interacted with. Item-based collaborative filtering with cosine similarity (Sarwar, Karypis,
+ * Konstan & Riedl, "Item-based collaborative filtering recommendation algorithms", WWW 2001;
+ * Deshpande & Karypis, ACM TOIS 2004) computed at query time through the layer of peers instead of a
+ * precomputed item-item matrix, as the random-walk recommenders P3alpha / RP3beta do (Cooper, Lee,
+ * Radzik & Siantos, "Random walks in recommender systems", WWW 2014; Paudel, Christoffel, Fitzpatrick
+ * & Bernstein, ACM TiiS 2016), so there is no training step:
  *
- * - peer similarity = sum over shared items of w_target(i) x w_peer(i) x 1 / log2(2 + degree(i))
- *   (interaction weights are behaviour x recency; popular items are damped as Adamic & Adar damp hubs),
- *   divided by sqrt(degree(peer)) so very active peers do not win by volume alone;
- * - the {@link COLLABORATIVE_PEERS} most similar peers vote for their other items with
- *   similarity x their own interaction weight.
+ *   score(j) = 1/sqrt(n(j)) x sum over peers v of 1/sqrt(n(v)) x sum over items i of both the target
+ *              and v of h(i) x w_v(i) / sqrt(n(i)) x w_v(j)
  *
- * Peers are found from the target's {@link RECENT_ITEMS} newest items it acted on (subject of the edge
- * into an event), among nodes that acted on them too; nothing the target ever interacted with is voted
- * for. `connectedBy` lists the peers that contributed most. Empty when the target acted on nothing
- * (e.g. an item rather than a user).
+ * - n(x): interactions of x (its edges into events). 1/sqrt(n(i) n(j)) is the cosine of binary item
+ *   vectors, which keeps popular items from winning by volume; 1/sqrt(n(v)) damps very active peers,
+ *   whose co-occurrences say less (inverse user frequency: Breese, Heckerman & Kadie, "Empirical
+ *   analysis of predictive algorithms for collaborative filtering", UAI 1998);
+ * - h(i): the target's own interaction weight (behaviour x recency) times its recency rank weight
+ *   (`historyWeights`): the latest items lead the walk;
+ * - w_v(i), w_v(j): the peer's interaction weights (behaviour x recency).
+ *
+ * The items of the {@link COLLABORATIVE_PEERS} closest peers are scored (no neighbourhood is cut per
+ * item), nothing the target ever interacted with; the best {@link HITS_PER_RECOMMENDATION} x top_k
+ * that pass the request's filter are returned, each with the peers that contributed most as
+ * `connectedBy`. Empty when the target acted on nothing (e.g. an item rather than a user).
  */
 export function collaborativeChannel(ctx: RecommendContext): ChannelHit[] {
   const { graph, target, weights } = ctx
-  const mine = ctx.interactions()
-  const recent = interactionsOf(graph, target, weights, { asActor: true, cap: RECENT_ITEMS })
-  if (recent.size === 0) return []
+  const history = historyWeights(
+    interactionsOf(graph, target, weights, { asActor: true, cap: RECENT_ITEMS }),
+    ctx.tuning.historyHalfLife,
+  )
+  if (history.size === 0) return []
+  const n = interactionCounter(graph)
 
-  const similarity = new Float64Array(graph.nodeCount)
+  // Hops 1-2: how close each peer is, through the items it shares with the target's history.
+  const reach = new Float64Array(graph.nodeCount)
   const peers: number[] = []
-  for (const [item, interaction] of recent) {
-    const w = interaction.weight * specificity(graph, item)
+  for (const [item, h] of history) {
+    const x = h / Math.sqrt(n(item))
     forEachStep(graph, item, WALK_EDGE_CAP, (peer, first, second, event) => {
       if (event < 0 || peer === target || graph.subject[second] !== peer) return
-      if (similarity[peer] === 0) peers.push(peer)
-      similarity[peer]! += w * weights.of(first, second, event)
+      if (reach[peer] === 0) peers.push(peer)
+      reach[peer]! += x * weights.of(second, first, event)
     })
   }
+  const closeness = new Float64Array(graph.nodeCount)
   const nearest = peers
-    .map((peer) => [peer, similarity[peer]! / Math.sqrt(Math.max(1, graph.degree(peer)))] as const)
+    .map((peer) => [peer, reach[peer]! / Math.sqrt(n(peer))] as const)
+    .filter(([, c]) => c > 0)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, COLLABORATIVE_PEERS)
+  for (const [peer, c] of nearest) closeness[peer] = c
 
+  // Hop 3: the peers' votes for items the target never interacted with.
+  const seen = new Uint8Array(graph.nodeCount)
+  seen[target] = 1
+  for (const item of ctx.interactions().keys()) seen[item] = 1
   const score = new Float64Array(graph.nodeCount)
   const items: number[] = []
-  const via = new Map<number, number[]>()
-  for (const [peer, sim] of nearest) {
-    if (sim <= 0) continue
-    forEachStep(graph, peer, PEER_EDGE_CAP, (item, first, second, event) => {
-      if (event < 0 || graph.subject[first] !== peer) return
-      if (item === target || mine.has(item)) return
-      const vote = sim * weights.of(first, second, event)
+  for (const [peer, c] of nearest) {
+    forEachStep(graph, peer, WALK_EDGE_CAP, (item, first, second, event) => {
+      if (event < 0 || seen[item] === 1 || graph.subject[first] !== peer) return
       if (score[item] === 0) items.push(item)
-      score[item]! += vote
-      keepTop(via, item, peer, vote, MAX_CONNECTED_BY)
+      score[item]! += c * weights.of(first, second, event)
     })
   }
-  return items.map((node) => ({
-    node,
-    score: score[node]!,
-    connectedBy: topContributors(via.get(node)!),
-  }))
+  const best = items
+    .filter((item) => ctx.keep(item))
+    .map((item) => ({ node: item, score: score[item]! / Math.sqrt(n(item)) }))
+    .sort((a, b) => b.score - a.score || a.node - b.node)
+    .slice(0, HITS_PER_RECOMMENDATION * ctx.topK)
+  return best.map((hit) => ({ ...hit, connectedBy: strongestPeers(ctx, hit.node, closeness) }))
+}
+
+/** The peers whose votes for `item` weigh most (closeness x their interaction weight). */
+function strongestPeers(ctx: RecommendContext, item: number, closeness: Float64Array): number[] {
+  const { graph, weights } = ctx
+  const votes = new Map<number, number>()
+  forEachStep(graph, item, WALK_EDGE_CAP, (peer, first, second, event) => {
+    if (event < 0 || closeness[peer] === 0 || graph.subject[second] !== peer) return
+    votes.set(peer, (votes.get(peer) ?? 0) + closeness[peer]! * weights.of(second, first, event))
+  })
+  return [...votes]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, MAX_CONNECTED_BY)
+    .map(([peer]) => peer)
+}
+
+/**
+ * Interaction counts per graph, kept between requests while the graph is unchanged: counting a node's
+ * edges into events is the same work for every request, and a walk asks for every item it reaches.
+ * `GraphIndex.changes` moves with every edge and label write, so a stale count is never read.
+ */
+const counts = new WeakMap<GraphIndex, { changes: number; counts: Uint32Array }>()
+
+/** Interactions of a node (its live edges into events, at least 1). */
+function interactionCounter(graph: GraphIndex): (node: number) => number {
+  let cached = counts.get(graph)
+  if (
+    cached === undefined ||
+    cached.changes !== graph.changes ||
+    cached.counts.length < graph.nodeCount
+  ) {
+    cached = { changes: graph.changes, counts: new Uint32Array(graph.nodeCount) }
+    counts.set(graph, cached)
+  }
+  const counted = cached.counts
+  return (node) => {
+    let c = counted[node]!
+    if (c === 0) {
+      const edges = graph.adjacency[node]!
+      for (let i = 0; i < edges.length; i++) {
+        const e = edges[i]!
+        if (graph.valid[e] && graph.usable(e) && graph.isEvent[graph.other(e, node)]) c++
+      }
+      counted[node] = c = Math.max(1, c)
+    }
+    return c
+  }
 }

@@ -12,7 +12,8 @@ const FEATURE_EDGE_CAP = 100
 export const MEDOID_PATH_BUDGET = 20_000
 
 /**
- * Multi-interest recommendations: the target's interests (nodes it interacted with, strongest first)
+ * Multi-interest recommendations: the target's interests (nodes it interacted with, strongest first,
+ * then newest: an active user's interests are its latest {@link MAX_INTERESTS}, not its first)
  * are split into up to {@link INTEREST_CLUSTERS} clusters by k-medoids (`kMedoids`, PAM); each
  * cluster's medoid stands for one interest, as multi-interest recommenders keep one representation per
  * interest instead of one averaged profile (Li et al., "Multi-Interest Network with Dynamic Routing for
@@ -27,8 +28,9 @@ export const MEDOID_PATH_BUDGET = 20_000
  */
 export async function multiInterestChannel(ctx: RecommendContext): Promise<ChannelHit[]> {
   const { graph, target } = ctx
+  const time = (t: number) => (Number.isNaN(t) ? -Infinity : t)
   const interests = [...ctx.interactions()]
-    .sort((a, b) => b[1].weight - a[1].weight || a[0] - b[0])
+    .sort((a, b) => b[1].weight - a[1].weight || time(b[1].time) - time(a[1].time) || a[0] - b[0])
     .slice(0, MAX_INTERESTS)
     .map(([node]) => node)
   if (interests.length === 0) return []

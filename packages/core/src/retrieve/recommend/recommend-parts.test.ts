@@ -7,7 +7,7 @@ import { Signatures } from '../synergies-signatures.js'
 import { behaviorWeights, normalizeBehavior, UNKNOWN_BEHAVIOR_WEIGHT } from './behavior-weights.js'
 import { diversify } from './diversify.js'
 import { kMedoids } from './k-medoids.js'
-import { mergeChannels } from './merge-channels.js'
+import { CHANNEL_WEIGHTS, mergeChannels } from './merge-channels.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const entity = (uuid: string, labels: string[], o: Partial<Entity> = {}): Entity => ({
@@ -150,6 +150,30 @@ describe('merge and diversify', () => {
       ['b', 1.5, 'synergy'],
       ['a', 1, 'collaborative'],
     ])
+  })
+
+  it('takes channel weights over the defaults; a weight of 0 leaves the channel out', () => {
+    const g = graph()
+    const [a, b] = ['a', 'b'].map((u) => g.node(u)!) as [number, number]
+    const channels = new Map([
+      ['collaborative' as const, [{ node: a, score: 4, connectedBy: [] }]],
+      ['multi_interest' as const, [{ node: b, score: 1, connectedBy: [] }]],
+    ])
+    const fused = (weights?: { multi_interest: number }) =>
+      mergeChannels(g, channels, {
+        keep: () => true,
+        dampenDegree: false,
+        ...(weights ? { weights } : {}),
+      }).map((m) => [g.uuid[m.node], m.score])
+    expect(fused()).toEqual([
+      ['a', 1],
+      ['b', CHANNEL_WEIGHTS.multi_interest],
+    ])
+    expect(fused({ multi_interest: 0.25 })).toEqual([
+      ['a', 1],
+      ['b', 0.25],
+    ])
+    expect(fused({ multi_interest: 0 })).toEqual([['a', 1]])
   })
 
   it('MMR moves a candidate with new attributes ahead of a near duplicate', () => {

@@ -4,43 +4,12 @@ import type { Entity } from '../../model/entity.js'
 import { resolveTarget } from '../resolve-target.js'
 import type { RetrieveDeps } from '../retrieve-deps.js'
 import { entitiesOf } from '../synergies.js'
-import { polarityAccepts, synergyScores } from '../synergies-scores.js'
-import { asymmetricChannel } from './asymmetric-channel.js'
-import { attributePreferenceChannel } from './attribute-preference-channel.js'
-import { behaviorWeights } from './behavior-weights.js'
-import { collaborativeChannel } from './collaborative-channel.js'
 import { diversify } from './diversify.js'
 import { mergeChannels, type MergedRecommendation } from './merge-channels.js'
-import { multiInterestChannel } from './multi-interest-channel.js'
-import type { ChannelHit, RecommendChannel, RecommendContext } from './recommend-types.js'
-import { interactionsOf, type Interaction } from './target-interactions.js'
+import { recommendChannels, type RecommendChannels } from './recommend-channels.js'
+import type { RecommendChannel, RecommendOptions } from './recommend-types.js'
 
-export interface RecommendOptions {
-  /** `same` (default): drop candidates of the sign opposite to the target's; `opposite`: keep only those. */
-  polarity?: 'same' | 'opposite'
-  /** Recommendations returned, 1..200 (default 20). */
-  topK?: number
-  /** Event walks from the target (asymmetric outbound/inbound) and collaborative walks (default true). */
-  includeAsymmetric?: boolean
-  /** One medoid per interest cluster of the target (default true). */
-  includeMultiInterest?: boolean
-  /** Attribute preferences (default false). */
-  includeAttributePref?: boolean
-  /** MMR re-ordering for variety (default true). */
-  diversify?: boolean
-  /** Which event walks: `outbound` (default), `inbound` or `both`. */
-  asymmetricDirection?: 'outbound' | 'inbound' | 'both'
-  /** Drop nodes the target already interacted with (default false). */
-  excludeSeen?: boolean
-  /** Divide synergy, multi-interest and attribute scores by log2(2 + degree) (default false). */
-  dampenDegree?: boolean
-  /** Half-life of interactions in days; absent or 0: no decay. */
-  recencyHalfLifeDays?: number
-  /** Candidate labels (any-match). */
-  labels?: string[]
-  /** Behaviour name -> weight, over the defaults (names normalised, aliases folded). */
-  behaviorWeights?: Record<string, number>
-}
+export type { RecommendOptions }
 
 export interface Recommendation {
   node: Entity
@@ -101,63 +70,26 @@ export async function recommendNodes(
   target: number,
   options: RecommendOptions = {},
 ): Promise<MergedRecommendation[]> {
-  const topK = Math.max(1, Math.min(200, Math.floor(options.topK ?? 20)))
-  const now = (deps.now?.() ?? new Date()).getTime()
-  const labels = new Set(options.labels ?? [])
-  const polarity = options.polarity ?? 'same'
-  const weights = behaviorWeights(graph, {
-    now,
-    halfLifeDays: options.recencyHalfLifeDays ?? null,
-    ...(options.behaviorWeights ? { overrides: options.behaviorWeights } : {}),
-  })
-  let interactions: Map<number, Interaction> | null = null
-  // Every edge of the target: `exclude_seen` must see all of its history, however long.
-  const interactionsOnce = () =>
-    (interactions ??= interactionsOf(graph, target, weights, { cap: Number.MAX_SAFE_INTEGER }))
-  const seen = options.excludeSeen ? interactionsOnce() : null
-  const keep = (n: number) =>
-    n !== target &&
-    graph.present[n]! &&
-    !graph.isEvent[n] &&
-    (labels.size === 0 || graph.labels[n]!.some((l) => labels.has(l))) &&
-    polarityAccepts(polarity, graph.polarity[target]!, graph.polarity[n]!) &&
-    (seen === null || !seen.has(n))
-  const ctx: RecommendContext = {
-    deps,
-    graph,
-    target,
-    weights,
-    labels,
-    polarity,
-    topK,
-    keep,
-    interactions: interactionsOnce,
-  }
+  return rankRecommendations(graph, await recommendChannels(deps, graph, target, options), options)
+}
 
-  const channels = new Map<RecommendChannel, ChannelHit[]>()
-  const synergy = await synergyScores(deps, graph, target, {
-    polarity,
-    accept: keep,
-    limit: 3 * topK,
-    ...(labels.size > 0 ? { labels: [...labels] } : {}),
-  })
-  channels.set('synergy', synergy.scores)
-  if (options.includeAsymmetric ?? true) {
-    const direction = options.asymmetricDirection ?? 'outbound'
-    if (direction !== 'inbound')
-      channels.set('asymmetric_outbound', asymmetricChannel(ctx, 'outbound'))
-    if (direction !== 'outbound')
-      channels.set('asymmetric_inbound', asymmetricChannel(ctx, 'inbound'))
-    channels.set('collaborative', collaborativeChannel(ctx))
-  }
-  if (options.includeMultiInterest ?? true)
-    channels.set('multi_interest', await multiInterestChannel(ctx))
-  if (options.includeAttributePref ?? false)
-    channels.set('attribute_pref', attributePreferenceChannel(ctx))
-
-  const merged = mergeChannels(graph, channels, {
-    keep,
+/**
+ * Fuses collected channels (`mergeChannels`) and, with `diversify`, re-orders the best by MMR: the
+ * second half of {@link recommendNodes}, separate so a benchmark can rank one collection several ways.
+ */
+export function rankRecommendations(
+  graph: GraphIndex,
+  collected: RecommendChannels,
+  options: RecommendOptions = {},
+): MergedRecommendation[] {
+  const tuning = options.tuning ?? {}
+  const merged = mergeChannels(graph, collected.channels, {
+    keep: collected.keep,
     dampenDegree: options.dampenDegree ?? false,
+    ...(tuning.channelWeights ? { weights: tuning.channelWeights } : {}),
   })
-  return (options.diversify ?? true) ? diversify(graph, merged, topK) : merged.slice(0, topK)
+  const { topK } = collected
+  return (options.diversify ?? true)
+    ? diversify(graph, merged, topK, tuning.mmrLambda)
+    : merged.slice(0, topK)
 }

@@ -5,10 +5,12 @@ import type { BehaviorWeights } from './behavior-weights.js'
 /** Edges read per node on a walk (newest first beyond it), so hubs stay cheap. */
 export const WALK_EDGE_CAP = 3000
 
-/** What a node did with one neighbour: summed interaction weight and the events in between. */
+/** What a node did with one neighbour: summed interaction weight, the events in between, when. */
 export interface Interaction {
   weight: number
   events: number[]
+  /** Newest time of the steps in ms (NaN when none is dated). */
+  time: number
 }
 
 /**
@@ -26,11 +28,13 @@ export function interactionsOf(
   forEachStep(graph, node, options.cap ?? WALK_EDGE_CAP, (far, first, second, event) => {
     if (options.asActor && (event < 0 || graph.subject[first] !== node)) return
     const w = weights.of(first, second, event)
+    const time = graph.timeOfEdge(first)
     const seen = out.get(far)
-    if (seen === undefined) out.set(far, { weight: w, events: event < 0 ? [] : [event] })
+    if (seen === undefined) out.set(far, { weight: w, events: event < 0 ? [] : [event], time })
     else {
       seen.weight += w
       if (event >= 0) seen.events.push(event)
+      if (time > seen.time || Number.isNaN(seen.time)) seen.time = time
     }
   })
   return out
