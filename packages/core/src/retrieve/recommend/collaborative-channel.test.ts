@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fixtures as f } from '../../../testing/index.js'
 import { GraphIndex } from '../../indexes/graph/graph-index.js'
 import type { Entity } from '../../model/entity.js'
 import type { Relationship } from '../../model/relationship.js'
@@ -8,36 +9,19 @@ import { collaborativeChannel } from './collaborative-channel.js'
 import type { RecommendContext, RecommendTuning } from './recommend-types.js'
 import { interactionsOf } from './target-interactions.js'
 
+/** The clock of the walks (recency weights need one). */
 const AT = '2025-01-01T00:00:00.000Z'
-const entity = (uuid: string, labels: string[], happenedAt: string | null = null): Entity => ({
-  uuid,
-  name: uuid,
-  description: null,
-  labels,
-  properties: {},
-  metadata: null,
-  happenedAt,
-  lastUpdated: AT,
-  polarity: 'neutral',
-  aliases: [],
-  sourcePassageIds: [],
-})
-const rel = (uuid: string, s: string, name: string, o: string): Relationship => ({
-  uuid,
-  subjectUuid: s,
-  objectUuid: o,
-  name,
-  description: null,
-  amount: null,
-  deprecated: false,
-  direction: 'neutral',
-  flowKey: uuid.split('.')[0]!,
-  level: null,
-  properties: {},
-  happenedAt: null,
-  lastUpdated: AT,
-  sourcePassageIds: [],
-})
+const entity = (uuid: string, labels: string[], happenedAt: string | null = null): Entity =>
+  f.entity({ uuid, name: uuid, labels, happenedAt })
+const rel = (uuid: string, s: string, name: string, o: string): Relationship =>
+  f.relationship({
+    uuid,
+    subjectUuid: s,
+    objectUuid: o,
+    name,
+    description: null,
+    flowKey: uuid.split('.')[0]!,
+  })
 
 /**
  * t rated a (day 1) then b (day 2); p1 rated a and c; p2 rated b and c; p3 rated b and d. Every
