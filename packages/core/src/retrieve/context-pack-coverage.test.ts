@@ -35,13 +35,15 @@ describe('coverPackPassages', () => {
       'the waterfall in the country of the Bubye River',
       ranked,
     )
-    expect(out.map((c) => c.id)).toEqual(['river', 'falls', 'river2'])
+    expect(out.ranked.map((c) => c.id)).toEqual(['river', 'falls', 'river2'])
+    expect(out.loaded.map((p) => p.id)).toEqual(['river', 'river2', 'falls'])
   })
 
   it('leaves one passage, or none, as it is', async () => {
-    expect(await coverPackPassages(deps(), 'river', [])).toEqual([])
-    expect(await coverPackPassages(deps(), 'river', [{ id: 'falls', score: 1 }])).toEqual([
-      { id: 'falls', score: 1 },
-    ])
+    expect(await coverPackPassages(deps(), 'river', [])).toEqual({ ranked: [], loaded: [] })
+    expect(await coverPackPassages(deps(), 'river', [{ id: 'falls', score: 1 }])).toEqual({
+      ranked: [{ id: 'falls', score: 1 }],
+      loaded: [],
+    })
   })
 })

@@ -162,10 +162,10 @@ export async function contextPack(
         ),
       )
     : seeds.passages
-  const packPassages =
+  const { ranked: packPassages, loaded } =
     (options.coverage ?? true)
       ? await timer.time('context.coverage', () => coverPackPassages(deps, text, rankedPassages))
-      : rankedPassages
+      : { ranked: rankedPassages, loaded: [] }
 
   const relationships = new Map<string, Relationship>()
   const loadRelationships = async (list: readonly Fact[]) => {
@@ -212,17 +212,15 @@ export async function contextPack(
     // best hits out (LoCoMo evidence in source_passages 0.49 -> 0.57 without them).
     const cited = selected.flatMap((f) => citations(graph, f, relationships))
     const sourceIds = packPassages.slice(0, maxPassages).map((c) => c.id)
-    const passages = new Map(
-      (
-        await deps.store.passages.get([
-          ...new Set([
-            ...rankedPassages.slice(0, 2 * maxPassages + historicalLimit).map((p) => p.id),
-            ...seeds.passages.slice(0, seedDepth).map((p) => p.id),
-            ...cited,
-          ]),
-        ])
-      ).map((p) => [p.id, p]),
-    )
+    // The passages the coverage ordering read are not read again.
+    const passages = new Map(loaded.map((p) => [p.id, p]))
+    const unread = new Set([
+      ...packPassages.slice(0, 2 * maxPassages + historicalLimit).map((p) => p.id),
+      ...seeds.passages.slice(0, seedDepth).map((p) => p.id),
+      ...cited,
+    ])
+    for (const id of passages.keys()) unread.delete(id)
+    for (const p of await deps.store.passages.get([...unread])) passages.set(p.id, p)
     const sourcePassages = sourceIds
       .map((id) => passages.get(id))
       .filter((p): p is Passage => p !== undefined)
