@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path'
-import { acceptExpected, logPath } from './config/accept-expected.js'
+import { acceptExpected, asAccepted, logPath } from './config/accept-expected.js'
 import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
 import { parseCliArgs, USAGE } from './cli-args.js'
 import { runIngestBench } from './ingest/run-ingest-bench.js'
@@ -104,9 +104,6 @@ async function main(argv: readonly string[]): Promise<number> {
       log,
       only: args.only,
     })
-    failed ||= result.verdict === 'FAIL'
-    // Only complete runs of every system update the committed results.
-    if (args.phases.length === 3 && args.only.length === 0) saveResult(resultsDir, result)
     if (args.accept) {
       const changes = await acceptExpected(
         join(configsDir, `${name}.yaml`),
@@ -115,6 +112,11 @@ async function main(argv: readonly string[]): Promise<number> {
       )
       log(changes.length ? `accepted:\n  ${changes.join('\n  ')}` : 'accepted: no change')
     }
+    // Only complete runs of every system update the committed results; an accepted run is saved as
+    // judged against the numbers it pinned.
+    const final = args.accept ? asAccepted(result) : result
+    failed ||= final.verdict === 'FAIL'
+    if (args.phases.length === 3 && args.only.length === 0) saveResult(resultsDir, final)
   }
   if (args.scale) await runScaleCurve(args.scale, resultsDir, log, args.only)
   if (args.tuneBm25) {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { acceptExpected } from '../config/accept-expected.js'
+import { acceptExpected, asAccepted } from '../config/accept-expected.js'
 import { parseBenchConfig } from '../config/bench-config.js'
 import { benchVectors } from '../vectors/bench-vectors.js'
 import { testEmbedder } from '../vectors/test-embedder.js'
@@ -79,5 +79,12 @@ describe('runConfig on a fixture', () => {
     expect(pinned.expected['sqlite-fts5']).toEqual({ 'nDCG@10': 1, MRR: 1 })
     expect(readFileSync(logFile, 'utf8')).toMatch(/## \d{4}-\d{2}-\d{2} scifact\.bm25/)
     expect(await acceptExpected(configFile, logFile, result)).toEqual([])
+    // Saved as accepted: the peers' NEW numbers are OK against what was pinned; Engram stays pending.
+    const accepted = asAccepted(result)
+    const acceptedBy = Object.fromEntries(accepted.systems.map((s) => [s.name, s]))
+    expect(acceptedBy.minisearch?.verdicts).toEqual({ 'nDCG@10': 'OK', MRR: 'OK' })
+    expect(acceptedBy.engram?.status).toBe('pending')
+    expect(accepted.verdict).toBe('PENDING')
+    expect(result.systems[1]?.verdicts).toEqual({ 'nDCG@10': 'NEW', MRR: 'NEW' })
   })
 })

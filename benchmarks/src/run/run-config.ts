@@ -33,6 +33,19 @@ export interface RunOptions {
   readonly vectors?: BenchVectors
 }
 
+/**
+ * The verdict of a config run: the worst of its index check and every system's checks; a pending Engram
+ * system is PENDING, a pending peer does not count.
+ */
+export function configVerdict(indexStats: Verdict, systems: readonly SystemResult[]): Verdict {
+  const all: Verdict[] = [indexStats]
+  for (const s of systems) {
+    if (s.status === 'pending') all.push(s.role === 'engram' ? 'PENDING' : 'OK')
+    else all.push(s.statsVerdict ?? 'OK', ...Object.values(s.verdicts ?? {}))
+  }
+  return worstVerdict(all)
+}
+
 /** Runs one config: load, then each system (Engram first, then peers) through the phases, then verdicts. */
 export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<ConfigResult> {
   const { log } = opts
@@ -132,12 +145,7 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
     await closeSharedBrains()
     if (opts.vectors === undefined) await vectors.close()
   }
-  const all: Verdict[] = [indexStatsVerdict]
-  for (const s of systems) {
-    if (s.status === 'pending') all.push(s.role === 'engram' ? 'PENDING' : 'OK')
-    else all.push(s.statsVerdict ?? 'OK', ...Object.values(s.verdicts ?? {}))
-  }
-  const verdict = worstVerdict(all)
+  const verdict = configVerdict(indexStatsVerdict, systems)
   log(`verdict ${config.name}: ${verdict}`)
   return {
     config: config.name,
