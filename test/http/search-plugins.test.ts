@@ -115,7 +115,7 @@ describe('search plugins loaded with ENGRAM_PLUGINS', () => {
       ['channels=plugin:passages', ['passages', 'plugin:lastfirst']],
       ['fusion=plugin:nope', ['rrf', 'cc', 'none', 'plugin:combmnz']],
       ['fusion=linear', ['plugin:combmnz']],
-      ['rerank=plugin:nope', ['plugin:dense', 'plugin:coverage']],
+      ['rerank=plugin:nope', ['plugin:dense', 'plugin:coverage', 'plugin:hops']],
     ]
     for (const [query, loaded] of cases) {
       const { status, body } = await get(`query=pizza&${query}`)

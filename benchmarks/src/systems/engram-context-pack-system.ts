@@ -85,4 +85,15 @@ export const PACK_VARIANTS: Readonly<Record<string, PackVariant>> = {
     description: 'context pack without the query-coverage ordering of its passages',
     options: { coverage: false },
   },
+  'no-hops': {
+    name: 'no-hops',
+    description:
+      'context pack ordering its passages by query coverage only, without the hop from the first',
+    options: { hops: false },
+  },
+  hops: {
+    name: 'hops',
+    description: 'context pack ordering its passages by query coverage and the hop from the first',
+    options: { hops: true },
+  },
 }

@@ -102,7 +102,8 @@ export interface GraphVariant {
 
 /**
  * The ablations a graph config can list as peers (`engram-graph:<name>`), each one component off or one
- * setting changed, and the `coverage` rerank (`rerank=plugin:coverage`) with and without the graph stage.
+ * setting changed, and the `coverage` and `hops` reranks (`rerank=plugin:coverage`, `plugin:hops`) with and
+ * without the graph stage.
  */
 export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
   'no-expansion': { name: 'no-expansion', description: 'without the graph stage', expand: 'none' },
@@ -161,6 +162,18 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
     description: 'query-coverage rerank over the default search, without the graph stage',
     expand: 'none',
     rerank: 'plugin:coverage',
+  },
+  hops: {
+    name: 'hops',
+    description:
+      'graph stage, then the multi-hop rerank (rerank=plugin:hops: coverage plus a hop from the first passage)',
+    rerank: 'plugin:hops',
+  },
+  'hops-no-expansion': {
+    name: 'hops-no-expansion',
+    description: 'multi-hop rerank over the default search, without the graph stage',
+    expand: 'none',
+    rerank: 'plugin:hops',
   },
   'no-passage-seeds': {
     name: 'no-passage-seeds',

@@ -146,6 +146,8 @@ export {
 export { denseRerank } from './builtins/stages/dense-rerank.js'
 export {
   coverQuery,
+  hopCoverage,
+  HOP_COVERAGE_DEFAULTS,
   queryCoverage,
   QUERY_COVERAGE_DEFAULTS,
   type QueryCoverageSettings,

@@ -7,11 +7,11 @@ import { convexCombination } from './fusions/convex-combination.js'
 import { noFusion } from './fusions/no-fusion.js'
 import { rrf } from './fusions/reciprocal-rank.js'
 import { denseRerank } from './stages/dense-rerank.js'
-import { queryCoverage } from './stages/query-coverage.js'
+import { hopCoverage, queryCoverage } from './stages/query-coverage.js'
 
 /**
  * The built-in plugins every registry starts with: the channels and fusions a request names without
- * `plugin:` (`BUILTIN_NAMES`) and the `plugin:dense` and `plugin:coverage` reranks. Expansion and personalization are
+ * `plugin:` (`BUILTIN_NAMES`) and the `plugin:dense`, `plugin:coverage` and `plugin:hops` reranks. Expansion and personalization are
  * stages too, but the pipeline places them itself (`expand`, `target`), so they are not registered.
  */
 export function builtinPlugins(): SearchPlugin[] {
@@ -22,6 +22,7 @@ export function builtinPlugins(): SearchPlugin[] {
     communitiesChannel(),
     denseRerank(),
     queryCoverage(),
+    hopCoverage(),
     rrf(),
     convexCombination(),
     noFusion(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Bm25Index } from '../indexes/bm25/bm25-index.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
+import { QUERY_COVERAGE_DEFAULTS } from '../builtins/stages/query-coverage.js'
 import { coverPackPassages } from './context-pack-coverage.js'
 
 const TEXTS: Record<string, string> = {
@@ -34,14 +35,49 @@ describe('coverPackPassages', () => {
       deps(),
       'the waterfall in the country of the Bubye River',
       ranked,
+      QUERY_COVERAGE_DEFAULTS,
     )
     expect(out.ranked.map((c) => c.id)).toEqual(['river', 'falls', 'river2'])
     expect(out.loaded.map((p) => p.id)).toEqual(['river', 'river2', 'falls'])
   })
 
+  it('with a walk, lifts the passage the first one leads to from behind the head', async () => {
+    const ranked = [
+      { id: 'river', score: 3 },
+      { id: 'river2', score: 2.5 },
+      { id: 'falls', score: 2 },
+      { id: 'x', score: 1 },
+    ]
+    const walked: string[] = []
+    const out = await coverPackPassages(
+      deps(),
+      'the waterfall in the country of the Bubye River',
+      ranked,
+      { lambda: 0.7, head: 2, hopWeight: 0.2, pool: 50 },
+      async (id) => {
+        walked.push(id)
+        return new Map([['x', 0.4]])
+      },
+    )
+    expect(walked).toEqual(['river'])
+    // `falls` is behind the head and nothing links it: it keeps its place behind the re-ordered ones.
+    expect(out.ranked.map((c) => c.id)).toEqual(['river', 'x', 'river2', 'falls'])
+    expect(out.loaded.map((p) => p.id)).toEqual(['river', 'river2', 'falls', 'x'])
+  })
+
   it('leaves one passage, or none, as it is', async () => {
-    expect(await coverPackPassages(deps(), 'river', [])).toEqual({ ranked: [], loaded: [] })
-    expect(await coverPackPassages(deps(), 'river', [{ id: 'falls', score: 1 }])).toEqual({
+    expect(await coverPackPassages(deps(), 'river', [], QUERY_COVERAGE_DEFAULTS)).toEqual({
+      ranked: [],
+      loaded: [],
+    })
+    expect(
+      await coverPackPassages(
+        deps(),
+        'river',
+        [{ id: 'falls', score: 1 }],
+        QUERY_COVERAGE_DEFAULTS,
+      ),
+    ).toEqual({
       ranked: [{ id: 'falls', score: 1 }],
       loaded: [],
     })

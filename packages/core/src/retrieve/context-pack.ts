@@ -1,4 +1,8 @@
 import { GRAPH_WALK_DEFAULTS, walkRank, type WalkReaders } from '../builtins/stages/graph-walk.js'
+import {
+  HOP_COVERAGE_DEFAULTS,
+  QUERY_COVERAGE_DEFAULTS,
+} from '../builtins/stages/query-coverage.js'
 import { coverPackPassages } from './context-pack-coverage.js'
 import { candidateDepth } from '../search/search-request.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
@@ -15,6 +19,14 @@ import { scoreFacts, selectFacts } from './context-pack-rank.js'
 import { contextSeeds } from './context-pack-seeds.js'
 import { factLine, sessionsOf, topicLine } from './context-pack-text.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
+
+/**
+ * Whether the pack's passage ordering takes the `hops` step by default (see `ContextPackOptions.hops`):
+ * on, since a pack is the evidence for one question and the hop finds the second passage of a multi-hop
+ * one (MuSiQue-100 source passages R@5 0.6108 -> 0.6433), at a cost on single-turn memory questions
+ * (LoCoMo dev 0.6038 -> 0.5867; benchmarks/LOG.md).
+ */
+export const HOPS_IN_PACK = true
 
 export interface ContextPackOptions {
   /** Facts returned (default 40). */
@@ -34,6 +46,11 @@ export interface ContextPackOptions {
    * Not a REST parameter: for libraries and ablations.
    */
   coverage?: boolean
+  /**
+   * With `coverage`, lead on from the first passage through the graph as `rerank=plugin:hops` does
+   * (default HOPS_IN_PACK). Not a REST parameter: for libraries and ablations.
+   */
+  hops?: boolean
 }
 
 export interface ContextTriple {
@@ -111,8 +128,8 @@ export function isHistoryQuestion(text: string): boolean {
  * 4. relevance from seed similarity, PageRank, completeness and recency, then MMR to `maxFacts`
  *    (`scoreFacts`, `selectFacts`);
  * 5. passages (the text's passage candidates, fused as a search fuses them, re-ranked by the graph
- *    walk of `expand=neighbors` when `use_ppr`, the first ones ordered to cover the text's words as
- *    `rerank=plugin:coverage` orders them), historical context, temporal conflicts, bridge paths
+ *    walk of `expand=neighbors` when `use_ppr`, the first ones ordered to cover the text's words and
+ *    lead on from the first through the graph, as `rerank=plugin:hops` orders them), historical context, temporal conflicts, bridge paths
  *    and topics.
  *
  * The original's hard-coded benchmark queries and session regexes are not copied: sessions come from
@@ -162,9 +179,22 @@ export async function contextPack(
         ),
       )
     : seeds.passages
+  const hops = options.hops ?? HOPS_IN_PACK
   const { ranked: packPassages, loaded } =
     (options.coverage ?? true)
-      ? await timer.time('context.coverage', () => coverPackPassages(deps, text, rankedPassages))
+      ? await timer.time('context.coverage', () =>
+          coverPackPassages(
+            deps,
+            text,
+            rankedPassages,
+            hops ? HOP_COVERAGE_DEFAULTS : QUERY_COVERAGE_DEFAULTS,
+            hops
+              ? async (id) =>
+                  walkFromSeeds(graph, { passages: new Map([[id, 1]]), entities: new Map() })
+                    .passages
+              : null,
+          ),
+        )
       : { ranked: rankedPassages, loaded: [] }
 
   const relationships = new Map<string, Relationship>()
