@@ -152,12 +152,13 @@ export async function coverQuery(
     lo = Math.min(lo, h.score)
   }
   const relevance = (i: number) => (i >= head ? 0 : hi > lo ? (hits[i]!.score - lo) / (hi - lo) : 1)
-  // Only the query's terms matter in a hit: keep those it holds.
-  const held = hits.map((h) =>
-    termsOf(h.text)
+  // Only the query's terms matter in a hit: keep those it holds, analysed when the hit is first
+  // weighed (a hit behind the head only once a link makes it a contender).
+  const heldTerms: (string[] | undefined)[] = []
+  const held = (i: number) =>
+    (heldTerms[i] ??= termsOf(hits[i]!.text)
       .map((t) => t.term)
-      .filter((t) => weight.has(t)),
-  )
+      .filter((t) => weight.has(t)))
   const uncovered = new Set(weight.keys())
   const link = new Map<string, number>()
   const linkable = hopsFrom !== null && hopWeight > 0
@@ -172,7 +173,7 @@ export async function coverQuery(
       const linked = link.get(hits[i]!.id) ?? 0
       if (i >= head && linked === 0) continue
       let gain = 0
-      for (const t of held[i]!) if (uncovered.has(t)) gain += weight.get(t)!
+      for (const t of held(i)) if (uncovered.has(t)) gain += weight.get(t)!
       const value = (1 - lambda) * relevance(i) + lambda * gain + hopWeight * linked
       // Ties keep the incoming order (the pool stays in it).
       if (value > bestValue) {
@@ -186,7 +187,7 @@ export async function coverQuery(
     order.push(hit.id)
     ceiling = Math.min(ceiling, hi > lo ? lo + Math.min(bestValue, 1) * (hi - lo) : hi)
     scores.set(hit.id, ceiling)
-    for (const t of held[i]!) uncovered.delete(t)
+    for (const t of held(i)) uncovered.delete(t)
     if (linkable && order.length === 1) {
       const reached = await hopsFrom(hit.id)
       let top = 0
