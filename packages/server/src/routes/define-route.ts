@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
-import { EngramError } from '@engram/core'
 import type { RouteAuth } from '../plugins/auth.js'
 import { BRAIN_ROUTE_ERRORS, errorResponses } from '../schemas/common.js'
 
@@ -74,9 +73,4 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
     },
     handler: handler as never,
   })
-}
-
-/** Handler for operations listed in the contract that this version does not serve yet. */
-export const notImplemented = async (): Promise<never> => {
-  throw new EngramError('NOT_IMPLEMENTED')
 }
