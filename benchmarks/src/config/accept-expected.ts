@@ -2,9 +2,8 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path'
 import { format, resolveConfig } from 'prettier'
 import { parseDocument } from 'yaml'
-import { configVerdict } from '../run/run-config.js'
 import type { ConfigResult } from '../run/run-types.js'
-import { judge, round4 } from './verdict.js'
+import { configVerdict, judge, round4 } from './verdict.js'
 
 /**
  * Pins a run's measured numbers as the config's expected values (4 decimals) and, for every number that changes,

@@ -1,3 +1,5 @@
+import type { SystemResult } from '../run/run-types.js'
+
 /**
  * Verdicts as in Anserini's reproduction configs (docs/regressions.md): a measured number is OK when it equals the
  * expected value to 4 decimals, OKish when within 0.0005 (floating point or library drift), else FAIL. A metric
@@ -24,4 +26,17 @@ const SEVERITY: Record<Verdict, number> = { OK: 0, OKish: 1, NEW: 2, PENDING: 3,
 /** The worst verdict of a set (FAIL > PENDING > NEW > OKish > OK); OK for an empty set. */
 export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
   return verdicts.reduce<Verdict>((w, v) => (SEVERITY[v] > SEVERITY[w] ? v : w), 'OK')
+}
+
+/**
+ * The verdict of a config run: the worst of its index check and every system's checks; a pending Engram
+ * system is PENDING, a pending peer does not count.
+ */
+export function configVerdict(indexStats: Verdict, systems: readonly SystemResult[]): Verdict {
+  const all: Verdict[] = [indexStats]
+  for (const s of systems) {
+    if (s.status === 'pending') all.push(s.role === 'engram' ? 'PENDING' : 'OK')
+    else all.push(s.statsVerdict ?? 'OK', ...Object.values(s.verdicts ?? {}))
+  }
+  return worstVerdict(all)
 }

@@ -2,7 +2,7 @@ import { closeSharedBrains } from '../systems/ingested-brain.js'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { BenchConfig } from '../config/bench-config.js'
-import { judge, worstVerdict, type Verdict } from '../config/verdict.js'
+import { configVerdict, judge, type Verdict } from '../config/verdict.js'
 import { documentCount, indexText, queryCount, type Qrels } from '../loaders/dataset-types.js'
 import { loadRetrievalDataset } from '../loaders/load-dataset.js'
 import { evaluateRun } from '../metrics/evaluate.js'
@@ -31,19 +31,6 @@ export interface RunOptions {
    * `benchmarks/.cache/vectors`, opened only when a system needs it and closed after this config.
    */
   readonly vectors?: BenchVectors
-}
-
-/**
- * The verdict of a config run: the worst of its index check and every system's checks; a pending Engram
- * system is PENDING, a pending peer does not count.
- */
-export function configVerdict(indexStats: Verdict, systems: readonly SystemResult[]): Verdict {
-  const all: Verdict[] = [indexStats]
-  for (const s of systems) {
-    if (s.status === 'pending') all.push(s.role === 'engram' ? 'PENDING' : 'OK')
-    else all.push(s.statsVerdict ?? 'OK', ...Object.values(s.verdicts ?? {}))
-  }
-  return worstVerdict(all)
 }
 
 /** Runs one config: load, then each system (Engram first, then peers) through the phases, then verdicts. */

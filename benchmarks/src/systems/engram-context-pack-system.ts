@@ -91,9 +91,4 @@ export const PACK_VARIANTS: Readonly<Record<string, PackVariant>> = {
       'context pack ordering its passages by query coverage only, without the hop from the first',
     options: { hops: false },
   },
-  hops: {
-    name: 'hops',
-    description: 'context pack ordering its passages by query coverage and the hop from the first',
-    options: { hops: true },
-  },
 }

@@ -1,6 +1,10 @@
 import type { Candidate } from '../contracts/search-plugins.js'
 import type { Passage } from '../model/passage.js'
-import { coverQuery, type QueryCoverageSettings } from '../builtins/stages/query-coverage.js'
+import {
+  coverageWindow,
+  coverQuery,
+  type QueryCoverageSettings,
+} from '../builtins/stages/query-coverage.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
 /**
@@ -18,7 +22,7 @@ export async function coverPackPassages(
   settings: QueryCoverageSettings,
   hopsFrom: ((id: string) => Promise<ReadonlyMap<string, number>>) | null = null,
 ): Promise<{ ranked: Candidate[]; loaded: Passage[] }> {
-  const pool = ranked.slice(0, Math.max(settings.head, hopsFrom === null ? 0 : settings.pool))
+  const pool = ranked.slice(0, coverageWindow(settings, hopsFrom !== null))
   if (pool.length < 2) return { ranked: [...ranked], loaded: [] }
   const loaded = await deps.store.passages.get(pool.map((c) => c.id))
   const texts = new Map(loaded.map((p) => [p.id, p.text]))

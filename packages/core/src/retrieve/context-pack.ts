@@ -1,6 +1,7 @@
 import { GRAPH_WALK_DEFAULTS, walkRank, type WalkReaders } from '../builtins/stages/graph-walk.js'
 import {
   HOP_COVERAGE_DEFAULTS,
+  hopsThrough,
   QUERY_COVERAGE_DEFAULTS,
 } from '../builtins/stages/query-coverage.js'
 import { coverPackPassages } from './context-pack-coverage.js'
@@ -129,8 +130,8 @@ export function isHistoryQuestion(text: string): boolean {
  *    (`scoreFacts`, `selectFacts`);
  * 5. passages (the text's passage candidates, fused as a search fuses them, re-ranked by the graph
  *    walk of `expand=neighbors` when `use_ppr`, the first ones ordered to cover the text's words and
- *    lead on from the first through the graph, as `rerank=plugin:hops` orders them), historical context, temporal conflicts, bridge paths
- *    and topics.
+ *    lead on from the first through the graph, as `rerank=plugin:hops` orders them), historical
+ *    context, temporal conflicts, bridge paths and topics.
  *
  * The original's hard-coded benchmark queries and session regexes are not copied: sessions come from
  * passage metadata (`session_id` or `session`). Every field is present; arrays may be empty.
@@ -188,10 +189,12 @@ export async function contextPack(
             text,
             rankedPassages,
             hops ? HOP_COVERAGE_DEFAULTS : QUERY_COVERAGE_DEFAULTS,
+            // The pack's candidates are passages only.
             hops
-              ? async (id) =>
-                  walkFromSeeds(graph, { passages: new Map([[id, 1]]), entities: new Map() })
-                    .passages
+              ? hopsThrough(
+                  async (seeds) => walkFromSeeds(graph, seeds),
+                  () => false,
+                )
               : null,
           ),
         )

@@ -1,7 +1,6 @@
 import type {
   GraphWalkResult,
   GraphWalkSeeds,
-  SearchContext,
   StageHit,
   StagePlugin,
   StageResult,
@@ -90,6 +89,28 @@ export function hopCoverage(settings: Partial<QueryCoverageSettings> = {}): Stag
   return coverageStage('hops', { ...HOP_COVERAGE_DEFAULTS, ...settings })
 }
 
+/** Hits an ordering reads: `pool` deep when it hops, else `head` deep (the stage's and the pack's). */
+export function coverageWindow(settings: QueryCoverageSettings, hops: boolean): number {
+  return hops ? Math.max(settings.head, settings.pool) : settings.head
+}
+
+/**
+ * The hop of {@link hopCoverage} over a walk: the passages a walk from one hit alone reaches, the hit
+ * seeding it as a passage, or as an entity when `isEntity` says it is one.
+ */
+export function hopsThrough(
+  walk: (seeds: GraphWalkSeeds) => Promise<GraphWalkResult>,
+  isEntity: (id: string) => boolean,
+): (id: string) => Promise<GraphWalkResult['passages']> {
+  return async (id) => {
+    const seed = new Map([[id, 1]])
+    const seeds: GraphWalkSeeds = isEntity(id)
+      ? { passages: new Map(), entities: seed }
+      : { passages: seed, entities: new Map() }
+    return (await walk(seeds)).passages
+  }
+}
+
 function coverageStage(name: string, settings: QueryCoverageSettings): StagePlugin {
   const hops = settings.hopWeight > 0
   return {
@@ -98,7 +119,7 @@ function coverageStage(name: string, settings: QueryCoverageSettings): StagePlug
     // Only the pool's passage texts are read (one store call), not the whole candidate window's
     // records, which `reads: 'records'` would hydrate first.
     reads: 'candidates',
-    head: Math.max(settings.head, hops ? settings.pool : settings.head),
+    head: coverageWindow(settings, hops),
     async run(query, hits, ctx) {
       const texts = new Map(
         (await ctx.graph.passages(hits.map((h) => h.id))).map((p) => [p.id, p.text]),
@@ -108,20 +129,15 @@ function coverageStage(name: string, settings: QueryCoverageSettings): StagePlug
         ctx.text.terms('passages', query),
         settings,
         (text) => ctx.text.terms('passages', text),
-        hops ? (id) => walkFrom(ctx, id) : null,
+        hops
+          ? hopsThrough(
+              (seeds) => ctx.graph.walk(seeds),
+              (id) => ctx.entities.labels(id) !== undefined,
+            )
+          : null,
       )
     },
   }
-}
-
-/** The passages a walk from one hit (a passage, or an entity when the hit is one) reaches. */
-async function walkFrom(ctx: SearchContext, id: string): Promise<GraphWalkResult['passages']> {
-  const seed = new Map([[id, 1]])
-  const seeds: GraphWalkSeeds =
-    ctx.entities.labels(id) === undefined
-      ? { passages: seed, entities: new Map() }
-      : { passages: new Map(), entities: seed }
-  return (await ctx.graph.walk(seeds)).passages
 }
 
 /**

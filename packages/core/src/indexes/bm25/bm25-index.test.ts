@@ -4,12 +4,18 @@ import { kthLargest } from './top-k.js'
 
 const plain = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean)
 
+/** Three short documents under Lucene BM25 (k1 1.2, b 0.75) and whitespace analysis. */
+function threeDocs(): Bm25Index {
+  const index = new Bm25Index({ variant: 'lucene', k1: 1.2, b: 0.75, analyze: plain })
+  index.add('d1', 'cat cat dog')
+  index.add('d2', 'dog bird')
+  index.add('d3', 'fish')
+  return index
+}
+
 describe('Bm25Index', () => {
   it('reproduces hand-computed Lucene BM25 scores to 1e-6', () => {
-    const index = new Bm25Index({ variant: 'lucene', k1: 1.2, b: 0.75, analyze: plain })
-    index.add('d1', 'cat cat dog')
-    index.add('d2', 'dog bird')
-    index.add('d3', 'fish')
+    const index = threeDocs()
     // N=3, avgdl=(3+2+1)/3=2. cat: df=1, idf=ln(1+(3-1+.5)/(1+.5))=ln(2.6667)=0.980829.
     // d1: tf=2, dl=3 -> norm=1.2*(0.25+0.75*1.5)=1.65 -> 0.980829*2/3.65=0.537440.
     // dog: df=2, idf=ln(1+1.5/2.5)=ln(1.6)=0.470004. d1: tf=1 -> 0.470004/2.65=0.177360.
@@ -201,10 +207,7 @@ describe('Bm25Index', () => {
 
 describe('Bm25Index.termWeights', () => {
   it("gives a text's distinct indexed terms with the variant's idf, rarest first", () => {
-    const index = new Bm25Index({ variant: 'lucene', k1: 1.2, b: 0.75, analyze: plain })
-    index.add('d1', 'cat cat dog')
-    index.add('d2', 'dog bird')
-    index.add('d3', 'fish')
+    const index = threeDocs()
     // cat: df 1, ln(1 + 2.5/1.5); dog: df 2, ln(1.6); 'zebra' is in no document, 'dog' counts once.
     expect(index.termWeights('dog zebra cat dog')).toEqual([
       { term: 'cat', idf: Math.log(1 + 2.5 / 1.5) },
