@@ -1,7 +1,7 @@
 import pg from 'pg'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { testDatabases } from '../../adapters/postgres/test/support/ensure-postgres.js'
-import { killHard, spawnServer, spawnWorker, type ServerProcess } from '../support/spawn-server.js'
+import { describe, expect, it } from 'vitest'
+import { postgresServerProcesses } from '../support/postgres-server-processes.js'
+import { killHard, spawnServer, spawnWorker } from '../support/spawn-server.js'
 
 /**
  * Several server processes on one PostgreSQL database, as `README.md` "Scaling out" runs them: two
@@ -13,13 +13,7 @@ const TOKEN = 'spat_scale-out-system-token-0000'
 const TERMINAL = new Set(['completed', 'failed', 'partial_failed'])
 const INGESTIONS = 1000
 const NAMES = ['Alice', 'Bob', 'Chidi', 'Dana', 'Eleanor', 'Farid']
-const databases = testDatabases()
-const processes: ServerProcess[] = []
-
-afterEach(async () => {
-  await Promise.all(processes.splice(0).map((p) => killHard(p).catch(() => {})))
-})
-afterAll(() => databases.dropAll())
+const { databases, processes } = postgresServerProcesses()
 
 const headers = { ServicePAT: TOKEN, 'content-type': 'application/json' }
 

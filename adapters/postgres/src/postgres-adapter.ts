@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import type { BrainCatalog, BrainRecord, BrainStore, StorageAdapter } from '@engram/core'
+import {
+  silentLogger,
+  type BrainCatalog,
+  type BrainRecord,
+  type BrainStore,
+  type StorageAdapter,
+  type StorageRuntime,
+} from '@engram/core'
 import { brainStats, createPostgresBrainStore, inTransaction } from './postgres-brain-store.js'
 import { postgresCoordination } from './postgres-coordination.js'
+import { guardPool, type GuardedPool } from './postgres-guarded-pool.js'
 import { migrate } from './postgres-schema.js'
 
 export interface PostgresAdapterConfig {
@@ -31,7 +39,8 @@ const toRecord = (row: CatalogRow): BrainRecord => ({
 /**
  * A pool of our own. An idle client's error (the server restarted, an administrator ended the
  * session) is emitted on the pool and would crash the process unheard; the pool has already dropped
- * that client, and the next query connects anew, so it is ignored here.
+ * that client, and the next query connects anew, so it is ignored here. (Checked-out clients are
+ * covered by `guardPool`.)
  */
 function ownPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config)
@@ -49,18 +58,32 @@ function poolConfig(config: PostgresAdapterConfig): pg.PoolConfig {
 /**
  * Storage on PostgreSQL: one set of tables keyed by `brain_id` (see the README for why not a schema
  * per brain), migrated at `open()`. Several processes may share one database.
+ *
+ * Connections that drop (an administrator's `pg_terminate_backend`, a restart, a failover) are not
+ * fatal: the pools open new ones on the next query, a query that met the drop throws
+ * `StorageUnavailableError` (503; the task queue retries), and the LISTEN connection reconnects with
+ * backoff (`postgres-notifications.ts`). A database that refuses this process for good (credentials,
+ * dropped database) is reported to the engine's `fatal`.
  */
 export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
   let pool: pg.Pool | null = null
+  let guarded: GuardedPool | null = null
+  let runtime: StorageRuntime = { logger: silentLogger, fatal: () => {} }
   const stores = new Map<string, BrainStore>()
   // This adapter's name in leases and the write feed: one per process, whatever restarts.
   const origin = randomUUID()
 
   const db = () => {
-    if (pool === null) throw new Error('postgres adapter: open() was not called')
-    return pool
+    if (guarded === null) throw new Error('postgres adapter: open() was not called')
+    return guarded
   }
-  const coordination = postgresCoordination(origin, db, () => poolConfig(config), ownPool)
+  const coordination = postgresCoordination({
+    origin,
+    db,
+    clientConfig: () => poolConfig(config),
+    makePool: ownPool,
+    runtime: () => runtime,
+  })
   const oneRow = async (sql: string, params: unknown[]) => {
     const { rows } = await db().query<CatalogRow>(sql, params)
     return rows[0] === undefined ? null : toRecord(rows[0])
@@ -112,7 +135,10 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
     name: 'postgres',
     catalog,
     coordination,
-    async open() {
+    async open(given) {
+      // The server opens the adapter once before the engine does (to agree on the system token);
+      // the engine's runtime (its logger and `fatal`) arrives with the engine's call.
+      if (given !== undefined) runtime = given
       if (pool !== null) return
       const next = config.pool ?? ownPool(poolConfig(config))
       const client = await next.connect()
@@ -125,12 +151,14 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
       }
       client.release()
       pool = next
+      guarded = guardPool(next)
       coordination.open()
     },
     async close() {
       const current = pool
       if (current !== null) await coordination.close()
       pool = null
+      guarded = null
       stores.clear()
       if (current !== null && config.pool === undefined) await current.end()
     },

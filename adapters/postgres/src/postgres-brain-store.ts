@@ -1,4 +1,3 @@
-import type { Pool, PoolClient } from 'pg'
 import {
   normalizeEntityName,
   summarizeBatch,
@@ -8,6 +7,7 @@ import {
   type WriteBatch,
 } from '@engram/core'
 import { appendWrite } from './postgres-coordination.js'
+import type { GuardedPool } from './postgres-guarded-pool.js'
 import { putTask } from './postgres-put-task.js'
 import { postgresRepositories } from './postgres-repositories.js'
 import { firstByKey, lastByKey, type Queryable } from './postgres-sql.js'
@@ -248,12 +248,18 @@ async function deletes(db: Queryable, brainId: string, batch: WriteBatch) {
     )
 }
 
-/** Runs `work` in one transaction on one pooled client. */
+/**
+ * Runs `work` in one transaction on one pooled client. A client whose connection dropped is closed,
+ * not pooled; the error (`StorageUnavailableError`) says nothing about whether a COMMIT in flight
+ * landed, which is why everything written here is an idempotent upsert and a task's finished record
+ * is written in the same transaction as its records.
+ */
 export async function inTransaction<T>(
-  pool: Pool,
-  work: (client: PoolClient) => Promise<T>,
+  pool: GuardedPool,
+  work: (client: Queryable) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect()
+  let broken = false
   try {
     await client.query('BEGIN')
     try {
@@ -261,11 +267,11 @@ export async function inTransaction<T>(
       await client.query('COMMIT')
       return result
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
+      await client.query('ROLLBACK').catch(() => (broken = true))
       throw error
     }
   } finally {
-    client.release()
+    client.release(broken)
   }
 }
 
@@ -290,7 +296,11 @@ export async function brainStats(db: Queryable, brainId: string): Promise<BrainS
  * the engine rebuilds a brain's indexes from its records when it loads the brain. `origin` names this
  * process in the write feed.
  */
-export function createPostgresBrainStore(brainId: string, pool: Pool, origin: string): BrainStore {
+export function createPostgresBrainStore(
+  brainId: string,
+  pool: GuardedPool,
+  origin: string,
+): BrainStore {
   return {
     brainId,
     snapshotDir: null,

@@ -1,12 +1,16 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type pg from 'pg'
-import type {
-  Coordination,
-  FeedEntry,
-  TaskKey,
-  TaskLeases,
-  WriteFeed,
-  WriteSummary,
+import {
+  StorageUnavailableError,
+  type Coordination,
+  type FeedEntry,
+  type StorageRuntime,
+  type TaskKey,
+  type TaskLeases,
+  type WriteFeed,
+  type WriteSummary,
 } from '@engram/core'
+import { guardPool, type GuardedPool } from './postgres-guarded-pool.js'
 import { Notifications, TASKS_CHANNEL, WRITES_CHANNEL } from './postgres-notifications.js'
 import type { Queryable } from './postgres-sql.js'
 
@@ -45,9 +49,26 @@ const keyParams = (keys: TaskKey[]) => [keys.map((k) => k.brainId), keys.map((k)
 const FEED_RETENTION = '1 day'
 
 /**
+ * The brain lock the current async context holds (`withBrainLock`), with the brain's write number as
+ * it was once the lock was taken: a fencing token. The lock is a session lock, so it goes with its
+ * connection; if that connection drops while the work runs, another process may take the lock and
+ * write the brain before this work commits what it built from its reads. `appendWrite` commits only
+ * if the write number is still the one seen under the lock (Kleppmann, "How to do distributed
+ * locking", 2016: fencing tokens).
+ */
+interface HeldLock {
+  brainId: string
+  seq: string | null
+}
+const heldLock = new AsyncLocalStorage<HeldLock>()
+
+/**
  * Appends a batch's entry to its brain's write feed, inside the batch's transaction: the brain row's
  * `write_seq` is incremented first (which locks the row until commit, so one brain's entries commit
- * in number order), then the entry is written and announced (NOTIFY is sent at commit).
+ * in number order), then the entry is written and announced (NOTIFY is sent at commit). Under
+ * `withBrainLock`, the increment is fenced: a write number moved by another process (this one's lock
+ * went with a dropped connection) fails the batch with `StorageUnavailableError`, to be retried from
+ * its reads.
  */
 export async function appendWrite(
   db: Queryable,
@@ -55,11 +76,22 @@ export async function appendWrite(
   origin: string,
   summary: WriteSummary,
 ): Promise<void> {
+  const held = heldLock.getStore()
+  const fence = held?.brainId === brainId ? held.seq : null
   const { rows } = await db.query<{ seq: string }>(
-    'UPDATE brains SET write_seq = write_seq + 1 WHERE id = $1 RETURNING write_seq AS seq',
-    [brainId],
+    `UPDATE brains SET write_seq = write_seq + 1
+     WHERE id = $1 AND ($2::bigint IS NULL OR write_seq = $2::bigint) RETURNING write_seq AS seq`,
+    [brainId, fence],
   )
-  if (rows[0] === undefined) throw new Error(`postgres adapter: brain '${brainId}' does not exist`)
+  if (rows[0] === undefined) {
+    const { rowCount } = await db.query('SELECT 1 FROM brains WHERE id = $1', [brainId])
+    if (rowCount === 0) throw new Error(`postgres adapter: brain '${brainId}' does not exist`)
+    throw new StorageUnavailableError(
+      new Error(`brain '${brainId}': write number moved from ${fence} under a lost lock`),
+      "The brain's write lock was lost with its database connection; the write was not committed.",
+    )
+  }
+  if (held !== undefined && fence !== null) held.seq = rows[0].seq
   await db.query('INSERT INTO writes (brain_id, seq, origin, summary) VALUES ($1, $2, $3, $4)', [
     brainId,
     rows[0].seq,
@@ -86,26 +118,38 @@ export interface PostgresCoordination extends Coordination {
  * "NOTIFY" (delivered at commit, to sessions listening then); the lease-and-heartbeat scheme is the
  * one of pg-boss and Que, without their job tables.
  */
-export function postgresCoordination(
-  origin: string,
-  db: () => pg.Pool,
-  clientConfig: () => pg.PoolConfig,
-  makePool: (config: pg.PoolConfig) => pg.Pool,
-): PostgresCoordination {
-  let lockPool: pg.Pool | null = null
+export interface PostgresCoordinationOptions {
+  origin: string
+  /** The adapter's pool (open). */
+  db: () => GuardedPool
+  /** Connection settings for the lock pool and the LISTEN connection. */
+  clientConfig: () => pg.PoolConfig
+  makePool: (config: pg.PoolConfig) => pg.Pool
+  /** The engine's logger and `fatal`, as given to the adapter's `open()`. */
+  runtime: () => StorageRuntime
+}
+
+export function postgresCoordination(options: PostgresCoordinationOptions): PostgresCoordination {
+  const { origin, db, clientConfig, makePool } = options
+  let lockPool: { pool: pg.Pool; guarded: GuardedPool } | null = null
   let notifications: Notifications | null = null
   let sweep: NodeJS.Timeout | undefined
 
-  const channel = () => (notifications ??= new Notifications(clientConfig()))
+  const channel = () => (notifications ??= new Notifications(clientConfig(), options.runtime))
 
   async function withBrainLock<T>(brainId: string, work: () => Promise<T>): Promise<T> {
     if (lockPool === null) throw new Error('postgres adapter: open() was not called')
-    const client = await lockPool.connect()
+    const client = await lockPool.guarded.connect()
     let broken = false
     try {
       await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [BRAIN_LOCK, brainId])
       try {
-        return await work()
+        // Read after the lock is held (its own statement: a statement's snapshot predates its locks).
+        const { rows } = await client.query<{ seq: string }>(
+          'SELECT write_seq::text AS seq FROM brains WHERE id = $1',
+          [brainId],
+        )
+        return await heldLock.run({ brainId, seq: rows[0]?.seq ?? null }, work)
       } finally {
         await client
           .query('SELECT pg_advisory_unlock($1, hashtext($2))', [BRAIN_LOCK, brainId])
@@ -203,7 +247,8 @@ export function postgresCoordination(
       return rows[0]!.value
     },
     open() {
-      lockPool = makePool({ ...clientConfig(), max: 8 })
+      const pool = makePool({ ...clientConfig(), max: 8 })
+      lockPool = { pool, guarded: guardPool(pool) }
       sweep = setInterval(() => {
         db()
           .query(`DELETE FROM writes WHERE written_at < now() - interval '${FEED_RETENTION}'`)
@@ -213,11 +258,11 @@ export function postgresCoordination(
     },
     async close() {
       clearInterval(sweep)
-      const pool = lockPool
+      const locks = lockPool
       lockPool = null
       await notifications?.close()
       notifications = null
-      await pool?.end()
+      await locks?.pool.end()
     },
   }
 }

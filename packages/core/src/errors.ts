@@ -168,3 +168,25 @@ export function notFound(what: string, id?: string): EngramError {
     id === undefined ? `${what} not found.` : `${what} '${id}' not found.`,
   )
 }
+
+/**
+ * Storage that cannot serve now: a connection dropped or refused (the database restarted, an
+ * administrator ended the session, a failover). A 503 like any SERVICE_UNAVAILABLE, and transient:
+ * the same call may succeed once the adapter has reconnected, so the task queue retries the task's
+ * work after a backoff instead of failing the task. Adapters throw it for those errors only
+ * (`docs/writing-an-adapter.md`); anything else storage throws is a failure.
+ */
+export class StorageUnavailableError extends EngramError {
+  constructor(cause: unknown, message = 'The database is unavailable.') {
+    super('SERVICE_UNAVAILABLE', message, {
+      retryAfter: 1,
+      cause,
+      resolution: 'Retry in a moment: the server reconnects to its database on its own.',
+    })
+    this.name = 'StorageUnavailableError'
+  }
+}
+
+export function isStorageUnavailable(error: unknown): error is StorageUnavailableError {
+  return error instanceof StorageUnavailableError
+}

@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.js'
 import type { BrainRecord } from '../model/brain-record.js'
 import type { ChangelogEntry } from '../model/changelog-entry.js'
 import type { Entity } from '../model/entity.js'
@@ -38,8 +39,12 @@ export type * from './vector-repository.js'
 export interface StorageAdapter {
   /** Short name for logs and errors, e.g. `sqlite`. */
   readonly name: string
-  /** Opens connections and runs migrations. Called once before any other member. */
-  open(): Promise<void>
+  /**
+   * Opens connections and runs migrations. Called before any other member; the engine passes its
+   * `runtime`. A second call only takes a runtime it brings (the server opens the adapter before the
+   * engine does).
+   */
+  open(runtime?: StorageRuntime): Promise<void>
   /** Flushes and releases everything. Idempotent. */
   close(): Promise<void>
   /** The brain catalog (ids and token hashes). */
@@ -52,6 +57,19 @@ export interface StorageAdapter {
    * assumes it is the only process using the storage.
    */
   readonly coordination?: Coordination
+}
+
+/** What the engine hands an adapter at `open()`. */
+export interface StorageRuntime {
+  /** The engine's logger: what an adapter does on its own (reconnecting) is logged here. */
+  logger: Logger
+  /**
+   * Reports a condition the adapter cannot recover from: the storage is unusable to this process for
+   * good (the database refuses its credentials, or no longer exists). The engine tells its `onFatal`
+   * listeners (`engram serve` exits non-zero). A dropped connection is not fatal: the adapter
+   * reconnects, and meanwhile throws `StorageUnavailableError` (see `docs/writing-an-adapter.md`).
+   */
+  fatal(error: Error): void
 }
 
 /** Brain registry. Tokens are never stored in clear: only `tokenHash` (SHA-256 hex) and `tokenLast4`. */

@@ -2,7 +2,7 @@ import { createBrainService, type BrainService } from '../brain/brain-service.js
 import { generateToken, hashToken, tokenLast4 } from '../brain/tokens.js'
 import type { BatchBuilder, BeforeCommitHook, CommitListener } from '../contracts/commit-hooks.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
-import { EngramError } from '../errors.js'
+import { EngramError, isStorageUnavailable } from '../errors.js'
 import { createGraphWriter, type GraphWriter } from '../model-writes/graph-writer.js'
 import { silentLogger, type Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
@@ -96,6 +96,14 @@ export interface EngineCore {
    * dropped at once rather than when next looked up. Hooks run in registration order.
    */
   onBrainDeleted(hook: (brainId: string) => void | Promise<void>): void
+  /**
+   * Calls `listener` once the engine meets a condition it cannot recover from: the storage adapter
+   * reports itself unusable for good (`StorageRuntime.fatal`: the database refuses this process's
+   * credentials, or was dropped). The engine goes on, failing what needs storage; `engram serve`
+   * logs the reason and exits non-zero. A listener added after the fact is called at once. Dropped
+   * connections are not fatal: adapters reconnect, and tasks retry meanwhile.
+   */
+  onFatal(listener: (error: Error) => void): void
   /** Opens storage, ensures the default brain, resumes unfinished tasks. */
   start(): Promise<void>
   /** Stops accepting tasks, lets running ones finish (up to `graceMs`), leaves the rest queued, closes storage. */
@@ -120,6 +128,15 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
   const deleteHooks: ((brainId: string) => void | Promise<void>)[] = []
   let sweepTimer: NodeJS.Timeout | undefined
   let started = false
+  const fatalListeners: ((error: Error) => void)[] = []
+  let fatalError: Error | null = null
+
+  function fatal(error: Error): void {
+    if (fatalError !== null) return
+    fatalError = error
+    logger.error({ err: error }, `fatal: ${error.message}`)
+    for (const listener of fatalListeners) listener(error)
+  }
 
   async function store(brainId: string): Promise<BrainStore> {
     if ((await storage.catalog.get(brainId)) === null) {
@@ -181,7 +198,14 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
         await follower?.catchUpLocked(brainId)
         const batch = typeof source === 'function' ? await source() : source
         for (const hook of beforeHooks) await hook(brainId, batch, forecast)
-        await target.apply(batch)
+        try {
+          await target.apply(batch)
+        } catch (error) {
+          // A connection lost during COMMIT leaves it unknown whether the batch landed; if it did, the
+          // write feed has it under this process's name, which catch-ups skip: this time they apply it.
+          if (isStorageUnavailable(error)) follower?.uncertain(brainId)
+          throw error
+        }
         return batch
       }
       // The shared lock covers the write only: indexes follow under the in-process lock, while other
@@ -260,6 +284,10 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     onBrainDeleted(hook) {
       deleteHooks.push(hook)
     },
+    onFatal(listener) {
+      fatalListeners.push(listener)
+      if (fatalError !== null) listener(fatalError)
+    },
 
     async start() {
       if (started) return
@@ -268,7 +296,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
         throw new Error(
           `runTasks: false needs storage several processes share (postgres); ${storage.name} has one process run its tasks.`,
         )
-      await storage.open()
+      await storage.open({ logger, fatal })
       await follower?.start()
       if (defaultBrain !== null && (await storage.catalog.get(defaultBrain)) === null) {
         // The default brain's token is never shown: the system token reaches it. Rotate to get one.

@@ -28,6 +28,12 @@ export interface WriteFollower {
   track(brainId: string): Promise<void>
   /** Applies the writes of other processes this process has not seen; the caller holds the brain's lock. */
   catchUpLocked(brainId: string): Promise<void>
+  /**
+   * A write of this process to the brain may have committed without reaching the commit listeners
+   * (the connection dropped during its COMMIT): the next catch-up applies this process's own entries
+   * too, which upserts make harmless if they had reached them.
+   */
+  uncertain(brainId: string): void
   /** Which brains' derived state exists (the index manager registers itself). */
   setTarget(target: FollowTarget): void
   start(): Promise<void>
@@ -57,6 +63,10 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
   const tracking = new Map<string, Promise<void>>()
   /** Brains with a catch-up in progress; `true` when another was asked for meanwhile. */
   const syncing = new Map<string, boolean>()
+  /** Brains whose next catch-up also applies this process's own entries (`uncertain`). */
+  const replayOwn = new Set<string>()
+  /** Whether the last poll failed: a database outage is logged when it starts and ends, not every poll. */
+  let pollFailing = false
   let target: FollowTarget = { interested: () => false, stale: () => {} }
   let unsubscribe: (() => Promise<void>) | null = null
   let timer: NodeJS.Timeout | undefined
@@ -67,9 +77,10 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
     let seq = known.get(brainId)
     if (seq === undefined) return
     const store = await options.store(brainId)
+    const replay = replayOwn.has(brainId)
     for (;;) {
       const entries = await feed.since(brainId, seq, PAGE)
-      if (entries.length === 0) return
+      if (entries.length === 0) break
       if (entries[0]!.seq !== seq + 1 && target.interested(brainId)) {
         logger.warn(
           { brainId, from: seq, next: entries[0]!.seq },
@@ -78,13 +89,14 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
         target.stale(brainId)
       }
       for (const entry of entries) {
-        if (entry.origin !== coordination.origin && target.interested(brainId))
+        if ((replay || entry.origin !== coordination.origin) && target.interested(brainId))
           await options.deliver(brainId, await batchFromSummary(store, entry.summary))
         seq = entry.seq
         known.set(brainId, seq)
       }
-      if (entries.length < PAGE) return
+      if (entries.length < PAGE) break
     }
+    if (replay) replayOwn.delete(brainId)
   }
 
   /** Catches the brain up unless `head` is already applied; one catch-up per brain at a time. */
@@ -115,7 +127,10 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
     if (polling || known.size === 0) return
     polling = true
     try {
-      for (const [brainId, head] of await feed.heads([...known.keys()])) {
+      const heads = await feed.heads([...known.keys()])
+      if (pollFailing) logger.info({}, 'write feed poll recovered')
+      pollFailing = false
+      for (const [brainId, head] of heads) {
         if (head < known.get(brainId)!) {
           // Deleted and created again elsewhere: its numbering restarted. Rebuild from storage.
           if (target.interested(brainId)) target.stale(brainId)
@@ -123,7 +138,9 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
         } else sync(brainId, head)
       }
     } catch (error) {
-      logger.warn({ err: error }, 'write feed poll failed')
+      // Retried at the next poll; an outage is logged once, not twice a second.
+      if (!pollFailing) logger.warn({ err: error }, 'write feed poll failed; retrying every poll')
+      pollFailing = true
     } finally {
       polling = false
     }
@@ -145,6 +162,9 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
       return pending
     },
     catchUpLocked,
+    uncertain(brainId) {
+      replayOwn.add(brainId)
+    },
     setTarget(next) {
       target = next
     },

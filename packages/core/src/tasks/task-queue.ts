@@ -2,7 +2,7 @@ import type { BrainStore, Page, WriteBatch } from '../contracts/storage-adapter.
 import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import type { TaskKey, TaskLeases } from '../contracts/coordination.js'
 import { FairQueue } from '../fair-queue.js'
-import { EngramError, isEngramError } from '../errors.js'
+import { EngramError, isEngramError, isStorageUnavailable, notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
@@ -13,6 +13,8 @@ import {
   type TaskStage,
   type TaskStatus,
 } from '../model/task.js'
+import type { BackoffOptions } from '../retry-delay.js'
+import { retryWhileUnavailable } from './retry-while-unavailable.js'
 import type { TaskContext, TaskHandler } from './task-handler.js'
 
 export interface SubmitTaskInput {
@@ -31,6 +33,14 @@ export interface TaskQueue {
   list(brainId: string, page: Page): Promise<Task[]>
   /** Resolves when no task is queued or running in this process (tests, shutdown). */
   idle(): Promise<void>
+  /**
+   * Resolves with the task's record once its status is terminal (completed, partial_failed, failed),
+   * woken by the run that ends it rather than by polling. Rejects with RESOURCE_NOT_FOUND for an
+   * unknown task, SERVICE_UNAVAILABLE when the queue stops first (the task resumes at the next start),
+   * or `signal`'s reason. With a shared queue another process may run the task: its record is then
+   * also read every `pollMs`, the only news of it this process gets.
+   */
+  settled(brainId: string, taskId: string, signal?: AbortSignal): Promise<Task>
   stats(): { running: number; pending: number; capacity: number }
 }
 
@@ -65,6 +75,8 @@ export interface TaskQueueOptions {
   shared?: { leases: TaskLeases; leaseMs: number; pollMs?: number }
   /** Whether this process runs tasks (default true); false only with `shared` (`ROLE=api`). */
   runTasks?: boolean
+  /** Backoff of a task's tries while storage cannot serve (default `STORAGE_RETRY`: 100 ms to 5 s). */
+  storageRetry?: BackoffOptions
 }
 
 export interface EmbeddedTaskQueue extends TaskQueue {
@@ -81,8 +93,17 @@ export interface EmbeddedTaskQueue extends TaskQueue {
 
 type Entry = TaskKey
 
+/** A `settled` caller: told the task's terminal record, or why it will not get it. */
+type Settler = (outcome: { task: Task } | { error: unknown }) => void
+
 /** Thrown by a task's commit when its record is terminal already: another process finished it. */
 class FinishedElsewhere extends Error {}
+
+/** What one run of a task keeps across its tries after storage errors (`run`). */
+interface RunState {
+  /** The attempt number this run counted (written with `started`), once it has. */
+  attempts?: number
+}
 
 const MAX_ERROR_LENGTH = 2000
 
@@ -135,6 +156,13 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
   let fillAgain = false
   let unsubscribe: (() => Promise<void>) | null = null
   const timers: NodeJS.Timeout[] = []
+  /** Aborted by `stop()`: ends the backoff of runs waiting for storage to come back. */
+  const stopping = new AbortController()
+  /** Whether the last claim failed: a database outage is logged when it starts and ends, not every poll. */
+  let claimFailing = false
+  /** `settled` callers per task key, told the terminal record or the queue's stop. */
+  const settlers = new Map<string, Set<Settler>>()
+  const announcing = new Set<Promise<void>>()
 
   const key = (entry: Entry) => `${entry.brainId}\u0000${entry.taskId}`
 
@@ -144,6 +172,19 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     await shared.leases
       .release(entries)
       .catch((error: unknown) => options.logger.warn({ err: error }, 'task lease release failed'))
+  }
+
+  /** Reads the record of a task that just ran here and hands it to its `settled` callers if terminal. */
+  async function announceEnd(entry: Entry): Promise<void> {
+    if (!settlers.has(key(entry))) return
+    const task = await (await options.store(entry.brainId)).tasks.get(entry.taskId)
+    if (task !== null && isTerminal(task.status)) settle(key(entry), { task })
+  }
+
+  function settle(k: string, outcome: { task: Task } | { error: unknown }) {
+    const waiting = settlers.get(k)
+    settlers.delete(k)
+    for (const settler of waiting ?? []) settler(outcome)
   }
 
   function notifyIdle() {
@@ -194,6 +235,12 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         pump()
         notifyIdle()
         void fill()
+        const announced = announceEnd(entry)
+          .catch((error: unknown) =>
+            options.logger.warn({ err: error, taskId: entry.taskId }, 'task end not announced'),
+          )
+          .finally(() => announcing.delete(announced))
+        announcing.add(announced)
       })
     }
   }
@@ -222,11 +269,50 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     )
   }
 
-  async function run(entry: Entry) {
+  /**
+   * Runs a task to its end. Storage that cannot serve (`StorageUnavailableError`: a dropped database
+   * connection) is not the task's failure: the run starts again from its reads after a backoff, for as
+   * long as the queue runs, holding its worker (and, shared, its lease, still renewed); the attempt is
+   * counted once. Never rejects: an error that escapes is a bug, logged, and the queue goes on.
+   */
+  async function run(entry: Entry): Promise<void> {
+    const state: RunState = {}
+    const at = { brainId: entry.brainId, taskId: entry.taskId }
+    try {
+      await retryWhileUnavailable(() => runOnce(entry, state), {
+        signal: stopping.signal,
+        ...(options.storageRetry === undefined ? {} : { backoff: options.storageRetry }),
+        onRetry(error, retry, delayMs) {
+          // The 1st, 2nd, 4th... retry: a long outage is logged, not one line per try.
+          if (Number.isInteger(Math.log2(retry + 1)))
+            options.logger.warn(
+              { err: error, ...at, retry, delayMs: Math.round(delayMs) },
+              'storage unavailable; task retried',
+            )
+        },
+      })
+    } catch (error) {
+      options.logger.error({ err: error, ...at }, 'task run failed unexpectedly')
+    }
+  }
+
+  /** Records a task's failure, retrying while storage cannot serve: the verdict must not be lost. */
+  async function recordFailure(store: BrainStore, task: Task): Promise<void> {
+    await retryWhileUnavailable(() => store.tasks.put(task), {
+      signal: stopping.signal,
+      ...(options.storageRetry === undefined ? {} : { backoff: options.storageRetry }),
+    }).catch((putError: unknown) => {
+      options.logger.error({ err: putError, taskId: task.id }, 'could not record task failure')
+    })
+  }
+
+  /** One try of `run`; throws `StorageUnavailableError` to be tried again. */
+  async function runOnce(entry: Entry, state: RunState): Promise<void> {
     let store: BrainStore
     try {
       store = await options.store(entry.brainId)
     } catch (error) {
+      if (isStorageUnavailable(error)) throw error
       options.logger.warn(
         { err: error, brainId: entry.brainId, taskId: entry.taskId },
         'task brain unavailable',
@@ -235,7 +321,8 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     }
     let task = await store.tasks.get(entry.taskId)
     if (task === null || isTerminal(task.status)) return
-    if (task.attempts >= options.maxAttempts) {
+    // Checked at the first try only: later tries are this run's, counted already.
+    if (state.attempts === undefined && task.attempts >= options.maxAttempts) {
       // Started that many times and never finished: each start ended with its process (a poison task).
       await store.tasks.put(
         advance(task, 'failed', 'failed', {
@@ -257,8 +344,10 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     const k = key(entry)
     const controller = new AbortController()
     controllers.set(k, controller)
+    // Counted before the write: a write that landed though its answer was lost counts no second time.
+    state.attempts ??= task.attempts + 1
     task = advance(task, 'started', task.status === 'queued' ? 'source' : task.stage, {
-      attempts: task.attempts + 1,
+      attempts: Math.max(task.attempts, state.attempts),
     })
     await store.tasks.put(task)
     let writtenAt = performance.now()
@@ -326,6 +415,8 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         )
         return
       }
+      // Storage could not serve: not the task's failure; `run` tries again from the reads.
+      if (isStorageUnavailable(error)) throw error
       const message = isEngramError(error) || error instanceof Error ? error.message : String(error)
       options.logger.warn(
         { err: error, brainId: entry.brainId, taskId: entry.taskId },
@@ -335,12 +426,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         error: message.slice(0, MAX_ERROR_LENGTH),
         endedAt: nowIso(),
       })
-      await store.tasks.put(task).catch((putError) => {
-        options.logger.error(
-          { err: putError, taskId: entry.taskId },
-          'could not record task failure',
-        )
-      })
+      await recordFailure(store, task)
     } finally {
       controllers.delete(k)
       live.delete(k)
@@ -366,6 +452,8 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         if (!accepting || free <= 0) break
         const busy = [...runningOf].filter(([, n]) => n >= perBrain).map(([brainId]) => brainId)
         const claimed = await shared.leases.claim(free, shared.leaseMs, busy)
+        if (claimFailing) options.logger.info({}, 'task claims resumed')
+        claimFailing = false
         for (const entry of claimed) {
           leased.set(key(entry), entry)
           enqueue(entry)
@@ -373,7 +461,10 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         if (claimed.length === free) fillAgain = true
       } while (fillAgain)
     } catch (error) {
-      options.logger.warn({ err: error }, 'task claim failed')
+      // The next announcement or poll claims again; an outage is logged once, not every second.
+      if (!claimFailing)
+        options.logger.warn({ err: error }, 'task claim failed; retrying every poll')
+      claimFailing = true
     } finally {
       filling = false
     }
@@ -450,6 +541,42 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       return { running, pending: pending.size, capacity: options.maxPending }
     },
 
+    settled(brainId, taskId, signal) {
+      const k = key({ brainId, taskId })
+      return new Promise<Task>((resolve, reject) => {
+        let poll: NodeJS.Timeout | undefined
+        const settler: Settler = (outcome) => {
+          settlers.get(k)?.delete(settler)
+          if (settlers.get(k)?.size === 0) settlers.delete(k)
+          clearInterval(poll)
+          signal?.removeEventListener('abort', onAbort)
+          if ('task' in outcome) resolve(outcome.task)
+          else reject(outcome.error)
+        }
+        const onAbort = () => settler({ error: signal!.reason })
+        if (signal?.aborted) return onAbort()
+        signal?.addEventListener('abort', onAbort, { once: true })
+        if (!settlers.has(k)) settlers.set(k, new Set())
+        settlers.get(k)!.add(settler)
+        // Registered first, then read: a task that ended before the registration is terminal here.
+        // One still held here may be terminal in storage while its indexes are being updated: its
+        // run's end announces it, once what it wrote is searchable.
+        const check = () =>
+          void options
+            .store(brainId)
+            .then((store) => store.tasks.get(taskId))
+            .then(
+              (task) => {
+                if (task === null) settler({ error: notFound('Task', taskId) })
+                else if (isTerminal(task.status) && !queuedKeys.has(k)) settler({ task })
+              },
+              (error: unknown) => settler({ error }),
+            )
+        check()
+        if (shared !== undefined) poll = setInterval(check, shared.pollMs ?? 1000)
+      })
+    },
+
     async resume() {
       if (shared !== undefined) {
         if (!runTasks) return 0
@@ -457,7 +584,9 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         const poll = setInterval(() => void fill(), shared.pollMs ?? 1000)
         const heartbeat = setInterval(() => void renewLeases(), Math.max(100, shared.leaseMs / 3))
         timers.push(poll, heartbeat)
-        for (const timer of timers) timer.unref()
+        // The poll is what a process running the shared queue lives for (ROLE=worker serves no HTTP):
+        // it keeps the process running until `stop()`, whatever connection drops meanwhile.
+        heartbeat.unref()
         await fill()
         return leased.size
       }
@@ -487,6 +616,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
 
     async stop(graceMs) {
       accepting = false
+      stopping.abort()
       for (const timer of timers.splice(0)) clearInterval(timer)
       await unsubscribe?.()
       unsubscribe = null
@@ -502,6 +632,13 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       for (const controller of controllers.values()) controller.abort()
       // Aborted mid-run: they stay `started`, and the next process to claim them runs them again.
       await release([...leased.values()])
+      // Tasks that ended within the grace period have been announced; the rest will not end here.
+      await Promise.all(announcing)
+      const stopped = new EngramError(
+        'SERVICE_UNAVAILABLE',
+        'The engine stopped before the task ended; it resumes at the next start.',
+      )
+      for (const k of [...settlers.keys()]) settle(k, { error: stopped })
     },
   }
 }
