@@ -4,3 +4,4 @@ export type {
   SqliteDatabaseLike,
   SqliteStatementLike,
 } from './sqlite-database-like.js'
+export { sqliteStorage, type SqliteStorageOptions } from './sqlite-storage.js'

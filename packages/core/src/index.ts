@@ -1,3 +1,4 @@
+export * from './library/index.js'
 export * from './model/index.js'
 export * from './errors.js'
 export * from './ids.js'
@@ -91,7 +92,8 @@ export type {
   IndexManagerStats,
 } from './indexes/index-manager.js'
 export type { IndexComponent } from './indexes/index-component.js'
-export type { SearchRequest } from './search/search-request.js'
+export type { SearchInput, SearchRequest } from './search/search-request.js'
+export { resolveSearchRequest } from './search/resolve-search-request.js'
 export { DEFAULT_GRAPH_CHANNELS, type GraphChannels } from './search/graph-channels.js'
 export {
   builtinCandidateSource,
@@ -154,12 +156,17 @@ export {
 } from './builtins/stages/query-coverage.js'
 export { MAX_SNIPPET } from './search/snippet.js'
 export * from './ingest/ingest-payloads.js'
+export * from './ingest/build-ingest-payloads.js'
+export { MAP_LIMITS, mapProblem, type MapLimits, type MapProblem } from './map-limits.js'
+export { invalidInput, parseInput } from './invalid-input.js'
 export type * from './ingest/pipeline/ingestion-components.js'
 export {
   defaultIngestionComponents,
   type DefaultComponentsOptions,
 } from './ingest/default-components.js'
-export { localExtractor, type LocalExtractorOptions } from './ingest/extract/local-extractor.js'
+export type { LocalExtractorOptions } from './ingest/extract/local-extractor.js'
+// The NLP libraries load on the first extraction, not with this module.
+export { onDemandLocalExtractor as localExtractor } from './ingest/extract/on-demand-local-extractor.js'
 export {
   localExtractorPool,
   mergeExtractedGraphs,

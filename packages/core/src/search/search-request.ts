@@ -23,6 +23,13 @@ export interface SearchRequest {
   lexicalOnly?: boolean
 }
 
+/**
+ * A search as callers may write it: `query` and any of the other fields. `SearchService.search` fills
+ * the rest with the REST defaults (`resolveSearchRequest`): k 10, channels `['passages']`, expand and
+ * rerank `none`, profileStages false.
+ */
+export type SearchInput = Pick<SearchRequest, 'query'> & Partial<Omit<SearchRequest, 'query'>>
+
 /** Candidate depth per channel: enough for fusion and filters to have material (DESIGN.md section 3). */
 export function candidateDepth(request: Pick<SearchRequest, 'k' | 'extras'>): number {
   const base = Math.max(request.k, 50)

@@ -20,7 +20,8 @@ import {
   type CandidatesResult,
 } from './search-candidates.js'
 import { createSearchContext } from './search-context.js'
-import type { SearchRequest } from './search-request.js'
+import { resolveSearchRequest } from './resolve-search-request.js'
+import type { SearchInput } from './search-request.js'
 import { DEFAULT_FUSION, resolveGraphChannels, type GraphChannels } from './graph-channels.js'
 import { createStageTimer } from './stage-timer.js'
 
@@ -51,8 +52,11 @@ export interface SearchServiceOptions {
 
 export interface SearchService {
   readonly registry: PluginRegistry
-  /** Runs one search; `signal` defaults to a 30 s deadline from the call. */
-  search(brainId: string, request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>
+  /**
+   * Runs one search; `signal` defaults to a 30 s deadline from the call. Omitted fields take the REST
+   * defaults and a field of the wrong type is a VALIDATION_ERROR (`resolveSearchRequest`).
+   */
+  search(brainId: string, request: SearchInput, signal?: AbortSignal): Promise<SearchResponse>
   /**
    * Retrieve -> fuse only, for graph operations (`/retrieve/`, hops and context-pack seeds): fused
    * candidates and the lists behind them. `readers` are the operation's own dense readers (default:
@@ -145,7 +149,8 @@ export function createSearchService(
     embed,
     graphChannels,
     graphWalk: walkSettings,
-    async search(brainId, request, given) {
+    async search(brainId, input, given) {
+      const request = resolveSearchRequest(input)
       const timer = createStageTimer()
       const signal = deadline(given)
       const brainIndexes = await timer.time('search.indexes', () => indexes(brainId))

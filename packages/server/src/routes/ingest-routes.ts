@@ -2,20 +2,19 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import {
   BRAIN_ID_PATTERN,
-  checkFile,
+  buildFilePayload,
+  buildStructuredPayload,
+  buildTextPayload,
+  checkTaskId,
   EngramError,
   INGEST_FILE,
   INGEST_STRUCTURED,
   INGEST_TEXT,
-  normalizeMetaKeys,
   STRUCTURED_ITEM_PARTS,
   STRUCTURED_ITEM_SHAPES,
-  structuredItemProblems,
   type StructuredItemPart,
   type Engram,
-  type StructuredIngestPayload,
   type StructuredNode,
-  type TextIngestPayload,
 } from '@engram/core'
 import { requestedBrain, selectBrain } from '../plugins/auth.js'
 import { acceptedWire } from '../schemas/accepted-wire.js'
@@ -24,8 +23,6 @@ import { freeFormMap, mapProblem } from '../schemas/free-form-map.js'
 import { nodeBody, predicateBody } from '../schemas/structured-item-parts.js'
 import { defineRoute } from './define-route.js'
 import { readMultipartForm } from './multipart-form.js'
-
-const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
 function invalid(loc: (string | number)[], msg: string, status: 400 | 422 = 422): EngramError {
   return new EngramError('VALIDATION_ERROR', msg, {
@@ -39,19 +36,7 @@ function taskIdentifier(request: FastifyRequest): string | undefined {
   const raw = request.headers['task-identifier']
   const value = Array.isArray(raw) ? raw[0] : raw
   if (value === undefined || value === '') return undefined
-  if (!TASK_ID.test(value))
-    throw invalid(
-      ['header', 'task-identifier'],
-      'must be 1..128 characters of letters, digits, _ . : -',
-    )
-  return value
-}
-
-function sourceTimestamp(raw: string | null | undefined, loc: (string | number)[]): string {
-  if (raw === undefined || raw === null || raw === '') return new Date().toISOString()
-  const time = Date.parse(raw)
-  if (Number.isNaN(time)) throw invalid(loc, 'must be an ISO 8601 date-time')
-  return new Date(time).toISOString()
+  return checkTaskId(value, ['header', 'task-identifier'])
 }
 
 /** The multipart `meta_keys` field: a JSON object within the free-form map limits. */
@@ -137,6 +122,7 @@ export function ingestRoutes(
       description:
         'Accepts exactly one of `text` or `data` (both: 400) and answers 202 with a task id; the task and its payload are stored durably first. Header `Task-Identifier`: sending the same id again returns the same task. Poll /tasks/{task_id}.',
       auth: 'brain',
+      unavailableWhen: ['queue'],
       body: z.object({
         text: z.string().min(1).max(10_000_000).optional(),
         data: z
@@ -158,22 +144,21 @@ export function ingestRoutes(
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: acceptedWire },
-      errors: [400, 413, 503],
+      errors: [400],
     },
     async (request, reply) => {
       const b = request.body
+      // `data` may carry text too: `text` beside it is two contents, whichever `data` holds.
       if (b.text !== undefined && b.data !== undefined)
         throw invalid(['body'], 'send exactly one of `text` or `data`, not both', 400)
-      if (b.text === undefined && b.data === undefined)
-        throw invalid(['body'], 'one of `text` or `data` is required')
-      const payload: TextIngestPayload = {
+      const payload = buildTextPayload({
         text: b.text ?? (b.data && 'text_data' in b.data ? b.data.text_data : null),
         json: b.data && 'json_data' in b.data ? b.data.json_data : null,
-        metaKeys: normalizeMetaKeys(b.meta_keys),
+        metaKeys: b.meta_keys ?? null,
         observateFor: b.observate_for,
-        sourceTimestamp: sourceTimestamp(b.source_timestamp, ['body', 'source_timestamp']),
+        sourceTimestamp: b.source_timestamp ?? null,
         skipEnrichment: b.skip_enrichment,
-      }
+      })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId: request.brainId,
@@ -196,6 +181,7 @@ export function ingestRoutes(
       description:
         'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
       auth: 'brain',
+      unavailableWhen: ['queue'],
       multipartBody: z.object({
         file: z.string().meta({ format: 'binary' }).describe('The file to ingest.'),
         brain_id: z.string().optional().describe('Brain fallback when X-Brain-ID is not sent.'),
@@ -205,7 +191,6 @@ export function ingestRoutes(
           .describe('A JSON object as a string, stored as passage metadata.'),
       }),
       success: { 202: acceptedWire },
-      errors: [413, 415, 503],
     },
     async (request, reply) => {
       if (!request.isMultipart())
@@ -224,19 +209,17 @@ export function ingestRoutes(
       if (fromField && !BRAIN_ID_PATTERN.test(fromField))
         throw invalid(['body', 'brain_id'], `must match ${BRAIN_ID_PATTERN.source}`)
       const brainId = await selectBrain(engram, request.principal!, requested)
-      const metaKeys = multipartMetaKeys(fields.meta_keys)
-      await checkFile({ filename: file.filename, mimeType: file.mimeType, bytes: file.bytes })
+      const payload = await buildFilePayload({
+        filename: file.filename,
+        mimeType: file.mimeType,
+        bytes: file.bytes,
+        metaKeys: multipartMetaKeys(fields.meta_keys),
+      })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId,
         kind: INGEST_FILE,
-        payload: {
-          filename: file.filename,
-          mimeType: file.mimeType,
-          contentBase64: file.bytes.toString('base64'),
-          metaKeys: normalizeMetaKeys(metaKeys),
-          sourceTimestamp: new Date().toISOString(),
-        },
+        payload,
         ...(taskId ? { taskId } : {}),
       })
       return reply.status(202).send({ message: 'File ingestion accepted', task_id: task.id })
@@ -254,6 +237,7 @@ export function ingestRoutes(
       description:
         'Items `{subject?, subj_event?, event?, event_obj?, object}` in one of these shapes: only `object` (creates that node, or merges it into the stored entity it resolves to, filling what it lacks; no edge); `subject` + `subj_event` (subject -subj_event-> object); `subj_event` with an `anchor` (anchor -subj_event-> object); `subject` + `subj_event` + `event` + `event_obj` (subject -subj_event-> event -event_obj-> object, one flow key); `event` + `event_obj` (event -event_obj-> object, plus anchor -MADE-> event when an `anchor` is given); `subj_event` + `event` + `event_obj` with an `anchor` (the anchor as the subject). `anchor` ({uuid} or {name, type}) stands in for a missing `subject`; it is resolved like any structured node (an unknown uuid fails the task) and is never linked to a node-only item, which names no predicate. `mode` defaults to deterministic without `text` (no extractor runs) and hybrid with it. Any other combination: 422 naming the item.',
       auth: 'brain',
+      unavailableWhen: ['queue'],
       body: z.object({
         data: z.array(structuredItem).min(1).max(10_000),
         anchor: z
@@ -271,39 +255,21 @@ export function ingestRoutes(
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: acceptedWire },
-      errors: [413, 503],
     },
     async (request, reply) => {
       const b = request.body
-      const anchor = b.anchor ?? null
-      const items = b.data.map((item) => ({
-        object: toNode(item.object),
-        ...(item.subject ? { subject: toNode(item.subject) } : {}),
-        ...(item.event ? { event: toNode(item.event) } : {}),
-        ...(item.subj_event ? { subjEvent: item.subj_event } : {}),
-        ...(item.event_obj ? { eventObj: item.event_obj } : {}),
-      }))
-      const detail = items.flatMap((item, i) =>
-        structuredItemProblems(item, anchor !== null).map((msg) => ({
-          loc: ['body', 'data', i],
-          msg,
-          type: 'value_error',
+      const payload = buildStructuredPayload({
+        items: b.data.map((item) => ({
+          object: toNode(item.object),
+          ...(item.subject ? { subject: toNode(item.subject) } : {}),
+          ...(item.event ? { event: toNode(item.event) } : {}),
+          ...(item.subj_event ? { subjEvent: item.subj_event } : {}),
+          ...(item.event_obj ? { eventObj: item.event_obj } : {}),
         })),
-      )
-      if (detail.length > 0)
-        throw new EngramError(
-          'VALIDATION_ERROR',
-          `Malformed structured item ${detail[0]!.loc[2]}: ${detail[0]!.msg}.`,
-          { status: 422, detail },
-        )
-      const text = b.text ?? null
-      const payload: StructuredIngestPayload = {
-        items,
-        anchor,
-        text,
-        mode: b.mode ?? (text !== null && text.trim() !== '' ? 'hybrid' : 'deterministic'),
-        sourceTimestamp: new Date().toISOString(),
-      }
+        anchor: b.anchor ?? null,
+        text: b.text ?? null,
+        mode: b.mode ?? null,
+      })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId: request.brainId,

@@ -1,70 +1,8 @@
 import { z } from 'zod'
+import { MAP_LIMITS, mapProblem, type MapLimits } from '@engram/core'
 
-/**
- * Limits of a free-form map in a request (CONTRACT.md section 1): `properties`, `metadata`,
- * `meta_keys`, `new_properties`, `identification_params`, `data.json_data` and the `properties` of
- * structured items. The map itself is level 1; every object or array inside it adds a level.
- */
-export const MAP_LIMITS = { depth: 32, keys: 1000, bytes: 64 * 1024 } as const
-
-export interface MapLimits {
-  depth: number
-  keys: number
-  /** Largest UTF-8 JSON serialisation; `Infinity` leaves the size to the body limit. */
-  bytes: number
-}
-
-export interface MapProblem {
-  type: 'map_too_deep' | 'map_too_many_keys' | 'map_too_large'
-  message: string
-}
-
-/**
- * What is wrong with `value` against `limits`, or null. Iterative (an explicit stack, no recursion),
- * so a value nested far deeper than the limit is refused without growing the call stack, and it stops
- * at the first problem. Serialises the value only when a lower bound of its size (the characters of
- * its keys and strings) fits the limit, so an oversized map costs one walk, not a copy.
- */
-export function mapProblem(value: unknown, limits: MapLimits = MAP_LIMITS): MapProblem | null {
-  const stack: [unknown, number][] = [[value, 1]]
-  let chars = 0
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!
-    if (typeof current === 'string') {
-      chars += current.length
-      continue
-    }
-    if (current === null || typeof current !== 'object') continue
-    if (depth > limits.depth)
-      return {
-        type: 'map_too_deep',
-        message: `nested deeper than ${limits.depth} levels (objects and arrays)`,
-      }
-    if (Array.isArray(current)) {
-      for (const item of current) stack.push([item, depth + 1])
-      continue
-    }
-    const keys = Object.keys(current)
-    if (keys.length > limits.keys)
-      return {
-        type: 'map_too_many_keys',
-        message: `an object has more than ${limits.keys} keys`,
-      }
-    for (const key of keys) {
-      chars += key.length
-      stack.push([(current as Record<string, unknown>)[key], depth + 1])
-    }
-  }
-  if (limits.bytes !== Infinity) {
-    const tooLarge: MapProblem = {
-      type: 'map_too_large',
-      message: `serialised as JSON it is over ${limits.bytes} bytes`,
-    }
-    if (chars > limits.bytes) return tooLarge
-    if (Buffer.byteLength(JSON.stringify(value), 'utf8') > limits.bytes) return tooLarge
-  }
-  return null
-}
+// The limits and their check live in core, which the library validates with too.
+export { MAP_LIMITS, mapProblem, type MapLimits, type MapProblem } from '@engram/core'
 
 /**
  * The `type` a custom check (`freeFormMap`'s limits) gave its zod issue, e.g. `map_too_deep`; undefined
