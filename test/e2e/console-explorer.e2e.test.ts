@@ -1,9 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { createEngramClient, type EngramClient } from '@engram/client'
 import { openConsole, type ConsolePage } from '../support/console-page.js'
 import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 
 const BRAIN = 'explorer-e2e'
+
+/**
+ * Waits until the element `selector` names has finished its call, on the page's own completion
+ * signal (`data-state` `done` or `error`, explorer-view.ts and entity-detail.ts), and returns which.
+ * No clock of its own: every call ends in one of the two states, and the test's timeout bounds a page
+ * that never gets there. (A fixed poll timeout failed here when a load outlasted it on a busy machine.)
+ */
+async function settled(page: Page, selector: string): Promise<string | null> {
+  const ended = page.locator(`${selector}:is([data-state="done"], [data-state="error"])`)
+  await ended.waitFor({ state: 'attached', timeout: 0 })
+  return ended.getAttribute('data-state')
+}
+const STATUS = '[data-testid="explorer-status"]'
+const RESULTS = '[data-testid="explorer-results"]'
+/** The detail panel of one entity (a new one each time an entity is selected). */
+const panel = (uuid: string) => `[data-testid="entity-detail"] > [data-uuid="${uuid}"]`
+
 /**
  * The entity explorer in headless Chromium against a real server: search an entity, open its 2-hop
  * neighbourhood, expand a node (the count grows), read the detail panel (observations,
@@ -97,26 +115,31 @@ describe('console explorer (e2e)', () => {
     await page.getByTestId('tab-explorer').click()
     await page.getByTestId('explorer-search').fill('lovelace')
     await page.getByTestId('explorer-search-submit').click()
+    expect(await settled(page, RESULTS)).toBe('done')
     const result = page.getByTestId('explorer-result')
-    await expect.poll(() => result.count()).toBe(1)
-    await expect.poll(() => result.first().textContent()).toContain('Ada Lovelace')
+    expect(await result.count()).toBe(1)
+    expect(await result.first().textContent()).toContain('Ada Lovelace')
     await ui.screenshot('explorer-1-search')
 
+    // The click starts the load at once (`data-state` loading), so the next `done` is this load's.
     await result.first().click()
     const status = page.getByTestId('explorer-status')
-    await expect.poll(() => status.getAttribute('data-action')).toBe('2-hop')
+    expect(await settled(page, STATUS)).toBe('done')
+    expect(await status.getAttribute('data-action')).toBe('2-hop')
     // Ada, Babbage, London (1 hop); Analytical Engine, Royal Society (2 hops). Not Harvard Mark I.
     expect(await nodeCount()).toBe(5)
     expect(Number(await page.getByTestId('explorer-node-count').getAttribute('data-edges'))).toBe(4)
     expect(await page.getByTestId('explorer-legend-item').count()).toBe(4)
     expect(await page.locator('[data-testid="explorer-canvas"] canvas').count()).toBeGreaterThan(0)
 
+    // The load selects Ada: her panel settles once every part of it has answered.
     const detail = page.getByTestId('entity-detail')
-    await expect.poll(() => detail.getByTestId('entity-name').textContent()).toBe('Ada Lovelace')
-    await expect
-      .poll(() => detail.getByTestId('entity-observation').first().textContent())
-      .toContain('Menabrea')
-    await expect.poll(() => detail.getByTestId('entity-relationship').count()).toBe(2)
+    expect(await settled(page, panel(uuids.get('Ada Lovelace')!))).toBe('done')
+    expect(await detail.getByTestId('entity-name').textContent()).toBe('Ada Lovelace')
+    expect(await detail.getByTestId('entity-observation').first().textContent()).toContain(
+      'Menabrea',
+    )
+    expect(await detail.getByTestId('entity-relationship').count()).toBe(2)
     expect(await detail.getByTestId('entity-description').textContent()).toContain('algorithm')
     expect(await detail.getByTestId('entity-properties').textContent()).toContain('1815')
     const outgoing = detail.locator('[data-testid="entity-relationship"][data-direction="out"]')
@@ -125,29 +148,32 @@ describe('console explorer (e2e)', () => {
     expect((await outgoing.allTextContents()).join(' ')).toMatch(/worked_with/i)
     // Synergies and recommendations answer (a list, "None." or an error box, never a blank).
     for (const id of ['entity-synergies', 'entity-recommendations']) {
-      await expect.poll(() => detail.getByTestId(id).textContent()).not.toContain('Loading')
+      expect(await detail.getByTestId(id).getAttribute('data-state')).toMatch(/^(done|error)$/)
+      expect(await detail.getByTestId(id).textContent()).not.toContain('Loading')
     }
     await ui.screenshot('explorer-2-neighbourhood')
 
     // Navigate from the detail panel to Babbage, then on to the Analytical Engine (a drawn node).
     await detail.locator('[data-testid="entity-relationship-link"]', { hasText: 'Babbage' }).click()
-    await expect.poll(() => detail.getByTestId('entity-name').textContent()).toBe('Charles Babbage')
+    expect(await settled(page, panel(uuids.get('Charles Babbage')!))).toBe('done')
+    expect(await detail.getByTestId('entity-name').textContent()).toBe('Charles Babbage')
     await detail
       .locator('[data-testid="entity-relationship-link"]', { hasText: 'Analytical Engine' })
       .click()
-    await expect
-      .poll(() => detail.getByTestId('entity-name').textContent())
-      .toBe('Analytical Engine')
+    expect(await settled(page, panel(uuids.get('Analytical Engine')!))).toBe('done')
+    expect(await detail.getByTestId('entity-name').textContent()).toBe('Analytical Engine')
     await ui.screenshot('explorer-3-detail')
 
     await page.getByTestId('explorer-expand').click()
-    await expect.poll(() => status.getAttribute('data-action')).toBe('expand')
+    expect(await settled(page, STATUS)).toBe('done')
+    expect(await status.getAttribute('data-action')).toBe('expand')
     expect(await nodeCount()).toBe(6)
     await ui.screenshot('explorer-4-expanded')
 
     // The whole brain: every entity and relationship.
     await page.getByTestId('explorer-load-all').click()
-    await expect.poll(() => status.getAttribute('data-action')).toBe('whole brain')
+    expect(await settled(page, STATUS)).toBe('done')
+    expect(await status.getAttribute('data-action')).toBe('whole brain')
     expect(await nodeCount()).toBe(6)
     expect(Number(await page.getByTestId('explorer-node-count').getAttribute('data-edges'))).toBe(5)
     await ui.screenshot('explorer-5-whole-brain')
@@ -159,7 +185,8 @@ describe('console explorer (e2e)', () => {
     const { page } = ui
     await page.getByTestId('explorer-search').fill('x'.repeat(2001))
     await page.getByTestId('explorer-search-submit').click()
-    await expect.poll(() => page.getByTestId('explorer-error').count()).toBe(1)
+    expect(await settled(page, RESULTS)).toBe('error')
+    expect(await page.getByTestId('explorer-error').count()).toBe(1)
     expect(await page.getByTestId('explorer-error').textContent()).toMatch(
       /VALIDATION|422|INVALID/i,
     )

@@ -3,11 +3,15 @@ import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listen
 import { createResponseCheck } from '../support/openapi-response-check.js'
 
 /**
- * Issue 11 item 9 (CONTRACT.md section 1): no `null` where the specification gives a plain type. A
- * response check built from the server's own `/openapi.json` is run over a 2xx response of every
- * operation of the document, on a brain holding real data: the Emily sentence through the extractor,
- * structured items, entities and relationships written through /model with their optional fields
- * unset, a file, and the updates that write property changelogs.
+ * Issue 11 item 9 (CONTRACT.md section 1): no `null` where the specification gives a plain type; and
+ * issue 25's check "every response validates against /openapi.json in a test that calls every
+ * operation, context-pack items included". A response check built from the server's own
+ * `/openapi.json` is run over a 2xx response of every operation of the document, on a brain holding
+ * real data: the Emily sentence through the extractor, structured items, entities and relationships
+ * written through /model with their optional fields unset, two dated events in one city and a
+ * superseded (`invalid_at`) fact (so the context pack has paths, topics, temporal conflicts and
+ * historical context to type), a file, and the updates that write property changelogs. A new
+ * operation without a call here fails the coverage tests.
  */
 let server: ListeningApp
 let check: ReturnType<typeof createResponseCheck>
@@ -117,13 +121,72 @@ beforeAll(async () => {
   })
   ids.structured = structured.data[0]!.id
   await ok({ method: 'POST', path: '/system/brains', body: { brain_id: 'scratch' } })
+  await eventsOfEmily()
 })
+
+/**
+ * Emily attended two dated events held in Berlin (two hubs sharing an entity: a path, and Emily and
+ * Berlin as topics; the same statement dated twice: a temporal conflict), and lived in Lisbon, a fact
+ * superseded by `invalid_at` and then stated again (a conflict a history question keeps).
+ */
+async function eventsOfEmily() {
+  const entity = async (name: string, labels: string[], extra: object = {}) =>
+    (
+      await ok<{ uuid: string }[]>({
+        method: 'POST',
+        path: '/model/entity',
+        body: { name, labels, ...extra },
+      })
+    )[0]!.uuid
+  const link = (subject: string, predicate: string, object: string, extra: object = {}) =>
+    ok({
+      method: 'POST',
+      path: '/model/relationship',
+      body: {
+        subject_uuid: subject,
+        object_uuid: object,
+        predicate_name: predicate,
+        predicate_description: '',
+        ...extra,
+      },
+    })
+  const emily = await entity('Emily', ['PERSON'], { description: 'Organizer of meetups' })
+  const berlin = await entity('Berlin', ['CITY'], { description: 'Capital of Germany' })
+  const lisbon = await entity('Lisbon', ['CITY'])
+  for (const [name, day] of [
+    ['Robotics Summit', '2023-05-01'],
+    ['Berlin Hackathon', '2024-02-10'],
+  ] as const) {
+    const event = await entity(name, ['EVENT'], { happened_at: day, description: `${name} event` })
+    await link(emily, 'attended', event, { happened_at: day, predicate_description: 'took part' })
+    await link(event, 'held in', berlin, { happened_at: day })
+  }
+  await link(emily, 'lives in', lisbon, {
+    happened_at: '2020-01-01',
+    properties: { valid_at: '2020-01-01', invalid_at: '2023-01-01' },
+  })
+  await link(emily, 'lives in', lisbon, {
+    happened_at: '2023-06-01',
+    properties: { valid_at: '2023-06-01' },
+  })
+}
 afterAll(async () => {
   await server?.close()
 })
 
-/** One 2xx call per operation of the document, in an order where each finds what it needs. */
-const CALLS: [string, () => Call][] = [
+type Body = Record<string, unknown[]> & Record<string, unknown>
+/** Non-empty arrays at these keys of a response: the items whose schemas the call is there to see. */
+const filled =
+  (...keys: string[]) =>
+  (body: unknown) => {
+    for (const key of keys) expect((body as Body)[key], key).not.toHaveLength(0)
+  }
+
+/**
+ * One 2xx call per operation of the document, in an order where each finds what it needs, with what
+ * the response must hold besides conforming.
+ */
+const CALLS: [string, () => Call, ((body: unknown) => void)?][] = [
   ['public_health', () => ({ method: 'GET', path: '/health' })],
   ['public_demo_search', () => ({ method: 'GET', path: '/demo/search?query=brain%20token' })],
   ['meta_entity_labels', () => ({ method: 'GET', path: '/meta/entity-labels' })],
@@ -263,6 +326,7 @@ const CALLS: [string, () => Call][] = [
   [
     'retrieve_entity_context',
     () => ({ method: 'GET', path: '/retrieve/entity/context?target=Emily' }),
+    filled('neighborhood', 'natural_language_web', 'text_contexts'),
   ],
   [
     'retrieve_entity_info',
@@ -270,7 +334,13 @@ const CALLS: [string, () => Call][] = [
   ],
   [
     'retrieve_entity_status',
-    () => ({ method: 'GET', path: '/retrieve/entity/status?target=nobody-here' }),
+    // A relationship type: it filters the relationships and does not decide existence.
+    () => ({ method: 'GET', path: '/retrieve/entity/status?target=Emily&types=ATTENDED' }),
+    (body) => {
+      expect(body).toMatchObject({ exists: true, has_relationships: true })
+      const relationships = (body as { relationships: [{ name: string }, unknown][] }).relationships
+      expect(relationships.map(([r]) => r.name)).toEqual(['ATTENDED', 'ATTENDED'])
+    },
   ],
   ['retrieve_hops', () => ({ method: 'GET', path: '/retrieve/hops?query=Widget' })],
   [
@@ -282,8 +352,16 @@ const CALLS: [string, () => Call][] = [
     () => ({
       method: 'POST',
       path: '/retrieve/context',
-      body: { text: 'What did Emily organize?' },
+      body: { text: 'Where did Emily live before, and which events did she attend in Berlin?' },
     }),
+    filled(
+      'triples',
+      'historical_context',
+      'paths',
+      'source_passages',
+      'temporal_conflicts',
+      'topics',
+    ),
   ],
   ['retrieve_recommend_get', () => ({ method: 'GET', path: '/retrieve/recommend?target=Emily' })],
   [
@@ -292,20 +370,32 @@ const CALLS: [string, () => Call][] = [
   ],
 ]
 
+/** The operations whose call conformed, as the calls below run (in order, one after another). */
+const conformed = new Set<string>()
+
 describe('every 2xx response against /openapi.json', () => {
   it('covers every operation of the document', () => {
     expect(CALLS.map(([id]) => id).sort()).toEqual([...check.operationIds()].sort())
   })
 
-  it.each(CALLS)('%s: conforms, with no null in a typed field', async (operationId, make) => {
-    const request = make()
-    const { path, method } = check.operation(operationId)
-    expect(request.method.toLowerCase()).toBe(method)
-    expect(request.path.split('?')[0]).toMatch(
-      new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    )
-    const res = await call(request)
-    expect(check.check(operationId, res.status, res.body)).toEqual([])
+  it.each(CALLS)(
+    '%s: conforms, with no null in a typed field',
+    async (operationId, make, holds) => {
+      const request = make()
+      const { path, method } = check.operation(operationId)
+      expect(request.method.toLowerCase()).toBe(method)
+      expect(request.path.split('?')[0]).toMatch(
+        new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+      )
+      const res = await call(request)
+      expect(check.check(operationId, res.status, res.body)).toEqual([])
+      holds?.(res.body)
+      conformed.add(operationId)
+    },
+  )
+
+  it('called every operation of the document, and each response conformed', () => {
+    expect([...conformed].sort()).toEqual([...check.operationIds()].sort())
   })
 
   it('the check itself: flags typed nulls, missing fields and bad dates; free-form nulls pass', async () => {

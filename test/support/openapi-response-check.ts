@@ -8,7 +8,10 @@ export interface OpenApiDocument {
 }
 export interface OpenApiOperation {
   operationId: string
-  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema: JsonSchema }> }
+  >
 }
 type JsonSchema = Record<string, unknown>
 
@@ -107,21 +110,39 @@ export function createResponseCheck(doc: OpenApiDocument) {
      * violations, and the paths of nulls in typed fields. Empty when the response conforms.
      */
     check(operationId: string, status: number, body: unknown): string[] {
-      const { op } = operation(operationId)
-      const schema = op.responses[String(status)]?.content?.['application/json']?.schema
-      if (!String(status).startsWith('2') || schema === undefined)
+      if (!String(status).startsWith('2'))
         return [`status ${status} is not a documented success of ${operationId}`]
-      let validate = validators.get(operationId)
-      if (validate === undefined) {
-        validate = ajv.compile({ ...schema, components: doc.components })
-        validators.set(operationId, validate)
-      }
-      const problems = validate(body)
-        ? []
-        : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
-      const found: string[] = []
-      nulls(body, schema, '$', found)
-      return [...problems, ...found.map((p) => `null at ${p}`)]
+      return conforms(operationId, status, body)
     },
+    /**
+     * Problems of one error response: a status the operation does not document, or a body that is
+     * not the schema documented for it (the error envelope). Empty when the response conforms.
+     */
+    checkError(operationId: string, status: number, body: unknown): string[] {
+      if (String(status).startsWith('2')) return [`status ${status} is not an error`]
+      return conforms(operationId, status, body)
+    },
+    /** The description of a documented response, or undefined when the status is not documented. */
+    describes(operationId: string, status: number): string | undefined {
+      return operation(operationId).op.responses[String(status)]?.description
+    },
+  }
+
+  function conforms(operationId: string, status: number, body: unknown): string[] {
+    const { op } = operation(operationId)
+    const schema = op.responses[String(status)]?.content?.['application/json']?.schema
+    if (schema === undefined) return [`status ${status} is not documented for ${operationId}`]
+    const key = `${operationId} ${status}`
+    let validate = validators.get(key)
+    if (validate === undefined) {
+      validate = ajv.compile({ ...schema, components: doc.components })
+      validators.set(key, validate)
+    }
+    const problems = validate(body)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`)
+    const found: string[] = []
+    nulls(body, schema, '$', found)
+    return [...problems, ...found.map((p) => `null at ${p}`)]
   }
 }

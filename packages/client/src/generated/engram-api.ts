@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * Demo search over the documentation
-         * @description BM25 passage search over the read-only public documentation brain built from docs/ at start. Never accepts a brain; 30 requests per minute per client, then 429 for 60 s. Credentials sent to it are ignored and never logged.
+         * @description BM25 passage search over the read-only public documentation brain built from docs/ by the first search of it. Never accepts a brain; 30 requests per minute per client, then 429 for 60 s. Credentials sent to it are ignored and never logged.
          */
         get: operations["public_demo_search"];
         put?: never;
@@ -671,7 +671,7 @@ export interface paths {
         };
         /**
          * Whether an entity exists
-         * @description Existence, relationships and observations of `target`; an unknown target answers 200 with `exists: false`.
+         * @description Existence, relationships and observations of `target`; an unknown target answers 200 with `exists: false`. `types` may name entity labels and relationship types (case-insensitive): a value that is a label of some entity of the brain is an entity label, and the entity must carry one of them, else `exists: false`; any other value is a relationship type (`FOUNDED`, `works at`), which keeps only the relationships of those types (`has_relationships` says whether there are any) and never decides existence.
          */
         get: operations["retrieve_entity_status"];
         put?: never;
@@ -1033,6 +1033,88 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description One edge of the neighbourhood tree, and what lies beyond it. */
+        ContextBranch: {
+            predicate: components["schemas"]["Relationship"];
+            node: components["schemas"]["Entity"];
+            /**
+             * @description `out`: the node above is the subject of `predicate`; `in`: it is the object.
+             * @enum {string}
+             */
+            direction: "out" | "in";
+            /** @description Empty at the depth limit, at a node already placed elsewhere in the tree, or past the fan-out caps. */
+            neighbors: components["schemas"]["ContextBranch"][];
+        };
+        /** @description {description, information_direction, <RELATIONSHIP_NAME>: {<node name>: <node description>, info: [WebEntry]}} */
+        WebEntry: {
+            /** @description The relationship's description; "" when unset. */
+            description: string;
+            /**
+             * @description `outgoing` when the node above is the subject of the relationship.
+             * @enum {string}
+             */
+            information_direction: "outgoing" | "incoming";
+        } & {
+            [key: string]: {
+                /** @description The entries one level further; [] at a leaf. */
+                info: components["schemas"]["WebEntry"][];
+            } & {
+                [key: string]: string;
+            };
+        };
+        ContextTriple: {
+            /** @description The name of the seed entity the fact was found from; `bridge:<name>` for a fact reached through an entity it shares with a seed event. */
+            identified_entity: string;
+            /** @description Ids of the passages its relationships cite. */
+            source_chunk_ids: string[];
+            /** @description `session_id` (or `session`) metadata of those passages, distinct. */
+            source_session_ids: string[];
+            /** @description Entity, Relationship, Entity, ...: [actor, leg, event, leg, target] with missing parts left out, or [subject, relationship, object] for a direct fact. */
+            triple: (components["schemas"]["Entity"] | components["schemas"]["Relationship"])[];
+        };
+        /** @description One statement (entity, predicate, object) asserted by two or more events or relationships with different dates. */
+        TemporalConflict: {
+            entity_uuid: string;
+            entity_name: string;
+            /** @description The relationship name the statement makes. */
+            predicate: string;
+            object_uuid: string;
+            object_name: string;
+            /** @description Uuids of the events (or, for a direct statement, the relationships) asserting it, oldest first. */
+            hubs: string[];
+            /** @description The distinct days it is dated, ascending (two or more). */
+            happened_ats: string[];
+            /** @description Each assertion as a line of text, oldest first. */
+            facts: string[];
+        };
+        /** @description Two events of the selected facts that share an entity. */
+        ContextPath: {
+            /** @description Uuids of the two selected events the path joins. */
+            hubs: [
+                string,
+                string
+            ];
+            /** @description Uuid of the entity both events involve. */
+            shared_entity: string;
+            shared_entity_name: string;
+            /** @description Mean relevance of the best fact of each event that meets there. */
+            weight: number;
+            /** @description Uuids of the two relationships that touch the shared entity, one per event. */
+            legs: [
+                string,
+                string
+            ];
+        };
+        /** @description An entity the selected facts are most about. */
+        ContextTopic: {
+            uuid: string;
+            name: string;
+            labels: string[];
+            /** @description Relevance summed over the selected facts that name the entity. */
+            score: number;
+            /** @description How many selected facts name it (two or more). */
+            facts: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -1112,6 +1194,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     public_demo_search: {
@@ -1181,6 +1274,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1412,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_search_post: {
@@ -1415,6 +1530,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -1439,6 +1574,17 @@ export interface operations {
             501: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1542,6 +1688,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     meta_entity_properties: {
@@ -1633,6 +1790,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1736,6 +1904,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     meta_login_info: {
@@ -1804,6 +1983,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1881,6 +2071,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -1895,6 +2105,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +2191,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2288,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2070,6 +2322,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2143,6 +2406,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2157,6 +2440,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2272,6 +2566,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,6 +2707,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2416,6 +2741,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,6 +2851,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2529,6 +2885,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +3006,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2653,6 +3040,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,6 +3148,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2764,6 +3182,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,6 +3297,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -2882,6 +3331,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +3451,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     tasks_get: {
@@ -3084,6 +3555,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3192,6 +3674,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3315,6 +3808,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_observations: {
@@ -3424,6 +3928,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_observation_labels: {
@@ -3519,6 +4034,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3621,6 +4147,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3736,6 +4273,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_structured_data_types: {
@@ -3831,6 +4379,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,6 +4492,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,6 +4617,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_changelog_types: {
@@ -4142,6 +4723,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +4842,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_passages: {
@@ -4352,6 +4955,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,6 +5081,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_neighbors_post: {
@@ -4563,6 +5188,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -4577,6 +5222,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +5335,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -4693,6 +5369,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4727,11 +5414,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         target_node: components["schemas"]["Entity"];
-                        neighborhood: {
-                            [key: string]: unknown;
-                        }[];
-                        natural_language_web: unknown[];
-                        text_contexts: unknown[];
+                        /** @description Breadth first: each node once, at its shortest distance. */
+                        neighborhood: components["schemas"]["ContextBranch"][];
+                        natural_language_web: components["schemas"]["WebEntry"][];
+                        /** @description Distinct non-empty descriptions of the target, the nodes and the relationships, nearest first. */
+                        text_contexts: string[];
                     };
                 };
             };
@@ -4799,6 +5486,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4922,13 +5620,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_entity_status: {
         parameters: {
             query: {
                 target: string;
-                /** @description Comma-separated values; repeating the key is also accepted. */
+                /** @description Relationship types and/or entity labels, comma-separated; repeating the key is also accepted. */
                 types?: string | string[];
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
@@ -5025,6 +5734,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +5865,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_entity_synergies: {
@@ -5259,6 +5990,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retrieve_context: {
@@ -5304,19 +6046,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Topics, passages and facts as lines of text, ready for a prompt. */
                         text_context: string;
-                        triples: {
-                            identified_entity: string;
-                            source_chunk_ids: string[];
-                            source_session_ids: string[];
-                            triple: (components["schemas"]["Entity"] | components["schemas"]["Relationship"])[];
-                        }[];
+                        triples: components["schemas"]["ContextTriple"][];
+                        /** @description Sessions the facts cite, sorted. */
                         graph_session_ids: string[];
-                        historical_context: unknown[];
-                        paths: unknown[];
-                        source_passages: unknown[];
-                        temporal_conflicts: unknown[];
-                        topics: unknown[];
+                        /** @description The text's best passages in the order they were written (each at most 1,000 characters); when no passage matches, the newest passages and structured records (as JSON). */
+                        historical_context: string[];
+                        /** @description Best first, at most 20. */
+                        paths: components["schemas"]["ContextPath"][];
+                        /** @description The text of the pack's passages, best first (at most `max_passages`). */
+                        source_passages: string[];
+                        temporal_conflicts: components["schemas"]["TemporalConflict"][];
+                        /** @description Best first, at most 5. */
+                        topics: components["schemas"]["ContextTopic"][];
                         /** @description {} unless `profile_stages` was asked for; then the wall time of each stage. */
                         stage_timings: {
                             /** @enum {boolean} */
@@ -5383,6 +6126,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -5397,6 +6160,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the embedder is unavailable or did not answer in time */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +6289,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +6443,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -5672,6 +6477,17 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5796,6 +6612,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -5816,7 +6642,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Queue saturated, shutting down or a backend is down */
+            /** @description The server is shutting down or the brain's share of the task queue is full */
             503: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5928,7 +6754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unsupported file type */
+            /** @description Unsupported content type, content encoding or file type */
             415: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -5958,7 +6784,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Queue saturated, shutting down or a backend is down */
+            /** @description The server is shutting down or the brain's share of the task queue is full */
             503: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -6127,6 +6953,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Schema validation failed */
             422: {
                 headers: {
@@ -6147,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Queue saturated, shutting down or a backend is down */
+            /** @description The server is shutting down or the brain's share of the task queue is full */
             503: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { EngramError } from '@engram/core'
+import { registerBodyDecoding } from './body-decoding.js'
 
 /**
  * Deepest nesting (objects and arrays) a JSON request body may have. The deepest body the contract
@@ -47,12 +48,15 @@ export function jsonNestsDeeperThan(text: string, limit: number): boolean {
 }
 
 /**
- * Replaces Fastify's `application/json` parser with one that first bounds the nesting of the body
+ * How the server reads a JSON body. A body sent with `Content-Encoding: gzip` or `deflate` is decoded
+ * first, within the body limit (`registerBodyDecoding`, which covers every content type). Then
+ * Fastify's `application/json` parser is replaced with one that first bounds the nesting of the body
  * (422 VALIDATION_ERROR past MAX_JSON_DEPTH), then parses with Fastify's own parser, keeping its
  * prototype-poisoning checks and its errors for empty and invalid bodies. Nothing deeper than the
  * bound reaches a handler, so no code downstream can overflow the stack on a request body.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
+  registerBodyDecoding(app)
   const maxDepth = MAX_JSON_DEPTH
   const parse = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
 import type { RouteAuth } from '../plugins/auth.js'
-import { BRAIN_ROUTE_ERRORS, errorResponses } from '../schemas/common.js'
+import { BRAIN_ROUTE_ERRORS, errorResponses, unavailableDescription } from '../schemas/common.js'
 
 type Schema = z.ZodType
 
@@ -19,8 +19,18 @@ export interface RouteSpec<Q extends Schema, B extends Schema, P extends Schema>
   params?: P
   /** Success responses by status. */
   success: Record<number, Schema>
-  /** Extra error statuses this route answers (the usual ones are added by `auth`). */
+  /**
+   * Extra error statuses this route answers. The usual ones are added: by `auth`; 413 and 415 for a
+   * method that carries a body; 503 for every route (see `unavailableWhen`).
+   */
   errors?: number[]
+  /**
+   * What else than shutting down makes this route answer 503 (every route does while the server
+   * closes, plugins/closing-guard.ts): `embedder`, it embeds at request time (a query, an entity's
+   * text) and the embedder is down or past its deadline; `queue`, it enqueues a task and the brain's
+   * share of the task queue is full. The reasons go into the 503's description.
+   */
+  unavailableWhen?: ('embedder' | 'queue')[]
   /**
    * A multipart/form-data route: the handler parses the body itself (this schema only documents it,
    * openapi-transforms.ts) and selects the brain after reading its fields (a `brain_id` part may name it).
@@ -37,10 +47,19 @@ export type RouteHandler<Q, B, P> = (
 
 const SECURITY: { [name: string]: string[] }[] = [{ ServicePAT: [] }, { BearerAuth: [] }]
 
-function errorStatuses(auth: RouteAuth, extra: number[] = []): number[] {
-  if (auth === 'public') return [404, 405, ...extra]
-  if (auth === 'brain') return [...BRAIN_ROUTE_ERRORS, ...extra]
-  return [401, 403, 405, ...extra]
+/**
+ * Methods whose body Fastify reads: any of them can answer 413 (over the body limit, also after
+ * decoding a compressed body) and 415 (a content type or encoding the server does not read), whether
+ * or not the operation documents a body.
+ */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+function errorStatuses(auth: RouteAuth, method: HTTPMethods, extra: number[] = []): number[] {
+  const body = BODY_METHODS.has(method) ? [413, 415] : []
+  const common = [...body, 503, ...extra]
+  if (auth === 'public') return [404, 405, ...common]
+  if (auth === 'brain') return [...BRAIN_ROUTE_ERRORS, ...common]
+  return [401, 403, 405, ...common]
 }
 
 /**
@@ -69,7 +88,12 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
       ...(spec.body ? { body: spec.body } : {}),
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.multipartBody ? { consumes: ['multipart/form-data'] } : {}),
-      response: { ...spec.success, ...errorResponses(...errorStatuses(spec.auth, spec.errors)) },
+      response: {
+        ...spec.success,
+        ...errorResponses(errorStatuses(spec.auth, spec.method, spec.errors), {
+          503: unavailableDescription(spec.unavailableWhen ?? []),
+        }),
+      },
     },
     handler: handler as never,
   })

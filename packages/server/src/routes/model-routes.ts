@@ -23,6 +23,7 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
       description:
         'Creates an entity, or updates the entity that `identification_params` match (its uuid never changes). Returns a one-element array. The entity is embedded and indexed at once.',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       body: z.object({
         name: z.string().min(1).max(512),
         labels: z.array(label).max(50).default([]),
@@ -65,6 +66,7 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
       description:
         '`new_labels` replaces the labels, `new_properties` merges, `properties_to_remove` deletes keys. Unknown uuid: 404.',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       body: z.object({
         uuid: z.string().min(1).max(200),
         new_name: z.string().min(1).max(512).optional(),

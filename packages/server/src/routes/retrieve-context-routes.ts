@@ -6,17 +6,14 @@ import {
   recommend,
   synergies,
   type BrainStore,
-  type ContextPack,
   type Engram,
-  type Entity,
   type RecommendOptions,
   type RecommendResult,
-  type Relationship,
 } from '@engram/core'
 import { bodyBoolean, bodyList, brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
-import { stageTimingsWire } from '../schemas/search-wire.js'
+import { contextPackWire, toContextWire } from '../schemas/context-pack-wire.js'
 import { flatMap } from '../schemas/free-form-map.js'
-import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
+import { entityWire, toEntity } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
 import { withObservations } from './retrieve-list-routes.js'
 
@@ -82,42 +79,6 @@ function toRecommendOptions(wire: WireRecommend): RecommendOptions {
       : {}),
     ...(wire.labels !== undefined && wire.labels.length > 0 ? { labels: wire.labels } : {}),
     ...(wire.behavior_weights !== undefined ? { behaviorWeights: wire.behavior_weights } : {}),
-  }
-}
-
-const isRelationship = (x: Entity | Relationship): x is Relationship => 'subjectUuid' in x
-
-function toContextWire(pack: ContextPack) {
-  return {
-    text_context: pack.textContext,
-    triples: pack.triples.map((t) => ({
-      identified_entity: t.identifiedEntity,
-      source_chunk_ids: t.sourceChunkIds,
-      source_session_ids: t.sourceSessionIds,
-      triple: t.triple.map((x) => (isRelationship(x) ? toRelationship(x) : toEntity(x))),
-    })),
-    graph_session_ids: pack.graphSessionIds,
-    historical_context: pack.historicalContext,
-    paths: pack.paths.map((p) => ({
-      hubs: p.hubs,
-      shared_entity: p.sharedEntity,
-      shared_entity_name: p.sharedEntityName,
-      weight: p.weight,
-      legs: p.legs,
-    })),
-    source_passages: pack.sourcePassages,
-    temporal_conflicts: pack.temporalConflicts.map((c) => ({
-      entity_uuid: c.entityUuid,
-      entity_name: c.entityName,
-      predicate: c.predicate,
-      object_uuid: c.objectUuid,
-      object_name: c.objectName,
-      hubs: c.hubs,
-      happened_ats: c.happenedAts,
-      facts: c.facts,
-    })),
-    topics: pack.topics,
-    stage_timings: pack.stageTimings ?? {},
   }
 }
 
@@ -216,26 +177,8 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram) {
         profile_stages: bodyBoolean(false),
         brain_id: z.string().max(200).optional(),
       }),
-      success: {
-        200: z.object({
-          text_context: z.string(),
-          triples: z.array(
-            z.object({
-              identified_entity: z.string(),
-              source_chunk_ids: z.array(z.string()),
-              source_session_ids: z.array(z.string()),
-              triple: z.array(z.xor([entityWire, relationshipWire])),
-            }),
-          ),
-          graph_session_ids: z.array(z.string()),
-          historical_context: z.array(z.unknown()),
-          paths: z.array(z.unknown()),
-          source_passages: z.array(z.unknown()),
-          temporal_conflicts: z.array(z.unknown()),
-          topics: z.array(z.unknown()),
-          stage_timings: stageTimingsWire,
-        }),
-      },
+      success: { 200: contextPackWire },
+      unavailableWhen: ['embedder'],
     },
     async (request) => {
       const b = request.body

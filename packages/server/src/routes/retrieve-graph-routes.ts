@@ -10,13 +10,13 @@ import {
   neighborsByIdentification,
   neighborsByUuid,
   retrieveRoot,
-  type ContextBranch,
   type Engram,
   type Hop,
   type MatchPath,
   type NeighborsResult,
 } from '@engram/core'
-import { brainIdQuery, csvList, jsonObjectWire, queryBoolean } from '../schemas/common.js'
+import { brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
+import { entityContextWire, toEntityContextWire } from '../schemas/entity-context-wire.js'
 import { freeFormMap } from '../schemas/free-form-map.js'
 import {
   entityWire,
@@ -60,15 +60,6 @@ function toNeighbors(result: NeighborsResult, main: EntityWire): z.infer<typeof 
       relationship: toRelationship(n.relationship),
       similarity_score: n.similarityScore,
     })),
-  }
-}
-
-function toBranch(b: ContextBranch): Record<string, unknown> {
-  return {
-    predicate: toRelationship(b.predicate),
-    node: toEntity(b.node),
-    direction: b.direction,
-    neighbors: b.neighbors.map(toBranch),
   }
 }
 
@@ -144,6 +135,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       description:
         'Hybrid passage retrieval for `text`, their observations, and relationships around the entities they mention, with `preferred_entities` labels ranked first.',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       querystring: z.object({
         text: z.string().min(1).max(2000),
         preferred_entities: z.string().max(2000),
@@ -191,6 +183,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       description:
         'Neighbours of the entity `uuid` with a real `similarity_score` in [0, 1]; `look_for` filters and re-ranks.',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       querystring: z.object({
         uuid: z.string().min(1).max(200),
         limit: z.coerce.number().int().min(1).max(100).default(10),
@@ -218,6 +211,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       description:
         'Identifies the entity by `identification_params` (`name`, optional `entity_types` as an array or a comma-separated string, and properties).',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       body: z.object({
         identification_params: freeFormMap(),
         limit: z.number().int().min(1).max(100).default(10),
@@ -248,6 +242,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       description:
         'Neighbours ranked by similarity to each `looking_for` phrase; no LLM required. `looking_for` is a JSON array only: a phrase may contain commas, so a string is not split. `identification_params.entity_types` takes an array or a comma-separated string.',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       body: z.object({
         identification_params: freeFormMap(),
         looking_for: z.array(z.string().max(500)).min(1).max(20),
@@ -283,12 +278,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         ...brainIdQuery,
       }),
       success: {
-        200: z.object({
-          target_node: entityWire,
-          neighborhood: z.array(jsonObjectWire),
-          natural_language_web: z.array(z.unknown()),
-          text_contexts: z.array(z.unknown()),
-        }),
+        200: z.object({ target_node: entityWire, ...entityContextWire }),
       },
     },
     async (request) => {
@@ -296,9 +286,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       const result = await entityContext(d, request.query.target, request.query.context_depth)
       return {
         target_node: (await withObservations(d.store, [result.targetNode]))[0]!,
-        neighborhood: result.neighborhood.map(toBranch),
-        natural_language_web: result.naturalLanguageWeb,
-        text_contexts: result.textContexts,
+        ...toEntityContextWire(result),
       }
     },
   )
@@ -313,6 +301,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       summary: 'Best path answering a query about an entity',
       description: 'The path from `target` whose relationships best match `query`, with recency.',
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       querystring: z.object({
         target,
         query: z.string().min(1).max(2000),
@@ -341,9 +330,15 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       tag: 'retrieve',
       summary: 'Whether an entity exists',
       description:
-        'Existence, relationships and observations of `target`; an unknown target answers 200 with `exists: false`.',
+        'Existence, relationships and observations of `target`; an unknown target answers 200 with `exists: false`. `types` may name entity labels and relationship types (case-insensitive): a value that is a label of some entity of the brain is an entity label, and the entity must carry one of them, else `exists: false`; any other value is a relationship type (`FOUNDED`, `works at`), which keeps only the relationships of those types (`has_relationships` says whether there are any) and never decides existence.',
       auth: 'brain',
-      querystring: z.object({ target, types: csvList, ...brainIdQuery }),
+      querystring: z.object({
+        target,
+        types: csvList.describe(
+          'Relationship types and/or entity labels, comma-separated; repeating the key is also accepted.',
+        ),
+        ...brainIdQuery,
+      }),
       success: {
         200: z.object({
           exists: z.boolean(),
@@ -384,6 +379,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
       description:
         "Seeds from the entities channel, then 1..3 degrees of neighbours, as full Entity and Relationship records in both forms. `flattened` (default true) gives the walk: each Relationship's `direction` is the hop's, `out` when the node above is its subject and `in` when it is its object; `flattened=false` gives every Relationship as stored.",
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       querystring: z.object({
         query: z.string().min(1).max(2000),
         degrees: z.coerce.number().int().min(1).max(3).default(2),

@@ -97,23 +97,35 @@ export const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: 'Method not allowed on this path',
   409: 'Conflict (the brain exists)',
   413: 'Body or file over the configured limit',
-  415: 'Unsupported file type',
+  415: 'Unsupported content type, content encoding or file type',
   422: 'Schema validation failed',
   429: 'Rate limited',
   500: 'Internal error',
   501: 'Not implemented by this version',
-  503: 'Queue saturated, shutting down or a backend is down',
+  503: 'The server is shutting down',
 }
 
-/** Error responses for a route's schema. */
-export function errorResponses(...statuses: number[]) {
+/** Why a route may answer 503 besides shutting down (`RouteSpec.unavailableWhen`). */
+const UNAVAILABLE_REASONS = {
+  embedder: 'the embedder is unavailable or did not answer in time',
+  queue: "the brain's share of the task queue is full",
+} as const
+
+/** The 503 description of a route that can also be unavailable for `reasons`. */
+export function unavailableDescription(reasons: (keyof typeof UNAVAILABLE_REASONS)[]): string {
+  const all = [ERROR_DESCRIPTIONS[503]!, ...reasons.map((r) => UNAVAILABLE_REASONS[r])]
+  return all.length === 1 ? all[0]! : `${all.slice(0, -1).join(', ')} or ${all.at(-1)!}`
+}
+
+/** Error responses for a route's schema; `descriptions` override the usual ones by status. */
+export function errorResponses(statuses: number[], descriptions: Record<number, string> = {}) {
   const out: Record<
     number,
     { description: string; content: { 'application/json': { schema: z.ZodType } } }
   > = {}
-  for (const status of [...new Set([...statuses, 422, 500])]) {
+  for (const status of [...new Set([...statuses, 422, 500])].sort((a, b) => a - b)) {
     out[status] = {
-      description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+      description: descriptions[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error',
       content: { 'application/json': { schema: errorEnvelope } },
     }
   }

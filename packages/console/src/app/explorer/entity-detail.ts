@@ -7,8 +7,28 @@ import { labelColor } from './label-palette.js'
 const RELATIONSHIPS_LIMIT = 1000
 const TOP_K = 10
 
+/**
+ * A part of the panel that loads on its own: `data-state` is `loading`, then `done` once `fill`'s
+ * outcome is shown, or `error` once its error box is. The returned promise settles then.
+ */
+function settle(element: HTMLElement, fill: Promise<unknown>): Promise<void> {
+  element.dataset.state = 'loading'
+  return fill.then(
+    () => {
+      element.dataset.state = 'done'
+    },
+    () => {
+      element.dataset.state = 'error'
+    },
+  )
+}
+
 /** A section of the panel that fills itself when its call answers, or shows the call's error. */
-function section(title: string, testid: string, fill: () => Promise<Node[]>): HTMLElement {
+function section(
+  title: string,
+  testid: string,
+  fill: () => Promise<Node[]>,
+): { element: HTMLElement; settled: Promise<void> } {
   const body = el('div', { class: 'explorer-muted', text: 'Loading…' })
   const element = el(
     'section',
@@ -16,14 +36,17 @@ function section(title: string, testid: string, fill: () => Promise<Node[]>): HT
     el('h4', { text: title }),
     body,
   )
-  fill().then(
+  const shown = fill().then(
     (nodes) =>
       body.replaceWith(
         ...(nodes.length > 0 ? nodes : [el('p', { class: 'explorer-muted', text: 'None.' })]),
       ),
-    (error: unknown) => body.replaceWith(errorBox(error, `${testid}-error`)),
+    (error: unknown) => {
+      body.replaceWith(errorBox(error, `${testid}-error`))
+      throw error
+    },
   )
-  return element
+  return { element, settled: settle(element, shown) }
 }
 
 /** A button naming an entity that opens it. */
@@ -48,8 +71,10 @@ function entityLink(
  * (`GET /retrieve/entity/status`: the entity's own observations and those of the passages that name
  * it), outgoing and incoming relationships (`GET /retrieve/relationships` filtered by the entity's
  * name as source or target, then by uuid), synergies (`GET /retrieve/entity/synergies`) and
- * recommendations (`GET /retrieve/recommend`). Each part loads on its own and shows its own error.
- * `open(uuid)` navigates to another entity.
+ * recommendations (`GET /retrieve/recommend`). Each part loads on its own and shows its own error,
+ * with its own `data-state` (`loading`, `done`, `error`); the panel's `data-state` turns `done` when
+ * every part has settled, the completion signal the end-to-end tests wait on. `open(uuid)` navigates
+ * to another entity.
  */
 export function entityDetail(
   client: EngramClient,
@@ -60,19 +85,21 @@ export function entityDetail(
   const status = client.GET('/retrieve/entity/status', { params: { query: { target: uuid } } })
   const header = el('div', { testid: 'entity-detail-header', text: 'Loading…' })
   panel.append(header)
-  status.then(
+  const headerShown = status.then(
     (s) => {
       if (!s.exists || s.node === undefined) {
-        header.replaceWith(
-          errorBox(new Error(`No entity ${uuid} in this brain.`), 'entity-detail-error'),
-        )
-        return
+        const error = new Error(`No entity ${uuid} in this brain.`)
+        header.replaceWith(errorBox(error, 'entity-detail-error'))
+        throw error
       }
       header.replaceChildren(...headerNodes(s.node))
     },
-    (error: unknown) => header.replaceWith(errorBox(error, 'entity-detail-error')),
+    (error: unknown) => {
+      header.replaceWith(errorBox(error, 'entity-detail-error'))
+      throw error
+    },
   )
-  panel.append(
+  const sections = [
     section('Observations', 'entity-observations', async () =>
       (await status).observations.map((o) =>
         el('p', { class: 'explorer-observation', testid: 'entity-observation', text: o.text }),
@@ -109,7 +136,12 @@ export function entityDetail(
         ),
       )
     }),
-  )
+  ]
+  panel.append(...sections.map((s) => s.element))
+  void Promise.all([settle(header, headerShown), ...sections.map((s) => s.settled)]).then(() => {
+    panel.dataset.state = 'done'
+  })
+  panel.dataset.state = 'loading'
   return panel
 }
 

@@ -21,6 +21,12 @@ export const WHOLE_BRAIN_MAX_EDGES = 100_000
  * neighbourhood, expand nodes (double-click, or select and press Expand), see an entity's detail.
  * Every timing of the last load (fetch, graph + layout, first frame) is on `explorer-status` as
  * `data-*-ms` attributes, which the end-to-end test and the console benchmark read.
+ *
+ * Completion signals, for whoever drives the page (the end-to-end tests wait on them, never on a
+ * clock): `explorer-status` (graph loads) and `explorer-results` (entity search) carry `data-state`:
+ * `loading` while their call runs, then `done` (the result is drawn; the status's `data-action` names
+ * the load) or `error` (the error box is shown). A call superseded by a newer one leaves the state to
+ * the newer one; a search clears the status's attributes (it cancels any load).
  */
 export function createExplorerView(
   ctx: ConsoleContext,
@@ -94,7 +100,17 @@ export function createExplorerView(
     for (const key of Object.keys(status.dataset)) if (key !== 'testid') delete status.dataset[key]
     return { id: ++generation, signal: controller.signal }
   }
-  const showError = (error: unknown) => problems.replaceChildren(errorBox(error))
+  /** A new graph load: its run, with `explorer-status` marked loading until it is drawn or fails. */
+  const startLoad = (text: string) => {
+    const run = restart()
+    status.dataset.state = 'loading'
+    status.textContent = text
+    return run
+  }
+  const showError = (error: unknown) => {
+    problems.replaceChildren(errorBox(error))
+    status.dataset.state = 'error'
+  }
   const updateCount = () => {
     const nodes = graph?.order ?? 0
     const edges = graph?.size ?? 0
@@ -112,6 +128,7 @@ export function createExplorerView(
     status.dataset.action = what
     for (const [key, ms] of Object.entries(timings)) status.dataset[`${key}Ms`] = ms.toFixed(1)
     status.textContent = `${what}: ${Math.round(timings.total ?? 0)} ms, ${requests} request${requests === 1 ? '' : 's'}${note}`
+    status.dataset.state = 'done'
   }
 
   /** Draws `next` (new graph) and resolves after the frame that shows it. */
@@ -143,8 +160,7 @@ export function createExplorerView(
   }
 
   const open = async (uuid: string) => {
-    const run = restart()
-    status.textContent = `Loading the ${OPEN_DEPTH}-hop neighbourhood…`
+    const run = startLoad(`Loading the ${OPEN_DEPTH}-hop neighbourhood…`)
     try {
       const t0 = performance.now()
       const n = await loadNeighbourhood(ctx.client, uuid, OPEN_DEPTH, run.signal)
@@ -172,8 +188,7 @@ export function createExplorerView(
 
   const expandNode = async (uuid: string) => {
     if (graph === null || !graph.hasNode(uuid)) return
-    const run = restart()
-    status.textContent = 'Expanding…'
+    const run = startLoad('Expanding…')
     try {
       const t0 = performance.now()
       const n = await loadNeighbourhood(ctx.client, uuid, 1, run.signal)
@@ -197,8 +212,7 @@ export function createExplorerView(
   }
 
   const loadAll = async () => {
-    const run = restart()
-    status.textContent = 'Loading the whole brain…'
+    const run = startLoad('Loading the whole brain…')
     try {
       const t0 = performance.now()
       const data = await loadBrainGraph(
@@ -232,10 +246,12 @@ export function createExplorerView(
     event.preventDefault()
     const text = search.value.trim()
     const run = restart()
+    results.dataset.state = 'loading'
     results.replaceChildren(el('li', { class: 'explorer-muted', text: 'Searching…' }))
     searchEntities(ctx.client, text, run.signal).then(
       (entities) => {
         if (run.id !== generation) return
+        results.dataset.state = 'done'
         results.replaceChildren(
           ...(entities.length === 0
             ? [
@@ -258,7 +274,9 @@ export function createExplorerView(
         )
       },
       (error: unknown) => {
-        if (run.id === generation) results.replaceChildren(el('li', {}, errorBox(error)))
+        if (run.id !== generation) return
+        results.dataset.state = 'error'
+        results.replaceChildren(el('li', {}, errorBox(error)))
       },
     )
   })

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify'
+import { EngramError } from '@engram/core'
+
+/** Seconds a client is told to wait before retrying (on another instance, or this one restarted). */
+const RETRY_AFTER_SECONDS = 5
+
+/**
+ * While the server closes (from `app.close()` on), a request that still arrives, on a connection
+ * that was busy when the listener closed, answers 503 SERVICE_UNAVAILABLE in the error envelope with
+ * `Retry-After` and `Connection: close`, before any work. Fastify's own answer
+ * (`return503OnClosing`, which the app turns off for this) is a bare JSON body that is not the
+ * envelope, without `X-Request-ID` or `Retry-After`. Requests already running finish as usual.
+ */
+export function registerClosingGuard(app: FastifyInstance): void {
+  let closing = false
+  // preClose runs as soon as close() starts, before the listener and idle connections are closed.
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done()
+    void reply.header('Connection', 'close')
+    done(
+      new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
+        retryAfter: RETRY_AFTER_SECONDS,
+        resolution: `Retry after ${RETRY_AFTER_SECONDS} seconds, on a new connection.`,
+      }),
+    )
+  })
+}
