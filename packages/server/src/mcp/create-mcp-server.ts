@@ -15,6 +15,7 @@ import { toEngramError } from '../plugins/error-envelope.js'
 import { customIssueType } from '../schemas/free-form-map.js'
 import { fromClientError } from './in-process-client.js'
 import type { McpTool, ToolContext } from './mcp-tool.js'
+import { toolErrorOutput } from './tool-outputs.js'
 
 export interface McpServerInfo {
   name: string
@@ -26,7 +27,10 @@ export interface McpServerInfo {
 
 const definitions = new WeakMap<McpTool, Tool>()
 
-/** The tool as `tools/list` describes it: its input as JSON Schema (draft 2020-12, MCP's default). */
+/**
+ * The tool as `tools/list` describes it: its input and output as JSON Schema (draft 2020-12, MCP's
+ * default dialect).
+ */
 export function toolDefinition(tool: McpTool): Tool {
   let definition = definitions.get(tool)
   if (definition === undefined) {
@@ -36,12 +40,52 @@ export function toolDefinition(tool: McpTool): Tool {
       title: tool.title,
       description: tool.description,
       inputSchema: inputSchema as Tool['inputSchema'],
+      outputSchema: toolOutputSchema(tool) as Tool['outputSchema'],
       annotations: { title: tool.title, ...tool.annotations },
     }
     definitions.set(tool, definition)
   }
   return definition
 }
+
+/**
+ * A tool's `outputSchema`: its result or, for a failed call, the error envelope. The envelope is in
+ * the schema because a failed call carries it as structured content too, and the SDK's Client (1.x)
+ * validates structured content against the output schema even when `isError` is set
+ * (modelcontextprotocol/typescript-sdk#1943): with a success-only schema, every tool error would reach
+ * the agent as a schema violation instead of its code and resolution. Objects are left open
+ * (`additionalProperties` unset) so that a field REST adds later does not fail validating clients;
+ * `closed` keeps zod's `additionalProperties: false`, for tests that the schema lists every field.
+ */
+export function toolOutputSchema(tool: McpTool, { closed = false } = {}): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(z.union([tool.output, toolErrorOutput]), {
+    io: 'output',
+  })
+  return { type: 'object', ...(tidy(schema, closed) as typeof schema) }
+}
+
+/**
+ * Leaves out what says nothing to a client and costs every `tools/list` bytes: integers' safe-integer
+ * bounds, `propertyNames: {type: string}` (JSON keys are strings), `additionalProperties: {}` (the
+ * default), and unless `closed`, `additionalProperties: false` (records keep their value schemas).
+ */
+function tidy(node: unknown, closed: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => tidy(item, closed))
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && isAny(value)) continue
+    if (key === 'additionalProperties' && value === false && !closed) continue
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === MAX_SAFE) continue
+    if (key === 'propertyNames' && isStringType(value)) continue
+    out[key] = tidy(value, closed)
+  }
+  return out
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER
+const isStringType = (schema: unknown) => JSON.stringify(schema) === '{"type":"string"}'
+const isAny = (schema: unknown) => JSON.stringify(schema) === '{}'
 
 /** A failed tool call: the REST error envelope (same code, status and resolution) as structured content. */
 export function toolError(error: EngramError, requestId: string): CallToolResult {

@@ -17,6 +17,7 @@ import { requestedBrain, selectBrain } from '../plugins/auth.js'
 import { toEntity, toRelationship } from '../schemas/wire-records.js'
 import { brainIdArg } from './brain-tools.js'
 import { defineTool, READ_ONLY, type McpTool, type ToolContext } from './mcp-tool.js'
+import { getEntityOutput, RECORD_IDS, traverseOutput } from './tool-outputs.js'
 
 /** Most edges `traverse_graph` returns, whatever the fan-out of the nodes it reaches. */
 const MAX_EDGES = 500
@@ -60,7 +61,9 @@ const target = z
   .string()
   .min(1)
   .max(512)
-  .describe('The entity: its uuid, or its exact name or alias (case-insensitive).')
+  .describe(
+    'The entity: its uuid, else its exact name or alias (case-insensitive; the best connected one), else the best entities match for the text.',
+  )
 
 /** `get_entity`: one entity with its observations and the relationships around it. */
 export function getEntityTool(engram: Engram): McpTool {
@@ -68,7 +71,7 @@ export function getEntityTool(engram: Engram): McpTool {
     name: 'get_entity',
     title: 'Get an entity',
     description:
-      'One entity of the brain by uuid or exact name/alias (else the best entity match for the text, as REST resolves targets): its labels, properties and observations, and its relationships as {subject, predicate, object} (newest first, deprecated ones left out).',
+      'One entity of the brain, resolved as REST resolves targets (uuid, else exact name or alias, else the best entities match for the text): its labels, properties and observations, and its live relationships as {subject, predicate, object}, newest first, up to relationship_limit, with relationship_count, how many there are in all (deprecated ones and self-loops left out). Ids only with include_ids.',
     input: z.object({
       target,
       relationship_limit: z
@@ -80,6 +83,8 @@ export function getEntityTool(engram: Engram): McpTool {
         .describe('Relationships to include, 0..100 (default 20).'),
       brain_id: brainIdArg,
     }),
+    output: getEntityOutput,
+    ids: RECORD_IDS,
     annotations: READ_ONLY,
     run: async ({ target, relationship_limit = 20, brain_id }, ctx) => {
       const deps = await brainDeps(engram, ctx, brain_id)
@@ -115,7 +120,7 @@ export function traverseGraphTool(engram: Engram): McpTool {
     name: 'traverse_graph',
     title: 'Traverse the graph',
     description:
-      'Walks the knowledge graph breadth-first from an entity (read-only): up to `depth` hops (1..5) and `limit` nodes (1..100), optionally only along some predicates or one direction. Returns the start, the nodes reached with their depth, the edges between them (subject_uuid -> object_uuid) and whether a limit was hit.',
+      'Walks the knowledge graph breadth-first from an entity (read-only): up to `depth` hops (1..5) and `limit` nodes (1..100) besides the start, along live relationships (newest first; deprecated ones with include_deprecated), optionally only some predicates or one direction. Returns the start, the nodes reached in that order with their depth, the edges between listed nodes (subject_uuid -> object_uuid, at most 500) and truncated: true when a limit cut the walk short. Node uuids are always there (edges refer to them); edge uuids and flow keys only with include_ids.',
     input: z.object({
       start: target,
       depth: z.number().int().min(1).max(5).optional().describe('Hops, 1..5 (default 2).'),
@@ -141,6 +146,8 @@ export function traverseGraphTool(engram: Engram): McpTool {
         .describe('Also follow deprecated relationships (default false).'),
       brain_id: brainIdArg,
     }),
+    output: traverseOutput,
+    ids: ['edges.uuid', 'flow_key', 'id', 'resource_id'],
     annotations: READ_ONLY,
     run: async (args, ctx) => {
       const { depth = 2, limit = 50, direction = 'both', include_deprecated = false } = args

@@ -34,7 +34,7 @@ describe('/.well-known/mcp.json', () => {
       transport: 'streamable-http',
     })
     expect(doc.tools.map((tool) => tool.name)).toEqual(['search_docs'])
-    expect(Object.keys(doc.tools[0]!.inputSchema.properties)).toEqual(['query', 'k'])
+    expect(Object.keys(doc.tools[0]!.inputSchema.properties)).toEqual(['query', 'k', 'include_ids'])
     expect(doc.servers.map((s) => s.endpoint)).toEqual(['/mcp', '/mcp/brain'])
     expect(doc.servers[1]!.tools).toContain('traverse_graph')
   })
@@ -73,7 +73,10 @@ describe('public documentation server at /mcp', () => {
   it('finds this very guide (docs/mcp.md) and answers like /demo/search', async () => {
     const client = await connect(base, '/mcp')
     try {
-      const body = await ok<SearchWire>(client, 'search_docs', { query: 'Claude Desktop MCP' })
+      const body = await ok<SearchWire>(client, 'search_docs', {
+        query: 'Claude Desktop MCP',
+        include_ids: true,
+      })
       expect(body.hits.some((h) => h.extras.title === 'mcp.md')).toBe(true)
       const rest = await t.app.inject({
         method: 'GET',

@@ -45,7 +45,7 @@ export function brainServer(version: string, engram: Engram): McpServerSpec {
       title: 'Engram memory',
       version,
       instructions:
-        'Brain-scoped memory and knowledge graph. Remember with ingest_text, then poll get_task until the status is completed, partial_failed or failed. Find with search (passages, entities, events) or retrieve_context (an evidence pack for a question); explore with get_entity, entity_context and traverse_graph; recommend for a target. The brain is the X-Brain-ID header of the connection, else the brain_id argument, else the token’s own brain. Failed calls return the REST error envelope: structuredContent.error.code.',
+        'Brain-scoped memory and knowledge graph. Remember with ingest_text, then poll get_task until the status is completed, partial_failed or failed. Find with search (passages, entities, events) or retrieve_context (an evidence pack for a question); explore with get_entity, entity_context and traverse_graph; recommend for a target. The brain is the X-Brain-ID header of the connection, else the brain_id argument, else the token’s own brain. Results are compact (no empty fields, scores to 3 significant digits); ids (uuids, passage ids) come only with include_ids: true. Failed calls return the REST error envelope: structuredContent.error.code.',
     },
     tools: [
       searchTool,
