@@ -9,9 +9,43 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { fixtures, runStorageAdapterSuite } from '@engram/core/testing'
 import { sqliteAdapter } from './sqlite-adapter.js'
+import type * as checkpointWorker from './sqlite-checkpoint-worker.js'
+
+/**
+ * The checkpoints the adapter hands to worker threads, as they are: only watched, so a test can wait
+ * for the one a large write started (`checkpointed`) instead of polling the file.
+ */
+const workerCheckpoints = vi.hoisted(() => {
+  const finished: string[] = []
+  const waiting = new Set<() => void>()
+  return {
+    finished(path: string) {
+      finished.push(path)
+      for (const check of [...waiting]) check()
+    },
+    /** Resolves once a worker checkpoint of the file at `path` has ended (before the call or after). */
+    checkpointed: (path: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!finished.includes(path)) return
+          waiting.delete(check)
+          resolve()
+        }
+        waiting.add(check)
+        check()
+      }),
+  }
+})
+vi.mock('./sqlite-checkpoint-worker.js', async (importOriginal) => {
+  const original = await importOriginal<typeof checkpointWorker>()
+  return {
+    checkpointOnWorker: (path: string) =>
+      original.checkpointOnWorker(path).finally(() => workerCheckpoints.finished(path)),
+  }
+})
 
 const dirs: string[] = []
 const tempDir = () => {
@@ -74,9 +108,7 @@ describe('sqlite adapter: a large write', () => {
     await (await adapter.brain('alpha')).apply({ passages })
     // The database file itself fills once the worker has copied the WAL into it (the adapter is still open).
     const file = join(dataDir, 'brains', 'alpha.sqlite')
-    const deadline = Date.now() + 30_000
-    while (statSync(file).size <= 4096 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 20))
+    await workerCheckpoints.checkpointed(file)
     expect(statSync(file).size).toBeGreaterThan(4096)
     await adapter.close()
     const again = sqliteAdapter({ dataDir })

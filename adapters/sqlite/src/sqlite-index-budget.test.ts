@@ -77,15 +77,6 @@ async function corpusBrainBytes(): Promise<number> {
   return bytes
 }
 
-/** Waits until no eviction is running (saves are real file writes here). */
-async function settle(engram: Awaited<ReturnType<typeof engine>>['engram']) {
-  for (let i = 0; i < 200; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 5))
-    const { estimatedBytes, budgetBytes } = engram.indexes.stats()
-    if (budgetBytes === null || estimatedBytes <= budgetBytes) return
-  }
-}
-
 describe('index memory budget on SQLite', () => {
   it('saves an evicted brain’s vector snapshots, closes its connection, and reloads from them', async () => {
     const one = await corpusBrainBytes()
@@ -100,7 +91,8 @@ describe('index memory budget on SQLite', () => {
     for (const q of queries) before.push((await engram.search.search('a', request(q))).hits)
 
     await engram.indexes.get('b')
-    await settle(engram)
+    // The eviction 'b' set off runs in the background (it writes snapshot files): it ends here.
+    await engram.indexes.settled()
     expect(engram.indexes.peek('a')).toBeUndefined()
     expect(open.get('a')).toBe(0)
     expect(open.get('b')).toBe(1)
@@ -112,7 +104,7 @@ describe('index memory budget on SQLite', () => {
     })
     for (const [i, q] of queries.entries())
       expect((await engram.search.search('a', request(q))).hits).toEqual(before[i])
-    await settle(engram)
+    await engram.indexes.settled()
     expect(engram.indexes.stats()).toMatchObject({ loadedBrains: 1, evictions: 2 })
     await engram.stop()
   })
@@ -122,7 +114,7 @@ describe('index memory budget on SQLite', () => {
     const { engram } = await engine(1.5 * one, ['a', 'b'])
     await engram.indexes.get('a')
     await engram.indexes.get('b')
-    await settle(engram)
+    await engram.indexes.settled()
     expect(engram.indexes.peek('a')).toBeUndefined()
     await engram.commit('a', {
       passages: [fixtures.passage({ id: 'a-late', text: 'a late note about okapis' })],
@@ -163,7 +155,7 @@ describe('index memory budget on SQLite', () => {
       expect(indexes.vectors.get('passages')!.size).toBe(6 + 8)
       expected.set(id, (await engram.search.search(id, request('walruses pasta'))).hits)
     }
-    await settle(engram)
+    await engram.indexes.settled()
     expect(engram.indexes.stats().evictions).toBeGreaterThan(0)
     await engram.stop()
 

@@ -185,9 +185,15 @@ describe('createEngramClient', () => {
       fetch: fakeFetch(Array(50).fill(queued)).fetch,
     })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(new Error('user left')), 30)
+    // Aborted once the first read is in, while the minute's pause after it runs: only an abort that
+    // ends the pause lets the test finish within its timeout.
+    const leave = () => queueMicrotask(() => controller.abort(new Error('user left')))
     await expect(
-      engram.waitForTask('t1', { intervalMs: 5, signal: controller.signal }),
+      engram.waitForTask('t1', {
+        intervalMs: 60_000,
+        signal: controller.signal,
+        onProgress: leave,
+      }),
     ).rejects.toThrow('user left')
     await expect(engram.waitForTask('t1', { intervalMs: 5, timeoutMs: 20 })).rejects.toMatchObject({
       code: 'TIMEOUT',

@@ -41,6 +41,31 @@ function fakeCoordination(announce = true) {
   }
 }
 
+/**
+ * Resolves `until(ready)` once `ready()` holds, re-checked each time the follower calls back into the
+ * test (`notify`): a delivery, a stale brain, the end of a catch-up. No clock: a follower that never
+ * gets there fails at the test's timeout.
+ */
+function callbacks() {
+  const waiting = new Set<() => void>()
+  return {
+    notify() {
+      for (const check of [...waiting]) check()
+    },
+    until(ready: () => boolean): Promise<void> {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (!ready()) return
+          waiting.delete(check)
+          resolve()
+        }
+        waiting.add(check)
+        check()
+      })
+    },
+  }
+}
+
 async function setup(announce = true, interested = true) {
   const storage = memoryAdapter()
   await storage.open()
@@ -50,15 +75,34 @@ async function setup(announce = true, interested = true) {
   const delivered: WriteBatch[] = []
   const stale: string[] = []
   const lock = keyedMutex()
+  const events = callbacks()
+  /** Catch-ups the follower has finished (each runs under the brain's lock). */
+  let catchUps = 0
   const follower = createWriteFollower({
     coordination: feed.coordination,
     store: () => Promise.resolve(store),
-    lock: (brainId, work) => lock.run(brainId, work),
-    deliver: async (_brainId, batch) => void delivered.push(batch),
+    async lock(brainId, work) {
+      try {
+        await lock.run(brainId, work)
+      } finally {
+        catchUps++
+        events.notify()
+      }
+    },
+    async deliver(_brainId, batch) {
+      delivered.push(batch)
+      events.notify()
+    },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     pollMs: 20,
   })
-  follower.setTarget({ interested: () => interested, stale: (id) => void stale.push(id) })
+  follower.setTarget({
+    interested: () => interested,
+    stale(id) {
+      stale.push(id)
+      events.notify()
+    },
+  })
   await follower.start()
   await follower.track('b')
   /** Writes a batch as another process would: to storage, then to the feed. */
@@ -66,54 +110,81 @@ async function setup(announce = true, interested = true) {
     await store.apply(batch)
     feed.append('b', origin, batch, seq)
   }
-  const settle = () => new Promise((r) => setTimeout(r, 80))
-  return { follower, feed, delivered, stale, write, settle }
+  /** Resolves once `n` more catch-ups than so far have finished. */
+  const caughtUp = (n = 1) => {
+    const target = catchUps + n
+    return events.until(() => catchUps >= target)
+  }
+  return { follower, feed, delivered, stale, write, until: events.until, caughtUp }
 }
 
 describe('write follower', () => {
   it("hands other processes' writes to the listeners in order, read back from storage", async () => {
-    const { follower, delivered, write, settle } = await setup()
+    const { follower, delivered, write, until } = await setup()
     await write({ passages: [fixtures.passage({ id: 'p1', text: 'one' })] })
     await write({ passages: [fixtures.passage({ id: 'p2', text: 'two' })] })
-    await settle()
+    await until(() => delivered.length >= 2)
     expect(delivered.map((b) => b.passages!.map((p) => p.text))).toEqual([['one'], ['two']])
     await follower.stop()
   })
 
   it('skips its own writes (their listeners ran at commit)', async () => {
-    const { follower, delivered, write, settle } = await setup()
+    const { follower, delivered, write, until } = await setup()
     await write({ passages: [fixtures.passage({ id: 'p1' })] }, 'me')
     await write({ passages: [fixtures.passage({ id: 'p2' })] })
-    await settle()
+    // Entries are applied in feed order: by the time p2 arrives, p1 was passed over.
+    await until(() => delivered.length >= 1)
     expect(delivered.map((b) => b.passages!.map((p) => p.id))).toEqual([['p2']])
     await follower.stop()
   })
 
+  it('applies its own write once when its commit may have landed unheard (uncertain)', async () => {
+    const { follower, delivered, write } = await setup(false)
+    // Catch-ups by hand only: no poll may run one in between.
+    await follower.stop()
+    const ids = () => delivered.map((b) => b.passages!.map((p) => p.id))
+    await write({ passages: [fixtures.passage({ id: 'p1' })] }, 'me')
+    await follower.catchUpLocked('b')
+    expect(ids()).toEqual([])
+    // The connection dropped during this process's COMMIT, which landed nonetheless.
+    follower.uncertain('b')
+    await write({ passages: [fixtures.passage({ id: 'p2' })] }, 'me')
+    await follower.catchUpLocked('b')
+    expect(ids()).toEqual([['p2']])
+    // Back to skipping its own writes.
+    await write({ passages: [fixtures.passage({ id: 'p3' })] }, 'me')
+    await follower.catchUpLocked('b')
+    expect(ids()).toEqual([['p2']])
+  })
+
   it('catches up by polling when announcements are lost', async () => {
-    const { follower, delivered, write, settle } = await setup(false)
+    const { follower, delivered, write, until } = await setup(false)
     await write({ passages: [fixtures.passage({ id: 'p1' })] })
-    await settle()
-    expect(delivered).toHaveLength(1)
+    // Nothing announces the write: only a poll of the heads can find it.
+    await until(() => delivered.length >= 1)
+    expect(delivered.map((b) => b.passages!.map((p) => p.id))).toEqual([['p1']])
     await follower.stop()
   })
 
   it('reads nothing back for a brain whose indexes are not loaded', async () => {
-    const { follower, delivered, write, settle } = await setup(true, false)
+    const { follower, delivered, write, caughtUp } = await setup(true, false)
+    // No catch-up runs before the write (nothing is new); the first to end after it has read it.
+    const done = caughtUp()
     await write({ passages: [fixtures.passage({ id: 'p1' })] })
-    await settle()
+    await done
     expect(delivered).toHaveLength(0)
     await follower.stop()
   })
 
   it('drops indexes that missed pruned writes, and those of a brain created again', async () => {
-    const { follower, feed, stale, write, settle } = await setup()
+    const { follower, feed, stale, write, until } = await setup()
     // Entry 1 was pruned: the first entry left is 2.
     await write({ passages: [fixtures.passage({ id: 'p2' })] }, 'other', 2)
-    await settle()
+    await until(() => stale.length >= 1)
     expect(stale).toEqual(['b'])
     // Deleted and created again elsewhere: its numbering restarts below what was applied.
     feed.reset('b')
-    await settle()
+    await until(() => stale.length >= 2)
     expect(stale).toEqual(['b', 'b'])
     await follower.stop()
   })

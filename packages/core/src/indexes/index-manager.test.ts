@@ -60,9 +60,6 @@ async function engine(indexMemoryBytes: number | undefined, brains: string[]) {
   return { engram, lines }
 }
 
-/** Lets an eviction under way finish (the memory adapter keeps no snapshots: nothing to save). */
-const settle = () => new Promise((resolve) => setImmediate(resolve))
-
 const loadedOf = (engram: Awaited<ReturnType<typeof engine>>['engram'], ids: string[]) =>
   ids.filter((id) => engram.indexes.peek(id) !== undefined)
 
@@ -74,14 +71,15 @@ describe('index manager memory budget', () => {
     await engram.indexes.get('b')
     await engram.indexes.get('a')
     await engram.indexes.get('c')
-    await settle()
+    // Evictions run in the background after the request that went over the budget: they end here.
+    await engram.indexes.settled()
     expect(loadedOf(engram, ['a', 'b', 'c', 'd'])).toEqual(['a', 'c'])
     // 'a' is now the oldest: 'd' evicts it, and its next request evicts 'c'.
     await engram.indexes.get('d')
-    await settle()
+    await engram.indexes.settled()
     expect(loadedOf(engram, ['a', 'b', 'c', 'd'])).toEqual(['c', 'd'])
     await engram.indexes.get('a')
-    await settle()
+    await engram.indexes.settled()
     expect(loadedOf(engram, ['a', 'b', 'c', 'd'])).toEqual(['a', 'd'])
     expect(engram.indexes.stats()).toMatchObject({
       loadedBrains: 2,
@@ -106,7 +104,7 @@ describe('index manager memory budget', () => {
     for (const q of queries) before.push(await engram.search.search('a', request(q)))
     await engram.search.search('b', request('pasta'))
     await engram.indexes.get('b')
-    await settle()
+    await engram.indexes.settled()
     expect(engram.indexes.peek('a')).toBeUndefined()
     for (const [i, q] of queries.entries())
       expect((await engram.search.search('a', request(q))).hits).toEqual(before[i]!.hits)
@@ -120,7 +118,7 @@ describe('index manager memory budget', () => {
     for (const id of ['a', 'b', 'a', 'a']) {
       expect((await engram.search.search(id, request('pasta'))).hits.length).toBeGreaterThan(0)
       await engram.indexes.get(id)
-      await settle()
+      await engram.indexes.settled()
     }
     expect(loadedOf(engram, ['a', 'b'])).toEqual(['a'])
     const warnings = lines.filter((l) => l.level === 'warn')
@@ -147,7 +145,7 @@ describe('index manager memory budget', () => {
       })(),
     ])
     await engram.indexes.get('b')
-    await settle()
+    await engram.indexes.settled()
     expect(engram.indexes.peek('a')).toBeUndefined()
     const seen = old.passages.size
     // Committed while 'a' is evicted: the listener finds no indexes and leaves the old ones alone.
@@ -185,7 +183,7 @@ describe('index manager memory budget', () => {
       expect(indexes.passages.size).toBe(6 + 10)
       expect(indexes.passages.search('walruses', 20)).toHaveLength(10)
     }
-    await settle()
+    await engram.indexes.settled()
     expect(engram.indexes.stats().evictions).toBeGreaterThan(0)
     expect(engram.indexes.stats().loadedBrains).toBeLessThanOrEqual(2)
     await engram.stop()

@@ -43,6 +43,12 @@ export interface IndexManager {
    * and `stop()` do this on their own). No-op when snapshots are off or the adapter keeps none.
    */
   saveSnapshots(brainId: string): Promise<void>
+  /**
+   * Resolves once no eviction is running (one started meanwhile included): evictions run in the
+   * background after the request that went over the budget, saving snapshots first. For tests and
+   * benchmarks that check what stays loaded.
+   */
+  settled(): Promise<void>
   /** Brains loaded, their estimated bytes, the budget and evictions so far (for logs). */
   stats(): IndexManagerStats
 }
@@ -205,6 +211,7 @@ export function createIndexManager(
     peek: (brainId) => loaded.get(brainId)?.built,
     loading: (brainId) => loaded.get(brainId)?.indexes,
     saveSnapshots: (brainId) => snapshots.save(brainId),
+    settled: () => budget.settled(),
     stats: budget.stats,
   }
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { hashingTestEmbedder } from '../../testing/index.js'
 import type { Embedder } from '../contracts/embedder.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
@@ -74,6 +74,11 @@ type TestAdapter = StorageAdapter & {
   root: string
   /** The space of every `vectors.scan` call (a rebuild reads vectors; a snapshot load does not). */
   scans: string[]
+  /**
+   * Resolves at the first write of a brain's snapshot meta, from now on, that names exactly `spaces`
+   * as valid: the signal that a (background) save was recorded. No clock of its own.
+   */
+  recorded(spaces: VectorSpace[]): Promise<void>
 }
 
 /**
@@ -86,9 +91,21 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
   const inner = memoryAdapter()
   const wrapped = new Map<BrainStore, BrainStore>()
   const scans: string[] = []
+  const metaWrites = new Set<(spaces: string[]) => void>()
   return {
     root,
     scans,
+    recorded(spaces) {
+      const want = JSON.stringify([...spaces].sort())
+      return new Promise((resolve) => {
+        const check = (named: string[]) => {
+          if (JSON.stringify(named) !== want) return
+          metaWrites.delete(check)
+          resolve()
+        }
+        metaWrites.add(check)
+      })
+    },
     name: 'memory+snapshots',
     open: () => inner.open(),
     close: () => inner.close(),
@@ -107,6 +124,15 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
         outer = {
           ...store,
           snapshotDir: join(root, brainId),
+          meta: {
+            ...store.meta,
+            async set(key, value) {
+              await store.meta.set(key, value)
+              if (key !== SNAPSHOT_META) return
+              const named = Object.keys(parseSnapshotMeta(value).vectors).sort()
+              for (const check of [...metaWrites]) check(named)
+            },
+          },
           vectors: {
             ...store.vectors,
             scan(space, after, limit) {
@@ -299,11 +325,12 @@ describe('vector index snapshots', () => {
   it('are saved in the background once a brain is idle', async () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage, { snapshots: { idleMs: 20, minIntervalMs: 0 } })
+    // Nothing saves before the write (no vectors yet); the commit schedules the background save.
+    const saved = storage.recorded(['entities', 'passages'])
     await first.engram.commit(BRAIN, seedBatch())
     await first.indexes.get(BRAIN)
-    await vi.waitFor(async () =>
-      expect(await validSpaces(first.store)).toEqual(['entities', 'passages']),
-    )
+    await saved
+    expect(await validSpaces(first.store)).toEqual(['entities', 'passages'])
     // Crash-like end: the background save is what the next start loads.
     const second = await boot(storage)
     expect((await second.indexes.get(BRAIN)).vectorOrigin.get('passages')).toBe('snapshot')

@@ -8,6 +8,7 @@ import {
   type DemoRateLimiter,
   type DemoRateLimitOptions,
 } from './demo-rate-limit.js'
+import { redactUrl } from '../redact-url.js'
 
 export interface RedisDemoRateLimitOptions extends DemoRateLimitOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -26,6 +27,12 @@ export interface RedisDemoRateLimiter extends DemoRateLimiter {
   connect(): Promise<void>
   /** Closes the connection; checks after it fall back to the process's own limiter. */
   close(): Promise<void>
+  /**
+   * Resolves once the connection to Redis is up (at once when it is): after an outage, from then on
+   * checks count in Redis again. node-redis reconnects in the background, with backoff; this is its
+   * `ready` event, for whoever must know when the shared count is back (tests wait on it).
+   */
+  ready(): Promise<void>
 }
 
 /**
@@ -163,6 +170,10 @@ export function createRedisDemoRateLimiter({
         throw unreachable(url, error)
       }
     },
+    ready() {
+      if (redis.isReady) return Promise.resolve()
+      return new Promise((resolve) => redis.once('ready', () => resolve()))
+    },
     async close() {
       if (!redis.isOpen) return
       // A graceful close waits for the replies of sent commands, which a stalled Redis never sends.
@@ -173,16 +184,6 @@ export function createRedisDemoRateLimiter({
         clearTimeout(force)
       }
     },
-  }
-}
-
-/** The URL without user, password and query: safe to print. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url)
-    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`
-  } catch {
-    return '(an invalid URL)'
   }
 }
 

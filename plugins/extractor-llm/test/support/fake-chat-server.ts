@@ -28,12 +28,28 @@ export function fixture(name: string): unknown {
 
 /**
  * A local HTTP server speaking just enough of the chat-completions protocol for tests: it records
- * every request and answers with the scripted replies in order (500 once they run out).
+ * every request and answers with the scripted replies in order (500 once they run out). Tests wait
+ * on what it saw (`untilRequests`, `untilCancelled`), never on a clock.
  */
 export async function fakeChatServer(replies: ScriptedReply[]) {
   const started = performance.now()
   const requests: RecordedRequest[] = []
   const state = { cancelled: 0 }
+  /** Conditions tests wait for, re-checked at every request and cancellation. */
+  const waiting = new Set<() => void>()
+  const changed = () => {
+    for (const check of [...waiting]) check()
+  }
+  const until = (ready: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!ready()) return
+        waiting.delete(check)
+        resolve()
+      }
+      waiting.add(check)
+      check()
+    })
   const server = createServer((req, res) => {
     let raw = ''
     req.setEncoding('utf8')
@@ -52,12 +68,16 @@ export async function fakeChatServer(replies: ScriptedReply[]) {
         body,
         at: performance.now() - started,
       })
+      changed()
       const reply = replies.shift() ?? {
         status: 500,
         body: { error: { message: 'no reply left' } },
       }
       if (reply.hang) {
-        res.on('close', () => state.cancelled++)
+        res.on('close', () => {
+          state.cancelled++
+          changed()
+        })
         return
       }
       const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {})
@@ -74,6 +94,10 @@ export async function fakeChatServer(replies: ScriptedReply[]) {
     get cancelled() {
       return state.cancelled
     },
+    /** Resolves once `n` requests have arrived (recorded, whether answered yet or not). */
+    untilRequests: (n: number) => until(() => requests.length >= n),
+    /** Resolves once `n` unanswered requests were given up by their client. */
+    untilCancelled: (n: number) => until(() => state.cancelled >= n),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
