@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // Examples are plain Node ESM, run as written (README "Use it as a library").
+    files: ['examples/**/*.mjs', 'scripts/**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+  {
     // Built-ins are plugins like any other (DESIGN.md section 1a, STYLE item 3): what they import from
     // core must be what @engram/core exports to every third party.
     files: ['packages/core/src/builtins/**/*.ts'],

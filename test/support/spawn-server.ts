@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { builtCli } from './built-cli.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url))
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,11 +24,14 @@ export interface ServerProcess {
   output: () => string
 }
 
-/** Starts `engram serve` (as `npm start` does) in a child process and waits until /health answers. */
+/**
+ * Starts `engram serve` as `npm start` does (the built CLI under plain node) in a child process and
+ * waits until /health answers.
+ */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort()
   let output = ''
-  const child = spawn(TSX, ['--conditions=source', 'packages/server/src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, [builtCli(), 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -39,8 +42,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: the tsx CLI runs the server in a child process of its own, which a
-    // SIGKILL to the CLI alone would leave running (orphaned, still writing to the data dir).
+    // Its own process group, so that a kill reaches every process it may have started.
     detached: true,
   })
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -67,7 +69,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
  */
 export async function spawnWorker(env: Record<string, string>): Promise<ServerProcess> {
   let output = ''
-  const child = spawn(TSX, ['--conditions=source', 'packages/server/src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, [builtCli(), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, EMBEDDER: 'none', ...env, ROLE: 'worker', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +88,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<ServerPr
   throw new Error(`worker did not start within 30 s:\n${output}`)
 }
 
-/** SIGKILL to the tsx CLI and the server process it started (the whole process group). */
+/** SIGKILL to the server and anything it started (the whole process group). */
 function killGroup(child: ChildProcess): void {
   process.kill(-child.pid!, 'SIGKILL')
 }

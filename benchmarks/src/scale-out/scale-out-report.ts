@@ -45,8 +45,8 @@ export function scaleOutReport(r: ScaleOutResult): string {
     environmentLine(r.environment),
     '',
     `PostgreSQL ${r.postgres} on the same machine (loopback, trust authentication), a fresh database per server set, ` +
-      `dropped afterwards. Every server is a real \`engram serve\` process (\`packages/server/src/cli.ts serve\` with tsx loaded ` +
-      `into its node process), started with the environment named below and the server's defaults otherwise; the whole run took ` +
+      `dropped afterwards. Every server is a real \`engram serve\` process (the built CLI, ` +
+      `\`node packages/server/dist/src/cli.js serve\`, as \`npm start\` runs it), started with the environment named below and the server's defaults otherwise; the whole run took ` +
       `${r.totalMinutes.toFixed(1)} min. Reproduce with \`${SCALE_OUT_COMMAND} --data-dir ../shared/datasets\` (PostgreSQL at ` +
       '`DATABASE_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`; the local cluster is started if nothing listens).',
     '',

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { builtCli } from '../../../test/support/built-cli.js'
 import { repoRoot } from '../paths.js'
 
 /** The system token of the servers a scale-out run spawns (loopback only, thrown away with them). */
@@ -37,10 +38,9 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `engram serve` with `env` over the server's defaults, as `npm start` runs it but with tsx loaded
- * into the server's own node process (`node --import tsx`) rather than through the tsx CLI, so the pid
- * is the process doing the work and its /proc CPU time counts every thread (extractor, embedder), and
- * there is no grandchild to leave behind. It stays in this process's group, so a Ctrl-C or a kill of the
+ * Starts `engram serve` with `env` over the server's defaults, as `npm start` runs it (the built CLI
+ * under plain node), so the pid is the process doing the work and its /proc CPU time counts every
+ * thread (extractor, embedder). It stays in this process's group, so a Ctrl-C or a kill of the
  * group reaches it even if this process dies before it can stop it. Resolves when /health answers, or
  * for `ROLE=worker` when it logs that it runs tasks.
  */
@@ -50,23 +50,19 @@ export async function spawnEngramServer(
 ): Promise<ServerProcess> {
   const worker = env.ROLE === 'worker'
   const port = worker ? 0 : await freePort()
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', 'packages/server/src/cli.ts', 'serve'],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        SERVICEPAT_TOKEN: SCALE_OUT_TOKEN,
-        // info on a worker for its ready line; an HTTP process at info would log every request.
-        LOG_LEVEL: worker ? 'info' : 'warn',
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [builtCli(), 'serve'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      SERVICEPAT_TOKEN: SCALE_OUT_TOKEN,
+      // info on a worker for its ready line; an HTTP process at info would log every request.
+      LOG_LEVEL: worker ? 'info' : 'warn',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
     },
-  )
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
+import { CONSOLE_FILES, bundleConsole } from './bundle-console.js'
 
 /** One file the server answers under `/console/`. */
 export interface ConsoleAsset {
@@ -8,56 +9,40 @@ export interface ConsoleAsset {
   body: Buffer
 }
 
-/**
- * The package's root: this file runs from `src/` (tsx, vitest) or from `dist/src/` (built); either way
- * the app is bundled from its TypeScript sources in `src/app/` and the static files are in `static/`.
- */
-const ROOT = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/src/') ? '../../' : '../', import.meta.url),
-)
-const STATIC_DIR = `${ROOT}static/`
-const ENTRY = `${ROOT}src/app/main.ts`
+/** Whether this module runs built (`dist/src/`, an installed package) or from sources (tsx, vitest). */
+const RUNS_BUILT = import.meta.url.includes('/dist/src/')
+/** The package's root folder, built or not. */
+export const CONSOLE_ROOT = fileURLToPath(new URL(RUNS_BUILT ? '../../' : '../', import.meta.url))
+/** Where `npm run build` writes the bundle, and where the built package reads it. */
+export const CONSOLE_BUNDLE_DIR = join(CONSOLE_ROOT, 'dist', 'console')
 
-let built: Promise<Map<string, ConsoleAsset>> | null = null
+let loaded: Promise<Map<string, ConsoleAsset>> | null = null
 
 /**
- * The console's files by name (`index.html`, `console.js`, `console.css`): the app bundled by esbuild
- * from TypeScript, in memory, once per process. Every byte comes from this package and its npm
+ * The console's files by name (`index.html`, `console.js`, `console.css`), once per process. Built,
+ * they are the files `npm run build` bundled (no bundler at run time); from sources, the app is
+ * bundled from its TypeScript in memory. Every byte comes from this package and its bundled
  * dependencies (sigma, graphology, @engram/client), so the page loads nothing from elsewhere.
  */
 export function consoleAssets(): Promise<Map<string, ConsoleAsset>> {
-  built ??= bundle().catch((error: unknown) => {
-    built = null
+  loaded ??= (RUNS_BUILT ? readBundle() : bundleConsole(CONSOLE_ROOT)).catch((error: unknown) => {
+    loaded = null
     throw error
   })
-  return built
+  return loaded
 }
 
-async function bundle(): Promise<Map<string, ConsoleAsset>> {
-  const result = await build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    sourcemap: false,
-    write: false,
-    legalComments: 'none',
-    // Workspace packages export their TypeScript under `source` (as for tsx and vitest).
-    conditions: ['source'],
-    logLevel: 'silent',
-  })
+async function readBundle(): Promise<Map<string, ConsoleAsset>> {
   const assets = new Map<string, ConsoleAsset>()
-  assets.set('console.js', {
-    contentType: 'text/javascript; charset=utf-8',
-    body: Buffer.from(result.outputFiles[0]!.contents),
-  })
-  for (const [name, contentType] of [
-    ['index.html', 'text/html; charset=utf-8'],
-    ['console.css', 'text/css; charset=utf-8'],
-  ] as const) {
-    assets.set(name, { contentType, body: await readFile(`${STATIC_DIR}${name}`) })
+  for (const [name, contentType] of Object.entries(CONSOLE_FILES)) {
+    try {
+      assets.set(name, { contentType, body: await readFile(join(CONSOLE_BUNDLE_DIR, name)) })
+    } catch (cause) {
+      throw new Error(
+        `The console bundle is missing (${join(CONSOLE_BUNDLE_DIR, name)}): run \`npm run build\`.`,
+        { cause },
+      )
+    }
   }
   return assets
 }

@@ -5,16 +5,18 @@ import swaggerUi from '@fastify/swagger-ui'
 import multipart from '@fastify/multipart'
 import FindMyWay from 'find-my-way'
 import { validatorCompiler } from 'fastify-type-provider-zod'
-import { EngramError, isUuid, type Engram, type SearchService } from '@engram/core'
-import { buildDocsSearch } from './docs-brain.js'
+import { EngramError, isUuid, type Engram } from '@engram/core'
+import { lazyDocsSearch, type DocsSearch } from './docs-brain.js'
 import { documentObject, documentRoute } from './openapi-transforms.js'
 import { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
 import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
 import { ingestRoutes } from './routes/ingest-routes.js'
 import { registerAuth } from './plugins/auth.js'
+import { requestLogController } from './request-log-controller.js'
 import { sendError, toEngramError } from './plugins/error-envelope.js'
 import { clientErrorHandler, frameworkErrors, requireHost } from './plugins/framework-errors.js'
 import { registerJsonBodyParser } from './plugins/json-body-parser.js'
+import { registerClosingGuard } from './plugins/closing-guard.js'
 import { drainUnreadBody } from './plugins/unread-body.js'
 import { mcpRoutes } from './mcp/mcp-routes.js'
 import { consoleRoutes } from './routes/console-routes.js'
@@ -34,9 +36,11 @@ export interface BuildAppOptions {
   /** Largest uploaded file (default 50 MB). */
   maxFileBytes?: number
   logger?: FastifyServerOptions['logger']
-  /** The documentation brain of `/demo/search`; built from docs/ when absent. */
-  docs?: { search: SearchService; brainId: string }
+  /** The documentation brain of `/demo/search`; when absent, built from docs/ by the first search of it. */
+  docs?: DocsSearch
   demoRateLimiter?: DemoRateLimiter
+  /** A request that takes longer is logged at `info` (every request is logged at `debug`); default 1,000 ms. */
+  slowRequestMs?: number
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
@@ -48,10 +52,11 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { engram } = options
   const basePath = options.basePath ?? ''
-  const docs = options.docs ?? (await buildDocsSearch())
+  const docs = lazyDocsSearch(options.docs)
   const demoLimiter = options.demoRateLimiter ?? createDemoRateLimiter()
   const app = Fastify({
     logger: options.logger === undefined ? false : options.logger,
+    logController: requestLogController(options.slowRequestMs ?? 1000),
     bodyLimit: options.maxBodyBytes ?? 10 * 1024 * 1024,
     requestIdHeader: false,
     genReqId: (req) => {
@@ -64,9 +69,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientErrorHandler,
     frameworkErrors,
     http: { requireHostHeader: false },
+    // Requests arriving while the server closes answer the envelope (plugins/closing-guard.ts).
+    return503OnClosing: false,
   })
   app.addHook('onRequest', requireHost)
   registerJsonBodyParser(app)
+  registerClosingGuard(app)
 
   app.setValidatorCompiler(validatorCompiler)
   // Responses are plain JSON; the response schemas document the contract (tests check conformance).

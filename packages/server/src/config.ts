@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { BM25_VARIANTS, DEFAULT_BM25, type Bm25Settings } from '@engram/core'
+import { PACKAGE_ROOT } from './package-root.js'
+import { defaultLogFormat, type LogFormat } from './server-logger.js'
 
 /** Server configuration from the environment (CONTRACT.md section 1); README documents each variable. */
 export interface ServerConfig {
@@ -61,6 +64,10 @@ export interface ServerConfig {
   /** Ingestion tasks of one brain run at once (default `workers - 1`: one is left for other brains). */
   workersPerBrain: number
   logLevel: string
+  /** `LOG_FORMAT`: `json` or `pretty`; default pretty when standard output is a terminal. */
+  logFormat: LogFormat
+  /** `SLOW_REQUEST_MS`: requests slower than this are logged at `info` (others at `debug`). */
+  slowRequestMs: number
   maxBodyBytes: number
   maxFileBytes: number
   /** Seconds a graceful shutdown waits for running tasks before re-queueing them. */
@@ -196,7 +203,7 @@ function embedderOptions(
 
 /** The server package's version: reported by /health and written as `brain_version`. */
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
     version: string
   }
   return pkg.version
@@ -277,6 +284,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
       'info',
     ),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, defaultLogFormat()),
+    slowRequestMs: integer(env, 'SLOW_REQUEST_MS', 1000, 1, 3_600_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxFileBytes: integer(env, 'MAX_FILE_BYTES', 50 * 1024 * 1024, 1024, 4 * 1024 * 1024 * 1024),
     shutdownGraceSeconds: integer(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),

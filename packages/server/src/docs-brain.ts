@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import {
   createEngine,
   memoryAdapter,
@@ -8,9 +7,22 @@ import {
   type Passage,
   type SearchService,
 } from '@engram/core'
+import { PACKAGE_ROOT, RUNS_BUILT } from './package-root.js'
 
 export const DOCS_BRAIN = 'docs'
-const DEFAULT_DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url))
+
+/** The documentation brain as `/demo/search` reads it. */
+export interface DocsSearch {
+  search: SearchService
+  brainId: string
+}
+/**
+ * Built, the documentation travels inside the package (`dist/docs/`, copied by `npm run build`); from
+ * sources it is the repository's own `docs/`.
+ */
+const DEFAULT_DOCS_DIR = RUNS_BUILT
+  ? join(PACKAGE_ROOT, 'dist', 'docs')
+  : join(PACKAGE_ROOT, '..', '..', 'docs')
 const MAX_SECTION = 1200
 
 function markdownFiles(dir: string): string[] {
@@ -57,7 +69,7 @@ export function markdownSections(text: string): { heading: string; text: string 
  */
 export async function buildDocsSearch(
   docsDir: string = DEFAULT_DOCS_DIR,
-): Promise<{ search: SearchService; brainId: string; passages: number }> {
+): Promise<DocsSearch & { passages: number }> {
   const engram = createEngine({
     storage: memoryAdapter(),
     version: 'docs',
@@ -85,4 +97,18 @@ export async function buildDocsSearch(
   await engram.commit(DOCS_BRAIN, { passages })
   await engram.indexes.get(DOCS_BRAIN)
   return { search: engram.search, brainId: DOCS_BRAIN, passages: passages.length }
+}
+
+/**
+ * The documentation brain, built once on first use (`given`, when a caller built it already): indexing
+ * the docs takes 100-300 ms of the main thread, which neither the start nor the first requests after it
+ * should wait for; the first documentation search does. A failed build is retried by the next caller.
+ */
+export function lazyDocsSearch(given?: DocsSearch): () => Promise<DocsSearch> {
+  let built: Promise<DocsSearch> | null = given === undefined ? null : Promise.resolve(given)
+  return () =>
+    (built ??= buildDocsSearch().catch((error: unknown) => {
+      built = null
+      throw error
+    }))
 }

@@ -7,6 +7,7 @@ import {
   type UseLiteEmbedder,
 } from '@engram/core'
 import { ConfigError, type ServerConfig } from './config.js'
+import { importOptionalPackage } from './optional-package.js'
 
 /** An embedder, with use-lite's `warmUp()` when it has one. */
 export type ConfiguredEmbedder = Embedder & Partial<Pick<UseLiteEmbedder, 'warmUp'>>
@@ -53,7 +54,11 @@ async function loadEmbedder(config: ServerConfig): Promise<ConfiguredEmbedder | 
           dimension: options.dimension,
         })
       case 'transformers': {
-        const { transformersEmbedder } = await import('@engram/embedder-transformers')
+        const { transformersEmbedder } = await importOptionalPackage(
+          () => import('@engram/embedder-transformers'),
+          '@engram/embedder-transformers',
+          'EMBEDDER=transformers',
+        )
         return await transformersEmbedder({
           model: options.model!,
           localDir: options.modelDir,

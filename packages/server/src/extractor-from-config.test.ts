@@ -6,14 +6,14 @@ const extractor = (env: Record<string, string>) => extractorFromConfig(loadConfi
 
 describe('extractor from configuration', () => {
   it('runs the built-in local extractor on worker threads by default, in-thread with 0 workers', async () => {
-    const pooled = extractor({})
+    const pooled = await extractor({})
     expect(pooled).toMatchObject({ kind: 'extractor', name: 'local' })
     await pooled?.close?.()
-    expect(extractor({ EXTRACTOR_WORKERS: '0' })).toBeUndefined()
+    expect(await extractor({ EXTRACTOR_WORKERS: '0' })).toBeUndefined()
   })
 
-  it('builds the llm extractor from EXTRACTOR_URL, EXTRACTOR_MODEL and EXTRACTOR_API_KEY', () => {
-    const llm = extractor({
+  it('builds the llm extractor from EXTRACTOR_URL, EXTRACTOR_MODEL and EXTRACTOR_API_KEY', async () => {
+    const llm = await extractor({
       EXTRACTOR: 'llm',
       EXTRACTOR_URL: 'http://127.0.0.1:11434/v1',
       EXTRACTOR_MODEL: 'llama3.1',
@@ -23,15 +23,15 @@ describe('extractor from configuration', () => {
     expect(JSON.stringify(llm)).not.toContain('sk-not-shown-anywhere')
   })
 
-  it('refuses to start with EXTRACTOR=llm and no URL, no model or a bad URL', () => {
+  it('refuses to start with EXTRACTOR=llm and no URL, no model or a bad URL', async () => {
     for (const [env, name] of [
       [{ EXTRACTOR_MODEL: 'llama3.1' }, 'EXTRACTOR_URL'],
       [{ EXTRACTOR_URL: 'http://127.0.0.1:11434/v1' }, 'EXTRACTOR_MODEL'],
       [{ EXTRACTOR_URL: '127.0.0.1:11434', EXTRACTOR_MODEL: 'llama3.1' }, 'EXTRACTOR_URL'],
     ] as const) {
-      const run = () => extractor({ EXTRACTOR: 'llm', ...env })
-      expect(run, name).toThrow(ConfigError)
-      expect(run, name).toThrow(name)
+      const run = extractor({ EXTRACTOR: 'llm', ...env })
+      await expect(run, name).rejects.toThrow(ConfigError)
+      await expect(run, name).rejects.toThrow(name)
     }
   })
 })

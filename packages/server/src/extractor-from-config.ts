@@ -1,17 +1,17 @@
 import { isEngramError, localExtractorPool, type Extractor } from '@engram/core'
-import { llmExtractor } from '@engram/extractor-llm'
 import { ConfigError, type ServerConfig } from './config.js'
+import { importOptionalPackage } from './optional-package.js'
 
 /**
  * The extractor `EXTRACTOR` names: for `local`, the built-in extractor on `EXTRACTOR_WORKERS` worker
  * threads (undefined, the pipeline's in-thread default, when it is 0); the
- * `@engram/extractor-llm` plugin for `llm`, built from `EXTRACTOR_URL`, `EXTRACTOR_MODEL` and
+ * `@engram/extractor-llm` plugin for `llm` (an optional package, imported only then), built from `EXTRACTOR_URL`, `EXTRACTOR_MODEL` and
  * `EXTRACTOR_API_KEY`. Missing or invalid settings are a ConfigError, so the server refuses to start
  * instead of failing every ingestion later.
  */
-export function extractorFromConfig(
+export async function extractorFromConfig(
   config: ServerConfig,
-): (Extractor & { close?(): Promise<void>; warmUp?(): Promise<number[]> }) | undefined {
+): Promise<(Extractor & { close?(): Promise<void>; warmUp?(): Promise<number[]> }) | undefined> {
   if (config.extractor === 'local')
     return config.extractorWorkers > 0
       ? localExtractorPool({ workers: config.extractorWorkers })
@@ -23,6 +23,11 @@ export function extractorFromConfig(
     )
   if (model === undefined)
     throw new ConfigError('EXTRACTOR_MODEL must name the chat model when EXTRACTOR=llm.')
+  const { llmExtractor } = await importOptionalPackage(
+    () => import('@engram/extractor-llm'),
+    '@engram/extractor-llm',
+    'EXTRACTOR=llm',
+  )
   try {
     return llmExtractor({ baseUrl: url, model, ...(apiKey === undefined ? {} : { apiKey }) })
   } catch (error) {

@@ -8,18 +8,18 @@ import {
   type Logger,
   type StorageAdapter,
 } from '@engram/core'
-import { postgresAdapter } from '@engram/adapter-postgres'
-import { sqliteAdapter } from '@engram/adapter-sqlite'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
+import { configSummary } from './config-summary.js'
 import { ConfigError, type ServerConfig } from './config.js'
 import {
   demoRateLimiterFromConfig,
   type ConfiguredDemoRateLimiter,
 } from './demo-rate-limiter-from-config.js'
-import { embedderFromConfig } from './embedder-from-config.js'
+import { embedderFromConfig, type ConfiguredEmbedder } from './embedder-from-config.js'
 import { extractorFromConfig } from './extractor-from-config.js'
 import { pluginsFromConfig } from './plugins-from-config.js'
+import { serverLogger } from './server-logger.js'
 import { resolveSystemToken } from './system-token.js'
 import { warmIndexes } from './warm-indexes.js'
 
@@ -35,17 +35,22 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-function storageFor(config: ServerConfig): StorageAdapter {
+/** The configured adapter; only its own driver is loaded (pg is not imported for SQLite, nor the reverse). */
+async function storageFor(config: ServerConfig): Promise<StorageAdapter> {
   switch (config.storage) {
-    case 'sqlite':
+    case 'sqlite': {
+      const { sqliteAdapter } = await import('@engram/adapter-sqlite')
       return sqliteAdapter({ dataDir: config.dataDir })
+    }
     case 'memory':
       return memoryAdapter()
-    case 'postgres':
+    case 'postgres': {
       // loadConfig refuses STORAGE=postgres without DATABASE_URL; a config built in code may not have.
       if (config.databaseUrl === undefined)
         throw new ConfigError('STORAGE=postgres needs DATABASE_URL.')
+      const { postgresAdapter } = await import('@engram/adapter-postgres')
       return postgresAdapter({ connectionString: config.databaseUrl })
+    }
   }
 }
 
@@ -69,25 +74,44 @@ async function systemTokenOf(config: ServerConfig, storage: StorageAdapter) {
 export async function startServer(
   config: ServerConfig,
   print: (line: string) => void = console.log,
+  /**
+   * The embedder, when the caller created it early (`engram serve` does, so that its model loads on
+   * its own thread while this module's imports load on the main one). Closed here if the start fails.
+   */
+  early?: { embedder: Promise<ConfiguredEmbedder | null> },
 ): Promise<RunningServer> {
-  const storage = storageFor(config)
+  try {
+    return await start(config, print, early?.embedder)
+  } catch (error) {
+    await (await early?.embedder.catch(() => null))?.close?.()
+    throw error
+  }
+}
+
+async function start(
+  config: ServerConfig,
+  print: (line: string) => void,
+  earlyEmbedder: Promise<ConfiguredEmbedder | null> | undefined,
+): Promise<RunningServer> {
+  const storage = await storageFor(config)
   const systemToken = await systemTokenOf(config, storage)
   if (systemToken.generated !== null) {
     print(
       `Generated the system token (shown once; only its hash is stored): ${systemToken.generated}`,
     )
   }
-  const logger = {
-    level: config.logLevel,
-    redact: {
-      paths: ['req.headers.servicepat', 'req.headers.authorization', 'req.headers.cookie'],
-      censor: '[redacted]',
-    },
-  }
-  const extractor = extractorFromConfig(config)
+  const logger = serverLogger({ level: config.logLevel, format: config.logFormat })
+  let closing: Promise<void> | null = null
+  const extractor = await extractorFromConfig(config)
   // Search plugins first: a bad ENGRAM_PLUGINS stops the start before any worker is spawned.
   const plugins = await pluginsFromConfig(config)
-  const embedder = await embedderFromConfig(config)
+  const embedder = await (earlyEmbedder ?? embedderFromConfig(config))
+  // One embedder worker loads its model (and runs one embedding, see use-lite's worker) while the
+  // engine and the app are built; the server listens once it is ready, so the first search after
+  // /health answers is as fast as the next ones. More workers start when ingestion needs them. A
+  // model that cannot load stops the start.
+  const embedderReady = embedder?.warmUp?.(1)
+  embedderReady?.catch(() => {})
   // The engine exists before the app and its pino logger: its lines (task queue, index snapshots,
   // failed commit listeners) go to the app's log once there is one.
   let engineLog: Logger = silentLogger
@@ -128,6 +152,13 @@ export async function startServer(
       },
     })
     await engram.start()
+    // In the background from here: every brain's indexes (from snapshots when valid), built while the
+    // app is built and the embedder loads, then while the server answers (/health at once; a brain's
+    // first search waits only if its build has not finished; the builds yield to the event loop).
+    if (config.warmIndexes && config.role !== 'worker')
+      void warmIndexes(engram, engineLogger, () => closing !== null).catch((error: unknown) =>
+        engineLogger.warn({ err: error }, 'index warm-up stopped'),
+      )
     app = await buildApp({
       engram,
       basePath: config.basePath,
@@ -135,8 +166,13 @@ export async function startServer(
       maxBodyBytes: config.maxBodyBytes,
       logger,
       demoRateLimiter,
+      slowRequestMs: config.slowRequestMs,
     })
     engineLog = app.log
+    if (embedderReady !== undefined) {
+      const loadMs = await embedderReady
+      app.log.info({ loadMs: loadMs.map(Math.round) }, 'embedder workers ready')
+    }
     address =
       config.role === 'worker' ? '' : await app.listen({ port: config.port, host: config.host })
   } catch (error) {
@@ -145,26 +181,16 @@ export async function startServer(
     await extractor?.close?.()
     throw error
   }
-  // Name and dimension only: the API key never reaches a log line.
-  app.log.info({ embedder: embedder?.name ?? 'none', dimension: embedder?.dimension }, 'embedder')
-  if (plugins.length > 0)
-    app.log.info({ plugins: plugins.map((p) => `${p.kind}:${p.name}`) }, 'search plugins loaded')
-  // Load use-lite's model now rather than on the first ingestion; a failure is reported, not fatal.
-  void embedder?.warmUp?.().then(
-    (loadMs) => app.log.info({ loadMs }, 'embedder workers ready'),
-    (error: unknown) => app.log.error({ err: error }, 'embedder failed to load'),
-  )
-  // Start the extraction workers now too (~1 s each to load their NLP models), not on the first task.
-  void extractor?.warmUp?.().then(
-    (startMs) => app.log.info({ startMs }, 'extractor workers ready'),
-    (error: unknown) => app.log.error({ err: error }, 'extractor workers failed to start'),
-  )
-  let closing: Promise<void> | null = null
-  // After the listen, in the background: a restarted server answers /health at once, and each brain's
-  // first search finds its indexes built (from snapshots when valid) instead of building them.
-  if (config.warmIndexes && config.role !== 'worker')
-    void warmIndexes(engram, app.log, () => closing !== null).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'index warm-up stopped'),
+  app.log.info(configSummary(config, embedder, plugins), 'configuration')
+  // Extraction workers (about 1 s and 90 MB each for their NLP models) start with the first
+  // extraction in a process that serves HTTP, so an idle server stays small; a worker-only process
+  // exists to run tasks and starts them now. A failure here is reported; the first task retries it.
+  if (config.role === 'worker')
+    void extractor?.warmUp?.().then(
+      (startMs) => app.log.info({ startMs: startMs.map(Math.round) }, 'extractor workers ready'),
+      (error: unknown) => {
+        if (closing === null) app.log.error({ err: error }, 'extractor workers failed to start')
+      },
     )
   return {
     app,

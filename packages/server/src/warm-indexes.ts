@@ -3,8 +3,9 @@ import type { Engram, IndexManagerStats, Logger } from '@engram/core'
 /**
  * Builds the search indexes of every brain, one brain at a time, so that the first search of each
  * does not wait for them (vector indexes come from their snapshots when valid ones exist; BM25 is
- * rebuilt from storage). Runs after the server listens: builds yield to the event loop every ~20 ms,
- * so `/health` and requests are served meanwhile, and a request for a brain not reached yet builds
+ * rebuilt from storage). Runs in the background from the engine's start, while the app is built and
+ * then while it serves: builds yield to the event loop every ~20 ms, so `/health` and requests are
+ * served meanwhile, and a request for a brain not reached yet builds
  * that brain itself. Stops at the first brain after `stopped()` turns true (shutdown), and, with an
  * index memory budget (`INDEX_MEMORY_MB`), once the budget is full: warming more would only evict the
  * brains warmed before it, each in turn.

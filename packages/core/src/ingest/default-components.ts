@@ -1,7 +1,7 @@
 import type { Embedder } from '../contracts/embedder.js'
 import type { Extractor } from '../contracts/extractor.js'
 import { chunkText, type ChunkOptions } from './chunk/chunk-text.js'
-import { localExtractor } from './extract/local-extractor.js'
+import { onDemandLocalExtractor } from './extract/on-demand-local-extractor.js'
 import { jsonToText, parseFile } from './parse/parse-file.js'
 import type { IngestionComponents } from './pipeline/ingestion-components.js'
 
@@ -16,7 +16,7 @@ export interface DefaultComponentsOptions {
 export function defaultIngestionComponents(
   options: DefaultComponentsOptions = {},
 ): IngestionComponents {
-  const extractor = options.extractor ?? localExtractor()
+  const extractor = options.extractor ?? onDemandLocalExtractor()
   const embedder = options.embedder ?? null
   return {
     parseFile: async (input) => parseFile(input),

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Engram } from '@engram/core'
-import { createMcpServer } from './create-mcp-server.js'
-import { handleMcpRequest } from './handle-mcp-request.js'
-import { mcpDiscovery } from './mcp-discovery.js'
 import { brainServer, docsServer, type McpServerSpec } from './mcp-servers.js'
 import { inProcessClient } from './in-process-client.js'
+import type * as McpSdkParts from './mcp-sdk-parts.js'
 
 export interface McpRoutesOptions {
   engram: Engram
@@ -19,6 +17,17 @@ async function bearerChallenge(_request: FastifyRequest, reply: FastifyReply, pa
 }
 
 /**
+ * The MCP SDK's server side, loaded by the first MCP request: it is about a third of the server's
+ * start-up imports, and most servers are never asked for MCP. A failed load is retried next time.
+ */
+let sdk: Promise<typeof McpSdkParts> | null = null
+const mcpSdk = () =>
+  (sdk ??= import('./mcp-sdk-parts.js').catch((error: unknown) => {
+    sdk = null
+    throw error
+  }))
+
+/**
  * The MCP servers (CONTRACT.md section 10), at the root like `/.well-known` (spec section 1:
  * `{base_url_root}/mcp`), over stateless Streamable HTTP: `POST /mcp` (public documentation search),
  * `POST /mcp/brain` (any token; the tools select the brain as REST does) and the discovery document.
@@ -28,10 +37,10 @@ async function bearerChallenge(_request: FastifyRequest, reply: FastifyReply, pa
 export function mcpRoutes(app: FastifyInstance, { engram, basePath }: McpRoutesOptions) {
   const docs = docsServer(engram.version)
   const brain = brainServer(engram.version, engram)
-  const discovery = mcpDiscovery(docs, brain)
-
+  let discovery: ReturnType<typeof McpSdkParts.mcpDiscovery> | undefined
   const serve = (spec: McpServerSpec, forwardCredentials: boolean) =>
     async function (request: FastifyRequest, reply: FastifyReply) {
+      const { createMcpServer, handleMcpRequest } = await mcpSdk()
       const client = inProcessClient(app, request, { basePath, forwardCredentials })
       return handleMcpRequest(
         request,
@@ -43,7 +52,7 @@ export function mcpRoutes(app: FastifyInstance, { engram, basePath }: McpRoutesO
   app.get(
     '/.well-known/mcp.json',
     { schema: { hide: true }, config: { auth: 'public' } },
-    async () => discovery,
+    async () => (discovery ??= (await mcpSdk()).mcpDiscovery(docs, brain)),
   )
   // Credentials sent to the public server are ignored and never forwarded (CONTRACT.md section 8).
   app.post(

@@ -78,6 +78,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
       summary: 'Multi-channel search',
       description: DESCRIPTION,
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       querystring: z.object({ ...searchOptions, ...brainIdQuery }),
       success: { 200: searchResponseWire },
       errors: [400, 501],
@@ -94,6 +95,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
       summary: 'Multi-channel search (with extras filters)',
       description: `${DESCRIPTION} POST takes the same options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or \`"true"\`/\`"false"\`) and adds \`extras\`: metadata equality filters (case-insensitive) applied before the cut to k.`,
       auth: 'brain',
+      unavailableWhen: ['embedder'],
       body: z.object({
         query: z.string().min(1).max(2000),
         k: z.number().int().min(1).max(200).default(10),
@@ -121,7 +123,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
 /** `/demo/search`: BM25 passages over the read-only documentation brain; no brain, no credentials. */
 export function demoSearchRoute(
   app: FastifyInstance,
-  docs: { search: SearchService; brainId: string },
+  docs: () => Promise<{ search: SearchService; brainId: string }>,
   limiter: DemoRateLimiter,
 ) {
   defineRoute(
@@ -133,7 +135,7 @@ export function demoSearchRoute(
       tag: 'public',
       summary: 'Demo search over the documentation',
       description:
-        'BM25 passage search over the read-only public documentation brain built from docs/ at start. Never accepts a brain; 30 requests per minute per client, then 429 for 60 s. Credentials sent to it are ignored and never logged.',
+        'BM25 passage search over the read-only public documentation brain built from docs/ by the first search of it. Never accepts a brain; 30 requests per minute per client, then 429 for 60 s. Credentials sent to it are ignored and never logged.',
       auth: 'public',
       querystring: z.object({
         query: z.string().min(1).max(500),
@@ -144,7 +146,8 @@ export function demoSearchRoute(
     },
     async (request) => {
       await limiter.check(request.ip)
-      const response = await docs.search.search(docs.brainId, {
+      const { search, brainId } = await docs()
+      const response = await search.search(brainId, {
         query: request.query.query,
         k: request.query.k,
         channels: ['passages'],

@@ -18,8 +18,11 @@ export interface UseLiteEmbedderOptions {
 }
 
 export interface UseLiteEmbedder extends Embedder {
-  /** Starts the workers now rather than on the first `embed()`; resolves with each model load time (ms). */
-  warmUp(): Promise<number[]>
+  /**
+   * Starts `workers` workers now (default: all) rather than on demand, and resolves with each one's
+   * model load time (ms) once they are ready to embed.
+   */
+  warmUp(workers?: number): Promise<number[]>
   /** Terminates the workers; pending and later `embed()` calls reject with SERVICE_UNAVAILABLE. */
   close(): Promise<void>
 }
@@ -47,7 +50,7 @@ export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEm
       if (texts.length === 0) return []
       return cache.through(texts, (missing) => pool.run(missing, signal))
     },
-    warmUp: () => pool.warmUp(),
+    warmUp: (workers) => pool.warmUp(workers),
     close: () => pool.close(),
   }
 }

@@ -33,10 +33,13 @@ export interface UseLitePoolOptions {
 }
 
 /**
- * A fixed set of use-lite worker threads fed from one FIFO queue of batches, so the event loop only hashes
- * and slices while the model runs elsewhere. Workers start on first use; each takes one batch at a time and
- * only once its model is loaded. Idle workers are `unref()`ed so a forgotten `close()` never keeps the process
- * alive; busy ones are ref'ed so a pending `embed()` does.
+ * Up to `size` use-lite worker threads fed from one FIFO queue of batches, so the event loop only hashes
+ * and slices while the model runs elsewhere. One worker starts on first use; another starts whenever
+ * batches wait while every worker is busy, up to `size`: queries need one, ingestion puts the others to
+ * work, and a process that only searches never loads the model twice (each copy is about 120 MB and a
+ * second of CPU to load). Each worker takes one batch at a time and only once its model is loaded. Idle
+ * workers are `unref()`ed so a forgotten `close()` never keeps the process alive; busy ones are ref'ed
+ * so a pending `embed()` does.
  */
 export class UseLitePool {
   readonly #options: UseLitePoolOptions
@@ -53,10 +56,15 @@ export class UseLitePool {
     this.#options = options
   }
 
-  /** Starts the workers and resolves with each one's model load time (ms) once all are ready. */
-  async warmUp(): Promise<number[]> {
+  /**
+   * Starts `workers` workers (default: all of them) and resolves with each ready one's model load time
+   * (ms) once that many are ready.
+   */
+  async warmUp(workers = this.#options.size): Promise<number[]> {
+    const wanted = Math.min(Math.max(1, workers), this.#options.size)
     this.#start()
-    while (this.#loadTimes.length < this.#options.size) {
+    while (this.#slots.length < wanted) this.#spawn()
+    while (this.#loadTimes.length < wanted) {
       if (this.#failure !== null) throw this.#failure
       if (this.#closed) throw closedError()
       await new Promise<void>((resolve) => {
@@ -107,7 +115,7 @@ export class UseLitePool {
     if (this.#closed) throw closedError()
     if (this.#started) return
     this.#started = true
-    for (let i = 0; i < this.#options.size; i++) this.#spawn()
+    this.#spawn()
   }
 
   #spawn(): void {
@@ -252,6 +260,13 @@ export class UseLitePool {
       }
       slot.worker.postMessage(request)
     }
+    // Batches still wait and no worker is on its way: one more, while the pool may grow.
+    if (
+      this.#queue.length > 0 &&
+      this.#slots.length < this.#options.size &&
+      this.#slots.every((slot) => slot.ready && slot.job !== null)
+    )
+      this.#spawn()
     this.#updateRefs()
   }
 

@@ -42,10 +42,14 @@ const loading = initModel(async () => {
   model: embeddings.model as unknown as GraphModel,
   tokenizer: new UseLiteTokenizer(vocabulary),
 }))
-loading.then(
-  () => send({ type: 'ready', loadMs: performance.now() - started }),
-  (error: unknown) => send({ type: 'load-failed', message: String(error) }),
-)
+// Ready means ready: TF.js compiles its kernels on a model's first run (about 0.4 s here), so one
+// sentence is embedded before the pool is told, and no caller's first query pays for it.
+loading
+  .then(() => embedTexts(['Engram warms up its sentence encoder.'], 32))
+  .then(
+    () => send({ type: 'ready', loadMs: performance.now() - started }),
+    (error: unknown) => send({ type: 'load-failed', message: String(error) }),
+  )
 
 port.on('message', (request: EmbedRequest) => {
   void embed(request)
@@ -53,47 +57,50 @@ port.on('message', (request: EmbedRequest) => {
 
 async function embed({ id, texts, maxTokens }: EmbedRequest): Promise<void> {
   try {
-    const { model, tokenizer } = await loading
-    // The model reads a sparse batch: (row, position) pairs and the piece ids. A row without pieces
-    // would be dropped silently, so an empty text is embedded as a space (one piece).
-    const rows = texts.map((text) => {
-      const ids = tokenizer.encode(text, maxTokens)
-      return ids.length > 0 ? ids : tokenizer.encode(' ', maxTokens)
-    })
-    const total = rows.reduce((sum, ids) => sum + ids.length, 0)
-    const positions = new Int32Array(total * 2)
-    const values = new Int32Array(total)
-    let at = 0
-    rows.forEach((ids, row) => {
-      ids.forEach((piece, position) => {
-        positions[at * 2] = row
-        positions[at * 2 + 1] = position
-        values[at++] = piece
-      })
-    })
-    const inputs = {
-      indices: tensor2d(positions, [total, 2], 'int32'),
-      values: tensor1d(values, 'int32'),
-    }
-    let output: Tensor
-    try {
-      output = (await model.executeAsync(inputs)) as Tensor
-    } finally {
-      inputs.indices.dispose()
-      inputs.values.dispose()
-    }
-    const flat = Float32Array.from(await output.data())
-    output.dispose()
-    const dimension = flat.length / rows.length
-    const vectors = new Float32Array(flat.length)
-    for (let row = 0; row < rows.length; row++) {
-      vectors.set(
-        l2Normalize(flat.subarray(row * dimension, (row + 1) * dimension)),
-        row * dimension,
-      )
-    }
-    send({ type: 'result', id, count: rows.length, vectors }, [vectors.buffer])
+    const vectors = await embedTexts(texts, maxTokens)
+    send({ type: 'result', id, count: texts.length, vectors }, [vectors.buffer])
   } catch (error) {
     send({ type: 'error', id, message: String(error) })
   }
+}
+
+/** The L2-normalised vectors of `texts`, one after the other in one array. */
+async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Array<ArrayBuffer>> {
+  const { model, tokenizer } = await loading
+  // The model reads a sparse batch: (row, position) pairs and the piece ids. A row without pieces
+  // would be dropped silently, so an empty text is embedded as a space (one piece).
+  const rows = texts.map((text) => {
+    const ids = tokenizer.encode(text, maxTokens)
+    return ids.length > 0 ? ids : tokenizer.encode(' ', maxTokens)
+  })
+  const total = rows.reduce((sum, ids) => sum + ids.length, 0)
+  const positions = new Int32Array(total * 2)
+  const values = new Int32Array(total)
+  let at = 0
+  rows.forEach((ids, row) => {
+    ids.forEach((piece, position) => {
+      positions[at * 2] = row
+      positions[at * 2 + 1] = position
+      values[at++] = piece
+    })
+  })
+  const inputs = {
+    indices: tensor2d(positions, [total, 2], 'int32'),
+    values: tensor1d(values, 'int32'),
+  }
+  let output: Tensor
+  try {
+    output = (await model.executeAsync(inputs)) as Tensor
+  } finally {
+    inputs.indices.dispose()
+    inputs.values.dispose()
+  }
+  const flat = Float32Array.from(await output.data())
+  output.dispose()
+  const dimension = flat.length / rows.length
+  const vectors = new Float32Array(flat.length)
+  for (let row = 0; row < rows.length; row++) {
+    vectors.set(l2Normalize(flat.subarray(row * dimension, (row + 1) * dimension)), row * dimension)
+  }
+  return vectors
 }

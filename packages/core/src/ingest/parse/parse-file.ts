@@ -1,5 +1,3 @@
-import { parse as parseCsv } from 'csv-parse/sync'
-import { Parser } from 'htmlparser2'
 import { EngramError } from '../../errors.js'
 import type { JsonObject } from '../../model/common.js'
 import { checkPdf, looksLikePdf, parsePdf } from './parse-pdf.js'
@@ -113,7 +111,9 @@ export function jsonToText(value: unknown, path = ''): string {
     .join('\n')
 }
 
-function htmlToText(html: string): string {
+// The HTML and CSV parsers (about 40 modules) load with the first such file, not with the engine.
+async function htmlToText(html: string): Promise<string> {
+  const { Parser } = await import('htmlparser2')
   const parts: string[] = []
   let skip = 0
   const parser = new Parser(
@@ -153,7 +153,7 @@ export interface Upload {
 export async function checkFile(input: Upload): Promise<FileType> {
   const type = detectFileType(input.filename, input.mimeType, input.bytes)
   if (type === 'pdf') await checkPdf(input.bytes)
-  else parseText(type, input.bytes)
+  else await parseText(type, input.bytes)
   return type
 }
 
@@ -167,17 +167,17 @@ export async function parseFile(input: Upload): Promise<{ text: string; metadata
   return parseText(type, input.bytes)
 }
 
-function parseText(
+async function parseText(
   type: Exclude<FileType, 'pdf'>,
   bytes: Uint8Array,
-): { text: string; metadata: JsonObject } {
+): Promise<{ text: string; metadata: JsonObject }> {
   const raw = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '')
   switch (type) {
     case 'txt':
     case 'md':
       return { text: raw, metadata: { file_type: type } }
     case 'html':
-      return { text: htmlToText(raw), metadata: { file_type: type } }
+      return { text: await htmlToText(raw), metadata: { file_type: type } }
     case 'json': {
       let value: unknown
       try {
@@ -209,6 +209,7 @@ function parseText(
       return { text: records.join('\n\n'), metadata: { file_type: type, records: records.length } }
     }
     case 'csv': {
+      const { parse: parseCsv } = await import('csv-parse/sync')
       let rows: Record<string, string>[]
       try {
         rows = parseCsv(raw, {

@@ -1,0 +1,27 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
+
+/**
+ * Fastify's own request log lines, quieter: one line a request, at `debug` (a CLI ingest of a folder is
+ * thousands of requests, each two `info` lines by default), or at `info` when it took `slowRequestMs` or
+ * longer. The path only: a query string holds the user's words. `info` is thus left to the start,
+ * the configuration, slow requests and failures (5xx are logged by the app's error handler).
+ */
+export function requestLogController(slowRequestMs: number): LogController {
+  return new (class extends LogController {
+    override incomingRequest() {}
+
+    override routeNotFound() {}
+
+    override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply) {
+      const ms = Math.round(reply.elapsedTime)
+      const line = {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms,
+      }
+      if (ms >= slowRequestMs) request.log.info(line, 'slow request')
+      else request.log.debug(line, 'request')
+    }
+  })()
+}
