@@ -35,11 +35,18 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--ingest']).manyBrains).toBeNull()
     expect(parseCliArgs(['--console-explorer']).consoleExplorer).toBe(true)
     expect(parseCliArgs(['--ingest']).consoleExplorer).toBe(false)
+    expect(parseCliArgs(['--startup']).startup).toBe(5)
+    expect(parseCliArgs(['--startup', '3']).startup).toBe(3)
+    expect(parseCliArgs(['--startup=2', '--ingest'])).toMatchObject({ startup: 2, ingest: true })
+    expect(parseCliArgs(['--startup', '--ingest'])).toMatchObject({ startup: 5, ingest: true })
+    expect(parseCliArgs(['--ingest']).startup).toBeNull()
   })
 
   it('refuses unknown flags and bad sizes', () => {
     expect(() => parseCliArgs(['--ingets'])).toThrow(/unknown argument/)
     expect(() => parseCliArgs(['--scale', '10,x'])).toThrow(/positive integers/)
     expect(() => parseCliArgs(['--many-brains', '100'])).toThrow(/positive integers/)
+    expect(() => parseCliArgs(['--startup', '0'])).toThrow(/positive integer/)
+    expect(() => parseCliArgs(['--startup', 'x'])).toThrow(/positive integer/)
   })
 })

@@ -19,6 +19,8 @@ export interface CliArgs {
   readonly consoleExplorer: boolean
   /** Brains and passages per brain of `--many-brains`; null when not asked. */
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
+  /** Timed runs of `--startup` (issue 25's start-up targets, results/startup.md); null when not asked. */
+  readonly startup: number | null
   /** `--tune-bm25`: grid BM25 settings on SciFact train (results/bm25-tuning.md). */
   readonly tuneBm25: boolean
   readonly dataDir: string | null
@@ -55,6 +57,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --console-explorer      the console's entity explorer in headless Chromium on a seeded 10,000-entity /
                           30,000-relationship brain: 2-hop of a hub, whole brain, pan/zoom frame times
                           (results/console-explorer.md; needs Chromium)
+  --startup [runs]        the built server's start-up: empty data directory to /health 200 with
+                          EMBEDDER=none and use-lite, its RSS, first search vs later ones, engram --help;
+                          runs per figure after one warm-up, default 5 (results/startup.md; needs
+                          npm run build first, no dataset)
   --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
                           MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
@@ -75,6 +81,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     scaleOut: false,
     consoleExplorer: false,
     manyBrains: null as { brains: number; passages: number } | null,
+    startup: null as number | null,
     tuneBm25: false,
     dataDir: null as string | null,
     out: null as string | null,
@@ -134,6 +141,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         if (![brains, passages].every((n) => Number.isInteger(n) && n! > 0))
           throw new Error('--many-brains takes two positive integers: brains,passages')
         args.manyBrains = { brains: brains!, passages: passages! }
+        break
+      }
+      case '--startup': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.startup = next === undefined ? 5 : Number(next)
+        if (!Number.isInteger(args.startup) || args.startup <= 0)
+          throw new Error('--startup runs must be a positive integer')
         break
       }
       case '--recsys-validation':

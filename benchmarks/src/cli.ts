@@ -24,6 +24,7 @@ import { runConfig } from './run/run-config.js'
 import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
 import { runConsoleExplorer } from './console/run-console-explorer.js'
+import { runStartup } from './startup/run-startup.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { chooseBm25, tuneBm25, tuningReport } from './tune/tune-bm25.js'
@@ -48,7 +49,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.manyBrains &&
       !args.tuneBm25 &&
       !args.calibrateFusion &&
-      !args.consoleExplorer)
+      !args.consoleExplorer &&
+      args.startup === null)
   ) {
     log(USAGE)
     return 0
@@ -146,6 +148,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
   // Needs no dataset: the brain is generated (seeded).
   if (args.consoleExplorer) await runConsoleExplorer(resultsDir, log)
+  // Needs no dataset either: the built server on temporary data directories.
+  if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains
     const defaults =

@@ -105,6 +105,10 @@ const EXTRA_RESULTS: readonly [string, string][] = [
     'scale-out.md',
     'scale-out on PostgreSQL: ingestion with 1 and 2 workers, search vs SQLite (`--scale-out`)',
   ],
+  [
+    'startup.md',
+    'start-up of the built server: `/health`, memory, first search, `--help` (`--startup`)',
+  ],
 ]
 
 function overview(

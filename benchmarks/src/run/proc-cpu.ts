@@ -41,6 +41,14 @@ export function processCpuMs(pid: number): number | null {
 }
 
 /**
+ * CPU time (ms) one thread of another process has used so far, from /proc/<pid>/task/<tid>/stat; its
+ * main thread (the event loop) has tid = pid.
+ */
+export function threadCpuMs(pid: number, tid: number): number | null {
+  return statCpuMs(`/proc/${pid}/task/${tid}/stat`)
+}
+
+/**
  * CPU time (ms) used so far by this process's main thread (the event loop; its thread id is the
  * process id). `process.cpuUsage()` counts every thread (worker threads, GC helpers), so the two
  * together show how much of the work left the event loop.
