@@ -2,7 +2,7 @@
 // `private`) in <dir> (default `packed/`), built first by `npm run build`. npm's own `pack` runs each
 // package's `prepack` (scripts/prepack.mjs). Prints npm's JSON report of the tarballs on stdout.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -11,10 +11,7 @@ const destination = resolve(process.argv[2] ?? join(root, 'packed'))
 const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 const dirs = workspaces.flatMap((pattern) =>
   pattern.endsWith('/*')
-    ? execFileSync('ls', [join(root, pattern.slice(0, -2))], { encoding: 'utf8' })
-        .split('\n')
-        .filter(Boolean)
-        .map((name) => `${pattern.slice(0, -2)}/${name}`)
+    ? readdirSync(join(root, pattern.slice(0, -2))).map((name) => `${pattern.slice(0, -2)}/${name}`)
     : [pattern],
 )
 const published = dirs.filter(

@@ -7,6 +7,7 @@ import {
   type Embedder,
   type Engram,
 } from '@engram/core'
+import { hashingTestEmbedder } from '@engram/core/testing'
 import { buildApp } from '@engram/server'
 import { createResponseCheck, type OpenApiDocument } from '../support/openapi-response-check.js'
 
@@ -22,21 +23,15 @@ const TOKEN = 'spat_error-statuses-system-token-01'
 const LIMIT = 16 * 1024
 const BODY_METHODS = ['post', 'put', 'patch', 'delete']
 
-/** A tiny deterministic embedder that can be switched off, as a down embedding service is. */
+/** The deterministic test embedder, switched off as a down embedding service is. */
 let embedderDown = false
+const hashing = hashingTestEmbedder(8)
 const embedder: Embedder = {
-  kind: 'embedder',
-  name: 'switchable-test',
-  dimension: 8,
-  async embed(texts) {
+  ...hashing,
+  async embed(texts, signal, call) {
     if (embedderDown)
       throw new EngramError('SERVICE_UNAVAILABLE', 'The test embedder is down.', { retryAfter: 5 })
-    return texts.map((text) => {
-      const v = new Float32Array(8)
-      for (let i = 0; i < text.length; i++) v[i % 8]! += text.charCodeAt(i)
-      const norm = Math.hypot(...v) || 1
-      return v.map((x) => x / norm)
-    })
+    return hashing.embed(texts, signal, call)
   },
 }
 

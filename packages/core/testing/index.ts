@@ -14,3 +14,4 @@ export {
   type SearchCorpus,
 } from './search-corpus.js'
 export { runStageSuite, type StageSuiteOptions } from './stage-suite.js'
+export { conditionWaiter } from './condition-waiter.js'

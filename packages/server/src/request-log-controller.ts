@@ -1,5 +1,8 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
 
+/** Levels at which a `debug` line is written. */
+const DEBUG_LEVELS = new Set(['debug', 'trace'])
+
 /**
  * Fastify's own request log lines, quieter: one line a request, at `debug` (a CLI ingest of a folder is
  * thousands of requests, each two `info` lines by default), or at `info` when it took `slowRequestMs` or
@@ -14,13 +17,16 @@ export function requestLogController(slowRequestMs: number): LogController {
 
     override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply) {
       const ms = Math.round(reply.elapsedTime)
+      const slow = ms >= slowRequestMs
+      // Nothing built for a line the level drops: this runs on every request.
+      if (!slow && !DEBUG_LEVELS.has(request.log.level)) return
       const line = {
         method: request.method,
         path: request.url.split('?')[0],
         status: reply.statusCode,
         ms,
       }
-      if (ms >= slowRequestMs) request.log.info(line, 'slow request')
+      if (slow) request.log.info(line, 'slow request')
       else request.log.debug(line, 'request')
     }
   })()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Coordination, FeedEntry } from '../contracts/coordination.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
-import { fixtures } from '../../testing/index.js'
+import { conditionWaiter, fixtures } from '../../testing/index.js'
 import { keyedMutex } from './keyed-mutex.js'
 import { createWriteFollower } from './write-follower.js'
 import { summarizeBatch } from './write-summary.js'
@@ -41,31 +41,6 @@ function fakeCoordination(announce = true) {
   }
 }
 
-/**
- * Resolves `until(ready)` once `ready()` holds, re-checked each time the follower calls back into the
- * test (`notify`): a delivery, a stale brain, the end of a catch-up. No clock: a follower that never
- * gets there fails at the test's timeout.
- */
-function callbacks() {
-  const waiting = new Set<() => void>()
-  return {
-    notify() {
-      for (const check of [...waiting]) check()
-    },
-    until(ready: () => boolean): Promise<void> {
-      return new Promise((resolve) => {
-        const check = () => {
-          if (!ready()) return
-          waiting.delete(check)
-          resolve()
-        }
-        waiting.add(check)
-        check()
-      })
-    },
-  }
-}
-
 async function setup(announce = true, interested = true) {
   const storage = memoryAdapter()
   await storage.open()
@@ -75,7 +50,8 @@ async function setup(announce = true, interested = true) {
   const delivered: WriteBatch[] = []
   const stale: string[] = []
   const lock = keyedMutex()
-  const events = callbacks()
+  // Re-checked at each call the follower makes into the test: a delivery, a stale brain, a catch-up's end.
+  const events = conditionWaiter()
   /** Catch-ups the follower has finished (each runs under the brain's lock). */
   let catchUps = 0
   const follower = createWriteFollower({

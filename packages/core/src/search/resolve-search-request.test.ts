@@ -3,21 +3,9 @@ import { createEngine } from '../engine/create-engine.js'
 import type { Engram } from '../engine/engine-types.js'
 import { EngramError } from '../errors.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
-import type { Passage } from '../model/passage.js'
+import { fixtures } from '../../testing/fixtures.js'
 import { resolveSearchRequest } from './resolve-search-request.js'
 import type { SearchInput } from './search-request.js'
-
-const passage = (id: string, text: string): Passage => ({
-  id,
-  text,
-  metadata: {},
-  insertedAt: '2025-01-01T00:00:00.000Z',
-  brainVersion: 't',
-  source: null,
-  position: 0,
-  start: 0,
-  end: text.length,
-})
 
 describe('resolveSearchRequest', () => {
   it('fills every omitted field with the REST default', () => {
@@ -86,7 +74,10 @@ describe('SearchService.search with omitted options', () => {
     engram = createEngine({ storage: memoryAdapter(), version: 't' })
     await engram.start()
     await engram.commit('default', {
-      passages: [passage('p1', 'Ada met Babbage in London.'), passage('p2', 'Bob rides bikes.')],
+      passages: [
+        fixtures.passage({ id: 'p1', text: 'Ada met Babbage in London.' }),
+        fixtures.passage({ id: 'p2', text: 'Bob rides bikes.' }),
+      ],
     })
     const response = await engram.search.search('default', { query: 'Babbage' })
     expect(response.hits.map((h) => h.id)).toEqual(['p1'])

@@ -4,7 +4,7 @@ import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import { StorageUnavailableError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
-import { nowIso } from '../model/common.js'
+import { fixtures } from '../../testing/fixtures.js'
 import type { TaskHandler } from './task-handler.js'
 import { createTaskQueue } from './task-queue.js'
 
@@ -52,13 +52,7 @@ function logs() {
 async function setup(handler: TaskHandler, fault: ReturnType<typeof faults>) {
   const storage = memoryAdapter()
   await storage.open()
-  await storage.catalog.create({
-    id: 'b',
-    nameKey: 'b',
-    tokenHash: 'h',
-    tokenLast4: 'h',
-    createdAt: nowIso(),
-  })
+  await storage.catalog.create(fixtures.brain('b'))
   const base = await storage.brain('b')
   const tasks: BrainStore['tasks'] = {
     ...base.tasks,
@@ -110,17 +104,12 @@ function notes() {
       result: { passages: 1 },
       batch: {
         passages: [
-          {
+          fixtures.passage({
             id: `p-${ctx.task.id}`,
             text: 'A note.',
-            metadata: {},
-            insertedAt: nowIso(),
-            brainVersion: 'test',
             source: ctx.task.id,
-            position: 0,
-            start: 0,
             end: 7,
-          },
+          }),
         ],
       },
     }

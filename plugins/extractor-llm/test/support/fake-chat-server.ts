@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { conditionWaiter } from '@engram/core/testing'
 
 /** One scripted answer; `hang` never answers (for timeouts and aborts). */
 export interface ScriptedReply {
@@ -36,20 +37,7 @@ export async function fakeChatServer(replies: ScriptedReply[]) {
   const requests: RecordedRequest[] = []
   const state = { cancelled: 0 }
   /** Conditions tests wait for, re-checked at every request and cancellation. */
-  const waiting = new Set<() => void>()
-  const changed = () => {
-    for (const check of [...waiting]) check()
-  }
-  const until = (ready: () => boolean) =>
-    new Promise<void>((resolve) => {
-      const check = () => {
-        if (!ready()) return
-        waiting.delete(check)
-        resolve()
-      }
-      waiting.add(check)
-      check()
-    })
+  const { notify: changed, until } = conditionWaiter()
   const server = createServer((req, res) => {
     let raw = ''
     req.setEncoding('utf8')
