@@ -26,6 +26,8 @@ const PER_BRAIN_TABLES = [
   'tasks',
   'vectors',
   'meta',
+  'sources',
+  'evidence',
 ]
 
 describe('postgres adapter', () => {
@@ -63,6 +65,8 @@ describe('postgres adapter', () => {
       structured: [fixtures.structured()],
       changelog: [fixtures.changelog()],
       vectors: [{ space: 'passages', id: 'p1', vector: new Float32Array([1, 2]) }],
+      sources: [fixtures.source()],
+      evidence: [{ kind: 'entity' as const, recordId: 'e1', evidenceId: 'p1' }],
       task: fixtures.task({ brainId: 'alpha' }),
     }
     await (await first.brain('alpha')).apply(batch)

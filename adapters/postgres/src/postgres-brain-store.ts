@@ -7,6 +7,7 @@ import {
   type WriteBatch,
 } from '@engram/core'
 import { appendWrite } from './postgres-coordination.js'
+import { deleteEntityKeys, deletes, rewrites } from './postgres-forget-writes.js'
 import type { GuardedPool } from './postgres-guarded-pool.js'
 import { putTask } from './postgres-put-task.js'
 import { postgresRepositories } from './postgres-repositories.js'
@@ -33,6 +34,7 @@ const PASSAGES = upsert(
   [
     ['id', 'text'],
     ['source', 'text'],
+    ['source_id', 'text'],
     ['inserted_at', 'text'],
     ['data', 'text'],
   ],
@@ -112,6 +114,28 @@ const VECTORS = upsert(
   'brain_id, space, id',
   true,
 )
+const SOURCES = upsert(
+  'sources',
+  [
+    ['id', 'text'],
+    ['status', 'text'],
+    ['updated_at', 'text'],
+    ['data', 'text'],
+  ],
+  'brain_id, id',
+  true,
+)
+/** DO NOTHING only skips a link that exists: a bad `kind` still fails the CHECK, and the batch. */
+const EVIDENCE = upsert(
+  'evidence',
+  [
+    ['evidence_id', 'text'],
+    ['kind', 'text'],
+    ['record_id', 'text'],
+  ],
+  'brain_id, evidence_id, kind, record_id',
+  false,
+)
 /**
  * Entries whose id exists are skipped; the others get the brain's next `seq` values in batch order.
  * The brain row is locked first, so appends to one brain are serialised and `seq` is committed in
@@ -142,6 +166,7 @@ async function writeBatch(
       brainId,
       passages.map((p) => p.id),
       passages.map((p) => p.source),
+      passages.map((p) => p.sourceId ?? null),
       passages.map((p) => p.insertedAt),
       passages.map((p) => JSON.stringify(p)),
     ])
@@ -209,43 +234,26 @@ async function writeBatch(
       vectors.map((v) => v.id),
       vectors.map((v) => vectorToBytes(v.vector)),
     ])
+  const sources = lastByKey(batch.sources ?? [], (x) => x.id)
+  if (sources.length > 0)
+    await db.query(SOURCES, [
+      brainId,
+      sources.map((x) => x.id),
+      sources.map((x) => x.status),
+      sources.map((x) => x.updatedAt),
+      sources.map((x) => JSON.stringify(x)),
+    ])
+  const evidence = batch.evidence ?? []
+  if (evidence.length > 0)
+    await db.query(EVIDENCE, [
+      brainId,
+      evidence.map((l) => l.evidenceId),
+      evidence.map((l) => l.kind),
+      evidence.map((l) => l.recordId),
+    ])
   await deletes(db, brainId, batch)
+  await rewrites(db, brainId, batch)
   if (batch.task !== undefined) await putTask(db, brainId, batch.task)
-}
-
-async function deleteEntityKeys(db: Queryable, brainId: string, ids: string[]) {
-  await db.query('DELETE FROM entity_names WHERE brain_id = $1 AND id = ANY($2::text[])', [
-    brainId,
-    ids,
-  ])
-  await db.query('DELETE FROM entity_labels WHERE brain_id = $1 AND id = ANY($2::text[])', [
-    brainId,
-    ids,
-  ])
-}
-
-async function deletes(db: Queryable, brainId: string, batch: WriteBatch) {
-  const entities = batch.deleteEntities ?? []
-  if (entities.length > 0) {
-    await db.query('DELETE FROM entities WHERE brain_id = $1 AND id = ANY($2::text[])', [
-      brainId,
-      entities,
-    ])
-    await deleteEntityKeys(db, brainId, entities)
-  }
-  const relationships = batch.deleteRelationships ?? []
-  if (relationships.length > 0)
-    await db.query('DELETE FROM relationships WHERE brain_id = $1 AND id = ANY($2::text[])', [
-      brainId,
-      relationships,
-    ])
-  const vectors = batch.deleteVectors ?? []
-  if (vectors.length > 0)
-    await db.query(
-      `DELETE FROM vectors v USING unnest($2::text[], $3::text[]) AS d(space, id)
-       WHERE v.brain_id = $1 AND v.space = d.space AND v.id = d.id`,
-      [brainId, vectors.map((v) => v.space), vectors.map((v) => v.id)],
-    )
 }
 
 /**
@@ -283,12 +291,47 @@ const STATS = `SELECT
   (SELECT count(*) FROM structured WHERE brain_id = $1)::int AS structured,
   (SELECT count(*) FROM changelog WHERE brain_id = $1)::int AS changelog,
   (SELECT count(*) FROM tasks WHERE brain_id = $1)::int AS tasks,
-  (SELECT count(*) FROM vectors WHERE brain_id = $1)::int AS vectors`
+  (SELECT count(*) FROM vectors WHERE brain_id = $1)::int AS vectors,
+  (SELECT count(*) FROM sources WHERE brain_id = $1 AND status = 'active')::int AS sources`
 
 /** Record counts of one brain. */
 export async function brainStats(db: Queryable, brainId: string): Promise<BrainStats> {
   const { rows } = await db.query<BrainStats>(STATS, [brainId])
   return rows[0]!
+}
+
+/** Every table holding a brain's records (the write feed holds ids only). */
+const BRAIN_TABLES = [
+  'passages',
+  'entities',
+  'entity_names',
+  'entity_labels',
+  'relationships',
+  'observations',
+  'structured',
+  'changelog',
+  'tasks',
+  'vectors',
+  'sources',
+  'evidence',
+]
+
+/** What `purge` cannot promise on PostgreSQL (docs/forgetting.md). */
+export const POSTGRES_PURGE_NOTE =
+  'PostgreSQL: deleted rows are gone for every reader and from pg_dump. VACUUM ran on the brain tables, ' +
+  "which makes the dead rows' space reusable but does not overwrite it: their bytes may remain in free " +
+  'space of the data files until reused, in WAL segments until recycled, and in WAL archives and backups.'
+
+/**
+ * VACUUM of the tables that hold brain records, after a forget: dead rows' space becomes reusable and
+ * their index entries go (https://www.postgresql.org/docs/current/sql-vacuum.html). Brains share the
+ * tables, so this vacuums every brain's rows; VACUUM cannot run in a transaction, and through the pool
+ * it runs on a connection of its own. Not VACUUM FULL: it would rewrite every brain's tables under an
+ * exclusive lock, stopping all reads and writes meanwhile.
+ */
+async function vacuumBrainTables(pool: GuardedPool): Promise<string> {
+  await pool.query(`VACUUM ${BRAIN_TABLES.join(', ')}`)
+  return POSTGRES_PURGE_NOTE
 }
 
 /**
@@ -309,5 +352,6 @@ export function createPostgresBrainStore(
     },
     stats: () => brainStats(pool, brainId),
     ...postgresRepositories(pool, brainId),
+    purge: () => vacuumBrainTables(pool),
   }
 }

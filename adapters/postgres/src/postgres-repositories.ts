@@ -1,6 +1,5 @@
 import type {
   BrainStore,
-  ChangelogEntry,
   Entity,
   Observation,
   Paged,
@@ -12,12 +11,21 @@ import type {
   VectorRecord,
 } from '@engram/core'
 import { vectorFromBytes } from '@engram/core'
+import { postgresChangelogRepository } from './postgres-changelog-repository.js'
 import { TASKS_CHANNEL } from './postgres-notifications.js'
 import { putTask } from './postgres-put-task.js'
+import { postgresSourceRepositories } from './postgres-source-repositories.js'
 import { JSON_ARRAY, JSON_OBJECT, LIKE, parse, type Queryable } from './postgres-sql.js'
 
 /** The read repositories of a brain store (everything but `apply`, `stats` and the names). */
-export type PostgresRepositories = Omit<BrainStore, 'brainId' | 'snapshotDir' | 'apply' | 'stats'>
+export type PostgresRepositories = Omit<
+  BrainStore,
+  'brainId' | 'snapshotDir' | 'apply' | 'stats' | 'purge'
+>
+
+/** Passages written before sources existed have no `sourceId` in their JSON (migration 3). */
+const withSourceId = (p: Passage): Passage =>
+  p.sourceId === undefined ? { ...p, sourceId: null } : p
 
 type DataRow = { data: string }
 
@@ -100,13 +108,22 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
 
   return {
     passages: {
-      get: (ids) => byIds<Passage>('passages', ids),
+      get: async (ids) => (await byIds<Passage>('passages', ids)).map(withSourceId),
       async list(q) {
         const f = new Filter(brainId)
         if (q.source !== undefined) f.add((n) => `source = $${n}`, q.source)
-        return paged<Passage>('passages', f, 'inserted_at DESC, id DESC', q.limit, q.skip)
+        if (q.sourceId !== undefined) f.add((n) => `source_id = $${n}`, q.sourceId)
+        // A source's passages in reading order: `position` lives in the JSON (integers, so the
+        // numeric cast cannot fail on a record the schema accepted).
+        const order =
+          q.sourceId !== undefined
+            ? `(data ->> 'position')::numeric, id`
+            : 'inserted_at DESC, id DESC'
+        const page = await paged<Passage>('passages', f, order, q.limit, q.skip)
+        return { items: page.items.map(withSourceId), total: page.total }
       },
-      scan: (after, limit) => scan<Passage>('passages', after, limit),
+      scan: async (after, limit) =>
+        (await scan<Passage>('passages', after, limit)).map(withSourceId),
     },
     entities: {
       get: (uuids) => byIds<Entity>('entities', uuids),
@@ -232,42 +249,8 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
            WHERE brain_id = $1 ORDER BY v`,
         ),
     },
-    changelog: {
-      async get(id) {
-        const { rows } = await db.query<DataRow & { seq: string }>(
-          'SELECT seq, data::text AS data FROM changelog WHERE brain_id = $1 AND id = $2',
-          [brainId, id],
-        )
-        const row = rows[0]
-        return row === undefined
-          ? null
-          : { ...parse<Omit<ChangelogEntry, 'seq'>>(row), seq: Number(row.seq) }
-      },
-      async list(q) {
-        const f = new Filter(brainId)
-        if (q.types !== undefined && q.types.length > 0)
-          f.add((n) => `type = ANY($${n}::text[])`, q.types)
-        if (q.queryText)
-          f.add((n) => LIKE(`coalesce((data -> 'change')::text, '')`, n), q.queryText)
-        const total = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM changelog ${f.clause}`,
-          f.params,
-        )
-        const { rows } = await db.query<DataRow & { seq: string }>(
-          `SELECT seq, data::text AS data FROM changelog ${f.clause} ORDER BY seq DESC ${f.page}`,
-          [...f.params, q.limit, q.skip],
-        )
-        return {
-          items: rows.map((r) => ({
-            ...parse<Omit<ChangelogEntry, 'seq'>>(r),
-            seq: Number(r.seq),
-          })),
-          total: total.rows[0]!.n,
-        }
-      },
-      types: () =>
-        column('SELECT DISTINCT type AS v FROM changelog WHERE brain_id = $1 ORDER BY v'),
-    },
+    changelog: postgresChangelogRepository(db, brainId),
+    ...postgresSourceRepositories(db, brainId),
     tasks: {
       async create(task) {
         const inserted = await db.query(

@@ -104,6 +104,54 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE tasks ADD COLUMN lease_owner text, ADD COLUMN lease_until timestamptz;
    CREATE INDEX tasks_open ON tasks (created_at, brain_id, id) WHERE status IN ('queued', 'started');
    CREATE TABLE settings (key text PRIMARY KEY, value text NOT NULL);`,
+  // 3: sources, provenance and forgetting (docs/forgetting.md). Passages written before have a NULL
+  // source_id and no \`sourceId\` in their JSON: readers fill null. Adding a nullable column without a
+  // default rewrites nothing.
+  `ALTER TABLE passages ADD COLUMN source_id text COLLATE "C";
+   CREATE INDEX passages_source_id ON passages (brain_id, source_id);
+   CREATE TABLE sources (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     id text COLLATE "C" NOT NULL, status text COLLATE "C" NOT NULL,
+     updated_at text COLLATE "C" NOT NULL, data json NOT NULL,
+     PRIMARY KEY (brain_id, id)
+   );
+   CREATE INDEX sources_listed ON sources (brain_id, status, updated_at, id);
+   CREATE TABLE evidence (
+     brain_id text COLLATE "C" NOT NULL REFERENCES brains (id) ON DELETE CASCADE,
+     evidence_id text COLLATE "C" NOT NULL,
+     kind text COLLATE "C" NOT NULL CHECK (kind IN ('entity', 'relationship', 'observation')),
+     record_id text COLLATE "C" NOT NULL,
+     PRIMARY KEY (brain_id, evidence_id, kind, record_id)
+   );
+   CREATE INDEX evidence_record ON evidence (brain_id, kind, record_id);`,
+  // 4: provenance of records written before 3, from the citations they carry (capped at 500 per
+  // record); a record without any was written through /model/* and gets the "model" evidence.
+  `INSERT INTO evidence (brain_id, evidence_id, kind, record_id)
+     SELECT e.brain_id, j.value, 'entity', e.id
+     FROM entities e, json_array_elements_text(e.data -> 'sourcePassageIds') j
+     ON CONFLICT DO NOTHING;
+   INSERT INTO evidence (brain_id, evidence_id, kind, record_id)
+     SELECT r.brain_id, j.value, 'relationship', r.id
+     FROM relationships r, json_array_elements_text(r.data -> 'sourcePassageIds') j
+     ON CONFLICT DO NOTHING;
+   INSERT INTO evidence (brain_id, evidence_id, kind, record_id)
+     SELECT o.brain_id, j.value, 'observation', o.id
+     FROM observations o, json_array_elements_text(
+       CASE WHEN json_typeof(o.data -> 'metadata' -> 'passage_ids') = 'array'
+            THEN o.data -> 'metadata' -> 'passage_ids' ELSE '[]'::json END) j
+     ON CONFLICT DO NOTHING;
+   INSERT INTO evidence (brain_id, evidence_id, kind, record_id)
+     SELECT e.brain_id, 'model', 'entity', e.id FROM entities e
+     WHERE NOT EXISTS (SELECT 1 FROM evidence v WHERE v.brain_id = e.brain_id AND v.kind = 'entity' AND v.record_id = e.id)
+     ON CONFLICT DO NOTHING;
+   INSERT INTO evidence (brain_id, evidence_id, kind, record_id)
+     SELECT r.brain_id, 'model', 'relationship', r.id FROM relationships r
+     WHERE NOT EXISTS (SELECT 1 FROM evidence v WHERE v.brain_id = r.brain_id AND v.kind = 'relationship' AND v.record_id = r.id)
+     ON CONFLICT DO NOTHING;
+   INSERT INTO evidence (brain_id, evidence_id, kind, record_id)
+     SELECT o.brain_id, 'model', 'observation', o.id FROM observations o
+     WHERE NOT EXISTS (SELECT 1 FROM evidence v WHERE v.brain_id = o.brain_id AND v.kind = 'observation' AND v.record_id = o.id)
+     ON CONFLICT DO NOTHING;`,
 ]
 
 /**

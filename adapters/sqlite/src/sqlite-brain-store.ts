@@ -1,13 +1,5 @@
-import {
-  loopYielder,
-  normalizeEntityName,
-  vectorToBytes,
-  type BrainStats,
-  type BrainStore,
-  type Entity,
-  type Task,
-  type WriteBatch,
-} from '@engram/core'
+import { loopYielder, type BrainStats, type BrainStore, type WriteBatch } from '@engram/core'
+import { recordCount, sqliteBatchWrites } from './sqlite-batch-writes.js'
 import { statementCache, type SqliteDatabaseLike } from './sqlite-database-like.js'
 import { sqliteRepositories } from './sqlite-repositories.js'
 
@@ -30,23 +22,8 @@ export interface SqliteBrainStoreOptions {
   release?: () => void
 }
 
-function recordCount(batch: WriteBatch): number {
-  let n = 0
-  for (const list of [
-    batch.passages,
-    batch.entities,
-    batch.relationships,
-    batch.observations,
-    batch.structured,
-    batch.changelog,
-    batch.vectors,
-    batch.deleteEntities,
-    batch.deleteRelationships,
-    batch.deleteVectors,
-  ])
-    n += list?.length ?? 0
-  return n
-}
+/** Checkpoint attempts of `purge` before it reports the WAL as not truncated. */
+const PURGE_ATTEMPTS = 4
 
 /** One brain's store over its own SQLite file. Statements are prepared once and reused. */
 export function createSqliteBrainStore(
@@ -58,79 +35,7 @@ export function createSqliteBrainStore(
   const sliceMs = options.sliceMs ?? 10
   const stmt = statementCache(db)
 
-  function putEntity(e: Entity) {
-    stmt(
-      'INSERT INTO entities (uuid, name, last_updated, data) VALUES (?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET name = excluded.name, last_updated = excluded.last_updated, data = excluded.data',
-    ).run(e.uuid, e.name, e.lastUpdated, JSON.stringify(e))
-    stmt('DELETE FROM entity_names WHERE uuid = ?').run(e.uuid)
-    stmt('DELETE FROM entity_labels WHERE uuid = ?').run(e.uuid)
-    for (const n of new Set([e.name, ...e.aliases].map(normalizeEntityName))) {
-      stmt('INSERT OR IGNORE INTO entity_names (norm, uuid) VALUES (?, ?)').run(n, e.uuid)
-    }
-    for (const label of new Set(e.labels))
-      stmt('INSERT OR IGNORE INTO entity_labels (uuid, label) VALUES (?, ?)').run(e.uuid, label)
-  }
-
-  /** The batch's writes, one record per step, so that a large batch can be applied in slices. */
-  function* writes(batch: WriteBatch): Generator<void, void, undefined> {
-    for (const p of batch.passages ?? []) {
-      stmt(
-        'INSERT INTO passages (id, source, inserted_at, data) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET source = excluded.source, inserted_at = excluded.inserted_at, data = excluded.data',
-      ).run(p.id, p.source, p.insertedAt, JSON.stringify(p))
-      yield
-    }
-    for (const e of batch.entities ?? []) {
-      putEntity(e)
-      yield
-    }
-    for (const r of batch.relationships ?? []) {
-      stmt(
-        'INSERT INTO relationships (uuid, subject_uuid, object_uuid, name, last_updated, data) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET subject_uuid = excluded.subject_uuid, object_uuid = excluded.object_uuid, name = excluded.name, last_updated = excluded.last_updated, data = excluded.data',
-      ).run(r.uuid, r.subjectUuid, r.objectUuid, r.name, r.lastUpdated, JSON.stringify(r))
-      yield
-    }
-    for (const o of batch.observations ?? []) {
-      stmt(
-        'INSERT INTO observations (id, resource_id, inserted_at, data) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET resource_id = excluded.resource_id, inserted_at = excluded.inserted_at, data = excluded.data',
-      ).run(o.id, o.resourceId, o.insertedAt, JSON.stringify(o))
-      yield
-    }
-    for (const s of batch.structured ?? []) {
-      stmt(
-        'INSERT INTO structured (id, inserted_at, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET inserted_at = excluded.inserted_at, data = excluded.data',
-      ).run(s.id, s.insertedAt, JSON.stringify(s))
-      yield
-    }
-    for (const c of batch.changelog ?? []) {
-      stmt('INSERT OR IGNORE INTO changelog (id, type, data) VALUES (?, ?, ?)').run(
-        c.id,
-        c.type,
-        JSON.stringify(c),
-      )
-      yield
-    }
-    for (const v of batch.vectors ?? []) {
-      stmt(
-        'INSERT INTO vectors (space, id, vector) VALUES (?, ?, ?) ON CONFLICT(space, id) DO UPDATE SET vector = excluded.vector',
-      ).run(v.space, v.id, vectorToBytes(v.vector))
-      yield
-    }
-    for (const uuid of batch.deleteEntities ?? []) {
-      stmt('DELETE FROM entities WHERE uuid = ?').run(uuid)
-      stmt('DELETE FROM entity_names WHERE uuid = ?').run(uuid)
-      stmt('DELETE FROM entity_labels WHERE uuid = ?').run(uuid)
-      yield
-    }
-    for (const uuid of batch.deleteRelationships ?? []) {
-      stmt('DELETE FROM relationships WHERE uuid = ?').run(uuid)
-      yield
-    }
-    for (const v of batch.deleteVectors ?? []) {
-      stmt('DELETE FROM vectors WHERE space = ? AND id = ?').run(v.space, v.id)
-      yield
-    }
-    if (batch.task !== undefined) putTask(batch.task)
-  }
+  const { writes, putTask } = sqliteBatchWrites(stmt)
 
   const applyTx = db.transaction((batch: WriteBatch) => {
     const steps = writes(batch)
@@ -165,6 +70,8 @@ export function createSqliteBrainStore(
   /** Checkpoints handed to another thread and not finished yet; the WAL auto-checkpoint is off meanwhile. */
   let checkpointing = 0
   let autoCheckpoint = 1000
+  /** Settles when the latest checkpoint handed to another thread has ended; null when none is running. */
+  let workerCheckpoint: Promise<void> | null = null
 
   /**
    * COMMIT of a sliced transaction. The COMMIT that pushes the WAL past the auto-checkpoint size also
@@ -187,11 +94,12 @@ export function createSqliteBrainStore(
     try {
       db.exec('COMMIT')
     } finally {
-      void elsewhere()
+      const running: Promise<void> = elsewhere()
         .catch(() => {
           // Nothing lost: the next auto-checkpoint on this thread copies what this one did not.
         })
         .finally(() => {
+          if (workerCheckpoint === running) workerCheckpoint = null
           if (--checkpointing === 0) {
             try {
               db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`)
@@ -200,6 +108,7 @@ export function createSqliteBrainStore(
             }
           }
         })
+      workerCheckpoint = running
     }
   }
 
@@ -210,12 +119,6 @@ export function createSqliteBrainStore(
    * rows. Calls on other brains, which have their own connections, do not wait.
    */
   let sliced: Promise<void> | null = null
-
-  function putTask(t: Task) {
-    stmt(
-      'INSERT INTO tasks (id, status, created_at, ended_at, data) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET status = excluded.status, created_at = excluded.created_at, ended_at = excluded.ended_at, data = excluded.data',
-    ).run(t.id, t.status, t.createdAt, t.endedAt, JSON.stringify(t))
-  }
 
   const store: BrainStore = {
     brainId,
@@ -242,8 +145,33 @@ export function createSqliteBrainStore(
         changelog: n('changelog'),
         tasks: n('tasks'),
         vectors: n('vectors'),
+        sources: (
+          stmt("SELECT count(*) AS n FROM sources WHERE status = 'active'").get() as { n: number }
+        ).n,
       }
     },
+    async purge() {
+      for (let attempt = 1; ; attempt++) {
+        // Not while a worker checkpoints (TRUNCATE would wait for it, holding the event loop) or a
+        // sliced transaction is open on this connection (a checkpoint cannot run inside one).
+        while (workerCheckpoint !== null || sliced !== null) await (workerCheckpoint ?? sliced)
+        if (truncateWal()) return null
+        if (attempt === PURGE_ATTEMPTS)
+          return 'SQLite could not truncate the write-ahead log (the database stayed busy): deleted records may remain in its -wal file until its next checkpoint.'
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt))
+      }
+    },
+  }
+
+  /**
+   * Copies the WAL into the database file and truncates it to zero bytes: the WAL keeps the page
+   * images written before a delete, which `secure_delete` does not touch
+   * (https://www.sqlite.org/pragma.html#pragma_wal_checkpoint). False when readers or a writer kept it
+   * busy past the busy timeout. Without WAL (a custom driver in another journal mode) there is nothing
+   * to truncate and SQLite reports it as done.
+   */
+  function truncateWal(): boolean {
+    return Number(db.pragma('wal_checkpoint(TRUNCATE)', { simple: true })) === 0
   }
 
   // Every method, of the store and of its repositories, waits while a sliced transaction is open

@@ -1,6 +1,5 @@
 import type {
   BrainStore,
-  ChangelogEntry,
   Entity,
   Observation,
   Paged,
@@ -12,11 +11,20 @@ import type {
   VectorRecord,
 } from '@engram/core'
 import { vectorFromBytes } from '@engram/core'
+import { sqliteChangelogRepository } from './sqlite-changelog-repository.js'
 import type { SqliteStatementLike } from './sqlite-database-like.js'
+import { sqliteSourceRepositories } from './sqlite-source-repositories.js'
 import { GUARDED_JSON, inList, JSON_AT, LIKE, parse, type Row } from './sqlite-sql.js'
 
 /** The read repositories of a brain store (everything but `apply`, `stats` and the names). */
-export type SqliteRepositories = Omit<BrainStore, 'brainId' | 'snapshotDir' | 'apply' | 'stats'>
+export type SqliteRepositories = Omit<
+  BrainStore,
+  'brainId' | 'snapshotDir' | 'apply' | 'stats' | 'purge'
+>
+
+/** Passages written before sources existed have no `sourceId` in their JSON (migration 2). */
+const withSourceId = (p: Passage): Passage =>
+  p.sourceId === undefined ? { ...p, sourceId: null } : p
 
 /**
  * The repositories of one brain over its SQLite connection. `stmt` prepares (once) on that connection;
@@ -73,22 +81,28 @@ export function sqliteRepositories(
   return {
     passages: {
       async get(ids) {
-        return byIds<Passage>('passages', 'id', ids)
+        return byIds<Passage>('passages', 'id', ids).map(withSourceId)
       },
       async list(q) {
-        return q.source === undefined
-          ? paged<Passage>('passages', [], [], 'inserted_at DESC, id DESC', q.limit, q.skip)
-          : paged<Passage>(
-              'passages',
-              ['source = ?'],
-              [q.source],
-              'inserted_at DESC, id DESC',
-              q.limit,
-              q.skip,
-            )
+        const where: string[] = []
+        const params: unknown[] = []
+        if (q.source !== undefined) {
+          where.push('source = ?')
+          params.push(q.source)
+        }
+        if (q.sourceId !== undefined) {
+          where.push('source_id = ?')
+          params.push(q.sourceId)
+        }
+        const order =
+          q.sourceId !== undefined
+            ? `${JSON_AT('data', '$.position')}, id`
+            : 'inserted_at DESC, id DESC'
+        const page = paged<Passage>('passages', where, params, order, q.limit, q.skip)
+        return { items: page.items.map(withSourceId), total: page.total }
       },
       async scan(after, limit) {
-        return scan<Passage>('passages', 'id', after, limit)
+        return scan<Passage>('passages', 'id', after, limit).map(withSourceId)
       },
     },
     entities: {
@@ -274,41 +288,8 @@ export function sqliteRepositories(
         )
       },
     },
-    changelog: {
-      async get(id) {
-        const row = stmt('SELECT seq, data FROM changelog WHERE id = ?').get(id) as
-          { seq: number; data: string } | undefined
-        return row === undefined
-          ? null
-          : { ...parse<Omit<ChangelogEntry, 'seq'>>(row), seq: row.seq }
-      },
-      async list(q) {
-        const where: string[] = []
-        const params: unknown[] = []
-        if (q.types !== undefined && q.types.length > 0) {
-          where.push(`type IN (${inList(q.types)})`)
-          params.push(...q.types)
-        }
-        if (q.queryText) {
-          where.push(LIKE(JSON_AT('data', '$.change')))
-          params.push(q.queryText)
-        }
-        const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
-        const total = (
-          stmt(`SELECT count(*) AS n FROM changelog ${clause}`).get(...params) as { n: number }
-        ).n
-        const rows = stmt(
-          `SELECT seq, data FROM changelog ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`,
-        ).all(...params, q.limit, q.skip) as { seq: number; data: string }[]
-        return {
-          items: rows.map((r) => ({ ...parse<Omit<ChangelogEntry, 'seq'>>(r), seq: r.seq })),
-          total,
-        }
-      },
-      async types() {
-        return column('SELECT DISTINCT type AS v FROM changelog ORDER BY v')
-      },
-    },
+    changelog: sqliteChangelogRepository(stmt),
+    ...sqliteSourceRepositories(stmt),
     tasks: {
       async create(task) {
         const created =

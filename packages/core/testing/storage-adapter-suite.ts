@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BrainStore, StorageAdapter } from '../src/index.js'
 import { fixtures as f } from './fixtures.js'
+import { forgettingCases } from './storage-adapter-forgetting-cases.js'
 
 export interface SuiteSkip {
   /** Why these tests do not apply to this adapter (shown in the test name). */
@@ -83,6 +84,8 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
           structured: [f.structured()],
           changelog: [f.changelog()],
           vectors: [{ space: 'passages', id: 'p1', vector: new Float32Array([0.6, 0.8]) }],
+          sources: [f.source()],
+          evidence: [{ kind: 'entity' as const, recordId: 'e1', evidenceId: 'p1' }],
           task: f.task({ brainId: 'alpha' }),
         }
         await store.apply(batch)
@@ -98,7 +101,9 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
           changelog: 1,
           tasks: 1,
           vectors: 1,
+          sources: 1,
         })
+        expect(await store.evidence.supportedBy(['p1'])).toHaveLength(1)
       })
       t('is atomic: a failing batch writes nothing', async () => {
         const bad = {
@@ -447,5 +452,10 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect(await store.meta.get('embedder')).toBe('{"name":"y"}')
       })
     })
+
+    const forgetting = forgettingCases(test, () => store)
+    describe('sources', forgetting.sources)
+    describe('evidence', forgetting.evidence)
+    describe('history', forgetting.history)
   })
 }

@@ -19,4 +19,13 @@ export interface ChangelogRepository {
   list(query: ChangelogQuery): Promise<Paged<ChangelogEntry>>
   /** Distinct entry types, sorted. */
   types(): Promise<string[]>
+  /** Entries with `seq` greater than `afterSeq`, oldest first, at most `limit` (the change stream). */
+  since(afterSeq: number, limit: number): Promise<ChangelogEntry[]>
+  /** The highest `seq` written, 0 for an empty changelog. */
+  lastSeq(): Promise<number>
+  /**
+   * Entries whose stored JSON contains any of `needles` (record ids), any order: what forgetting
+   * redacts. May scan the whole changelog; at most 100 needles per call.
+   */
+  containing(needles: string[]): Promise<ChangelogEntry[]>
 }

@@ -39,6 +39,9 @@ export interface WriteSummary {
   deleteEntities?: string[]
   deleteRelationships?: string[]
   deleteVectors?: [string, string][]
+  /** Forgotten passages and observations (docs/forgetting.md): the indexes drop them. */
+  deletePassages?: string[]
+  deleteObservations?: string[]
 }
 
 /** One committed write of a brain. */

@@ -35,6 +35,11 @@ export interface Embedder {
    * model's input are truncated as the model defines it (its token limit), never refused.
    */
   embed(texts: string[], signal: AbortSignal, options?: EmbedOptions): Promise<Float32Array[]>
+  /**
+   * Drops whatever the embedder keeps about these texts (a vector cache keyed by their hash): called
+   * when they are forgotten (docs/forgetting.md). Absent: the embedder keeps nothing.
+   */
+  forget?(texts: string[]): void
   /** Releases worker threads or connections; the embedder is unusable afterwards. */
   close?(): Promise<void>
 }

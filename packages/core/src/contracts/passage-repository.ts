@@ -4,6 +4,8 @@ import type { Page, Paged } from './storage-page.js'
 export interface PassageQuery extends Page {
   /** Passages written by this task. */
   source?: string
+  /** Passages of this source (docs/forgetting.md), in `position` order instead of newest first. */
+  sourceId?: string
 }
 
 /** A brain's passages (chunks of ingested text). Written only through `BrainStore.apply`. */

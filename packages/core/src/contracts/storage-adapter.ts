@@ -7,13 +7,17 @@ import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
 import type { StructuredRecord } from '../model/structured-record.js'
 import type { Task } from '../model/task.js'
+import type { JsonObject } from '../model/common.js'
+import type { Source, EvidenceLink } from '../model/source.js'
 import type { ChangelogRepository } from './changelog-repository.js'
+import type { EvidenceRepository } from './evidence-repository.js'
 import type { Coordination } from './coordination.js'
 import type { EntityRepository } from './entity-repository.js'
 import type { MetaRepository } from './meta-repository.js'
 import type { ObservationRepository } from './observation-repository.js'
 import type { PassageRepository } from './passage-repository.js'
 import type { RelationshipRepository } from './relationship-repository.js'
+import type { SourceRepository } from './source-repository.js'
 import type { StructuredRepository } from './structured-repository.js'
 import type { TaskRepository } from './task-repository.js'
 import type { VectorRecord, VectorRepository } from './vector-repository.js'
@@ -21,6 +25,8 @@ import type { VectorRecord, VectorRepository } from './vector-repository.js'
 // The repositories and their query types, so that the port is importable from one module.
 export type * from './changelog-repository.js'
 export type * from './coordination.js'
+export type * from './evidence-repository.js'
+export type * from './source-repository.js'
 export type * from './entity-repository.js'
 export type * from './meta-repository.js'
 export type * from './observation-repository.js'
@@ -98,6 +104,8 @@ export interface BrainStats {
   changelog: number
   tasks: number
   vectors: number
+  /** Active sources (tombstones not counted). */
+  sources: number
 }
 
 /**
@@ -113,9 +121,30 @@ export interface WriteBatch {
   /** Appended with a fresh `seq`; an entry whose id already exists is skipped. */
   changelog?: Omit<ChangelogEntry, 'seq'>[]
   vectors?: VectorRecord[]
+  /** Upserts by id (a forget writes the tombstone here). */
+  sources?: Source[]
+  /** Provenance links to add (a link that exists is kept once). */
+  evidence?: EvidenceLink[]
+  /**
+   * Deletes. Every delete also removes the evidence links naming the deleted id on either side (a
+   * passage's or structured record's as evidence, an entity's, relationship's or observation's as
+   * record), so that no link outlives what it links.
+   */
   deleteEntities?: string[]
   deleteRelationships?: string[]
   deleteVectors?: { space: string; id: string }[]
+  deletePassages?: string[]
+  deleteObservations?: string[]
+  deleteStructured?: string[]
+  /** Removes the source rows, tombstones included. */
+  deleteSources?: string[]
+  /**
+   * Replaces the `change` of existing changelog entries (by id; unknown ids are skipped), keeping
+   * their `seq`, `timestamp` and `type`: how forgetting removes quoted content from history.
+   */
+  redactChangelog?: { id: string; change: JsonObject }[]
+  /** Replaces the stored payload of these tasks with `{ forgotten: true }` (unknown ids skipped). */
+  erasePayloads?: string[]
   /** Task state written in the same transaction (e.g. completion of the task that produced the batch). */
   task?: Task
 }
@@ -157,6 +186,17 @@ export interface BrainStore {
   readonly vectors: VectorRepository
   /** Per-brain settings. */
   readonly meta: MetaRepository
+  /** Sources: what was ingested under which id (docs/forgetting.md). */
+  readonly sources: SourceRepository
+  /** Provenance: which passage supports which record. */
+  readonly evidence: EvidenceRepository
+  /**
+   * Makes bytes of deleted records unrecoverable from this brain's storage as far as the adapter can,
+   * after a forget (docs/forgetting.md): SQLite overwrites freed pages (`secure_delete`) and truncates
+   * the WAL; PostgreSQL vacuums the brain's tables. Slow is fine: it runs after the forget committed.
+   * Returns what it could not guarantee, or null.
+   */
+  purge(): Promise<string | null>
   /**
    * Optional. The engine does not expect to use this brain soon (its indexes were evicted under the
    * memory budget, `INDEX_MEMORY_MB`, or a scan of every brain's tasks read it): free what the store

@@ -14,7 +14,8 @@ const pairs = (records: readonly { space: string; id: string }[] | undefined) =>
 
 /**
  * What a batch changes in the indexes, by id (the write feed's entry), or null when it changes none
- * (a batch of task state or structured records only). Adapters with a `coordination` store it with
+ * (a batch of task state, structured records, sources, evidence links or redactions only: the
+ * indexes hold none of them). Adapters with a `coordination` store it with
  * the batch, in its transaction.
  */
 export function summarizeBatch(batch: WriteBatch): WriteSummary | null {
@@ -48,6 +49,14 @@ export function summarizeBatch(batch: WriteBatch): WriteSummary | null {
     ids(batch.deleteRelationships, (id) => id),
   )
   put('deleteVectors', pairs(batch.deleteVectors))
+  put(
+    'deletePassages',
+    ids(batch.deletePassages, (id) => id),
+  )
+  put(
+    'deleteObservations',
+    ids(batch.deleteObservations, (id) => id),
+  )
   return Object.keys(summary).length === 0 ? null : summary
 }
 
@@ -84,5 +93,7 @@ export async function batchFromSummary(
   if (summary.deleteRelationships) batch.deleteRelationships = summary.deleteRelationships
   if (summary.deleteVectors)
     batch.deleteVectors = summary.deleteVectors.map(([space, id]) => ({ space, id }))
+  if (summary.deletePassages) batch.deletePassages = summary.deletePassages
+  if (summary.deleteObservations) batch.deleteObservations = summary.deleteObservations
   return batch
 }

@@ -7,7 +7,9 @@ import { passageSchema, type Passage } from '../model/passage.js'
 import { relationshipSchema, type Relationship } from '../model/relationship.js'
 import { structuredRecordSchema, type StructuredRecord } from '../model/structured-record.js'
 import { taskSchema, type Task } from '../model/task.js'
+import { sourceSchema, type Source } from '../model/source.js'
 import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
+import { MemoryEvidence } from './memory-evidence.js'
 
 /** One brain's records in the memory adapter. */
 export interface BrainData {
@@ -20,6 +22,8 @@ export interface BrainData {
   tasks: Map<string, Task>
   vectors: Map<string, VectorRecord>
   meta: Map<string, string>
+  sources: Map<string, Source>
+  evidence: MemoryEvidence
   /** Normalised name and aliases -> uuids of the entities carrying them (`entities.findByName`). */
   names: Map<string, Set<string>>
   seq: number
@@ -36,6 +40,8 @@ export function emptyBrain(): BrainData {
     tasks: new Map(),
     vectors: new Map(),
     meta: new Map(),
+    sources: new Map(),
+    evidence: new MemoryEvidence(),
     names: new Map(),
     seq: 0,
   }
@@ -71,6 +77,7 @@ export function statsOf(data: BrainData): BrainStats {
     changelog: data.changelog.size,
     tasks: data.tasks.size,
     vectors: data.vectors.size,
+    sources: [...data.sources.values()].filter((s) => s.status === 'active').length,
   }
 }
 
@@ -82,6 +89,9 @@ function validate(batch: WriteBatch): void {
   for (const o of batch.observations ?? []) observationSchema.parse(o)
   for (const s of batch.structured ?? []) structuredRecordSchema.parse(s)
   for (const c of batch.changelog ?? []) changelogEntrySchema.omit({ seq: true }).parse(c)
+  for (const s of batch.sources ?? []) sourceSchema.parse(s)
+  for (const l of batch.evidence ?? []) MemoryEvidence.validate(l)
+  for (const r of batch.redactChangelog ?? []) changelogEntrySchema.shape.change.parse(r.change)
   if (batch.task !== undefined) taskSchema.parse(batch.task)
 }
 
@@ -104,6 +114,8 @@ export function applyBatch(data: BrainData, batch: WriteBatch): void {
       id: v.id,
       vector: Float32Array.from(v.vector),
     })),
+    sources: (batch.sources ?? []).map(clone),
+    redactions: (batch.redactChangelog ?? []).map(clone),
     task: batch.task === undefined ? undefined : clone(batch.task),
   }
   for (const p of copy.passages) data.passages.set(p.id, p)
@@ -122,12 +134,44 @@ export function applyBatch(data: BrainData, batch: WriteBatch): void {
     data.changelog.set(c.id, { ...c, seq: data.seq })
   }
   for (const v of copy.vectors) data.vectors.set(vectorKey(v.space, v.id), v)
+  for (const s of copy.sources) data.sources.set(s.id, s)
+  for (const l of batch.evidence ?? []) data.evidence.add(l)
+  applyDeletes(data, batch)
+  for (const r of copy.redactions) {
+    const entry = data.changelog.get(r.id)
+    if (entry !== undefined) data.changelog.set(r.id, { ...entry, change: r.change })
+  }
+  for (const id of batch.erasePayloads ?? []) {
+    const task = data.tasks.get(id)
+    if (task !== undefined) data.tasks.set(id, { ...task, payload: { forgotten: true } })
+  }
+  if (copy.task !== undefined) data.tasks.set(copy.task.id, copy.task)
+}
+
+/** A batch's deletes, each taking the evidence links that name the deleted id with it. */
+function applyDeletes(data: BrainData, batch: WriteBatch): void {
   for (const uuid of batch.deleteEntities ?? []) {
     const before = data.entities.get(uuid)
     if (before !== undefined) indexNames(data, before, false)
     data.entities.delete(uuid)
+    data.evidence.deleteRecord('entity', uuid)
   }
-  for (const uuid of batch.deleteRelationships ?? []) data.relationships.delete(uuid)
+  for (const uuid of batch.deleteRelationships ?? []) {
+    data.relationships.delete(uuid)
+    data.evidence.deleteRecord('relationship', uuid)
+  }
   for (const v of batch.deleteVectors ?? []) data.vectors.delete(vectorKey(v.space, v.id))
-  if (copy.task !== undefined) data.tasks.set(copy.task.id, copy.task)
+  for (const id of batch.deletePassages ?? []) {
+    data.passages.delete(id)
+    data.evidence.deleteEvidence(id)
+  }
+  for (const id of batch.deleteObservations ?? []) {
+    data.observations.delete(id)
+    data.evidence.deleteRecord('observation', id)
+  }
+  for (const id of batch.deleteStructured ?? []) {
+    data.structured.delete(id)
+    data.evidence.deleteEvidence(id)
+  }
+  for (const id of batch.deleteSources ?? []) data.sources.delete(id)
 }

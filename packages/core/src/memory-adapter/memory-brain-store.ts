@@ -2,6 +2,7 @@ import type { BrainStore, Paged, Triple } from '../contracts/storage-adapter.js'
 import type { Relationship } from '../model/relationship.js'
 import { isTerminal } from '../model/task.js'
 import { applyBatch, clone, statsOf, vectorKey, type BrainData } from './memory-brain-data.js'
+import { memorySourceRepository } from './memory-source-repository.js'
 
 /** A record's JSON for a text query; one too deep to serialise (library-written) matches nothing. */
 function jsonText(value: unknown): string {
@@ -58,8 +59,18 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
       },
       async list(q) {
         const items = [...get().passages.values()].filter(
-          (p) => q.source === undefined || p.source === q.source,
+          (p) =>
+            (q.source === undefined || p.source === q.source) &&
+            (q.sourceId === undefined || p.sourceId === q.sourceId),
         )
+        if (q.sourceId !== undefined)
+          return page(
+            items.sort(
+              (a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+            ),
+            q.limit,
+            q.skip,
+          )
         return page(
           newestFirst(
             items,
@@ -259,6 +270,28 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
       async types() {
         return [...new Set([...get().changelog.values()].map((c) => c.type))].sort()
       },
+      async since(afterSeq, limit) {
+        return [...get().changelog.values()]
+          .filter((c) => c.seq > afterSeq)
+          .sort((a, b) => a.seq - b.seq)
+          .slice(0, limit)
+          .map(clone)
+      },
+      async lastSeq() {
+        return get().seq
+      },
+      async containing(needles) {
+        const wanted = needles.filter((n) => n !== '')
+        if (wanted.length === 0) return []
+        // The stored form is the entry without its seq, as the SQL adapters store it.
+        return [...get().changelog.values()]
+          .filter((c) => {
+            const { seq: _seq, ...stored } = c
+            const json = jsonText(stored)
+            return wanted.some((n) => json.includes(n))
+          })
+          .map(clone)
+      },
     },
     tasks: {
       async create(task) {
@@ -334,8 +367,22 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
         get().meta.set(key, value)
       },
     },
+    sources: memorySourceRepository(get),
+    evidence: {
+      async supportedBy(evidenceIds) {
+        return get().evidence.supportedBy(evidenceIds)
+      },
+      async evidenceOf(kind, recordIds) {
+        return get().evidence.evidenceOf(kind, recordIds)
+      },
+    },
     async stats() {
       return statsOf(get())
+    },
+    /** Nothing outlives a delete in memory: a deleted record is garbage for the collector. */
+    async purge() {
+      get()
+      return null
     },
   }
 }

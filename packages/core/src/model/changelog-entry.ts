@@ -11,6 +11,10 @@ export const CHANGE_TYPES = [
   'relationship_properties_updated',
   'relationship_deprecated',
   'relationship_deleted',
+  'observation_deleted',
+  'source_ingested',
+  'source_forgotten',
+  'redacted',
 ] as const
 export type ChangeType = (typeof CHANGE_TYPES)[number]
 

@@ -1,0 +1,81 @@
+import type { ChangelogEntry, ChangelogRepository } from '@engram/core'
+import { LIKE, parse, type Queryable } from './postgres-sql.js'
+
+type SeqRow = { seq: string; data: string }
+
+/** A stored entry: its JSON lacks `seq` (a bigint column, read as a string by pg). */
+const entryOf = (row: SeqRow): ChangelogEntry => ({
+  ...parse<Omit<ChangelogEntry, 'seq'>>(row),
+  seq: Number(row.seq),
+})
+
+/**
+ * The changelog of one brain. `seq` is assigned with the brain row locked (postgres-brain-store.ts),
+ * so entries commit in `seq` order and `since` never misses one committed later with a lower `seq`.
+ */
+export function postgresChangelogRepository(db: Queryable, brainId: string): ChangelogRepository {
+  return {
+    async get(id) {
+      const { rows } = await db.query<SeqRow>(
+        'SELECT seq, data::text AS data FROM changelog WHERE brain_id = $1 AND id = $2',
+        [brainId, id],
+      )
+      return rows[0] === undefined ? null : entryOf(rows[0])
+    },
+    async list(q) {
+      const where = ['brain_id = $1']
+      const params: unknown[] = [brainId]
+      if (q.types !== undefined && q.types.length > 0) {
+        params.push(q.types)
+        where.push(`type = ANY($${params.length}::text[])`)
+      }
+      if (q.queryText) {
+        params.push(q.queryText)
+        where.push(LIKE(`coalesce((data -> 'change')::text, '')`, params.length))
+      }
+      const clause = `WHERE ${where.join(' AND ')}`
+      const total = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM changelog ${clause}`,
+        params,
+      )
+      const { rows } = await db.query<SeqRow>(
+        `SELECT seq, data::text AS data FROM changelog ${clause} ORDER BY seq DESC
+         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, q.limit, q.skip],
+      )
+      return { items: rows.map(entryOf), total: total.rows[0]!.n }
+    },
+    async types() {
+      const { rows } = await db.query<{ v: string }>(
+        'SELECT DISTINCT type AS v FROM changelog WHERE brain_id = $1 ORDER BY v',
+        [brainId],
+      )
+      return rows.map((r) => r.v)
+    },
+    async since(afterSeq, limit) {
+      const { rows } = await db.query<SeqRow>(
+        'SELECT seq, data::text AS data FROM changelog WHERE brain_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [brainId, afterSeq, limit],
+      )
+      return rows.map(entryOf)
+    },
+    async lastSeq() {
+      const { rows } = await db.query<{ n: string }>(
+        'SELECT coalesce(max(seq), 0) AS n FROM changelog WHERE brain_id = $1',
+        [brainId],
+      )
+      return Number(rows[0]!.n)
+    },
+    async containing(needles) {
+      const wanted = [...new Set(needles.filter((n) => n !== ''))]
+      if (wanted.length === 0) return []
+      // One scan of the brain's changelog for all needles: `strpos` on the JSON text as written.
+      const { rows } = await db.query<SeqRow>(
+        `SELECT seq, data::text AS data FROM changelog c WHERE brain_id = $1
+           AND EXISTS (SELECT 1 FROM unnest($2::text[]) n WHERE strpos(c.data::text, n) > 0)`,
+        [brainId, wanted],
+      )
+      return rows.map(entryOf)
+    },
+  }
+}
