@@ -286,3 +286,4 @@ export {
 export { VectorCache } from './embedders/vector-cache.js'
 export { scheduledEmbedder, type ScheduledEmbedderOptions } from './embedders/scheduled-embedder.js'
 export { l2Normalize } from './embedders/l2-normalize.js'
+export * from './sources/sources-api.js'

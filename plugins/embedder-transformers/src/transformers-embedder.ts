@@ -68,6 +68,7 @@ export async function transformersEmbedder(
     name: `transformers:${options.model}`,
     dimension,
     embed: (texts, signal) => cache.through(texts, (missing) => run(missing, signal)),
+    forget: (texts) => cache.forget(texts),
     async close() {
       closed = true
       await extractor.dispose()

@@ -26,6 +26,11 @@ export function tokenize(text: string): string[] {
 
 const cache = new Map<string, string>()
 
+/** Empties the stem memo (after a forget: it holds the words of every text analysed). */
+export function clearStemCache(): void {
+  cache.clear()
+}
+
 /** Porter2 (Snowball English) stem, memoised: vocabularies are small compared with token streams. */
 export function stemToken(token: string): string {
   let stemmed = cache.get(token)

@@ -43,6 +43,11 @@ export class VectorCache {
     return keys.map((key) => found.get(key)!.slice())
   }
 
+  /** Drops the vectors of these texts (forgotten content, docs/forgetting.md). */
+  forget(texts: readonly string[]): void {
+    for (const text of texts) this.#entries.delete(contentKey(text))
+  }
+
   #get(key: string): Float32Array | undefined {
     const hit = this.#entries.get(key)
     if (hit !== undefined) {

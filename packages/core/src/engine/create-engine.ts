@@ -1,3 +1,4 @@
+import { clearStemCache } from '../analysis/analyze.js'
 import { createBrainSettings } from '../brain/brain-settings.js'
 import { resolveBm25Settings } from '../indexes/bm25/bm25-index.js'
 import { createIndexManager } from '../indexes/index-manager.js'
@@ -6,6 +7,8 @@ import { registerIngestion } from '../ingest/register-ingestion.js'
 import { createRecords } from '../records/create-records.js'
 import { vectorReader } from '../search/dense-access.js'
 import { createSearchService } from '../search/search-service.js'
+import { embedMissing } from '../ingest/pipeline/embed-missing.js'
+import { createSourcesService } from '../sources/sources-service.js'
 import { createEngineCore } from './engine-core.js'
 import type { Engram, EngineOptions } from './engine-types.js'
 
@@ -43,10 +46,11 @@ export function createEngine(options: EngineOptions): Engram {
   // `/model/*` writes to their batch, and the index manager's hook must see every vector a batch will
   // store to invalidate the snapshots of the spaces it touches. Seeing the batch before, it let a
   // snapshot stay valid without the new vector, which a restart (or a reload after eviction) then read.
+  const components =
+    options.ingestion ??
+    defaultIngestionComponents({ embedder, ...(extractor ? { extractor } : {}) })
   registerIngestion(core, {
-    components:
-      options.ingestion ??
-      defaultIngestionComponents({ embedder, ...(extractor ? { extractor } : {}) }),
+    components,
     // Entity resolution compares candidates with the brain's entity vectors, when there is an embedder.
     entityVectors: async (brainId) =>
       embedder === null ? null : vectorReader(brainId, await indexes.get(brainId)),
@@ -63,10 +67,20 @@ export function createEngine(options: EngineOptions): Engram {
     ...(options.graphWalk === undefined ? {} : { graphWalk: options.graphWalk }),
     ...(defaultFusion === undefined ? {} : { defaultFusion }),
   })
+  const sources = createSourcesService(core, {
+    async reembed(store, batch, signal) {
+      await embedMissing(store, batch, components, signal)
+    },
+    forgetTexts(texts) {
+      embedder?.forget?.(texts)
+      clearStemCache()
+    },
+  })
   return Object.assign(core, {
     indexes,
     search,
     records: createRecords(core),
     brainSettings: createBrainSettings(core, indexes, bm25),
+    sources,
   })
 }

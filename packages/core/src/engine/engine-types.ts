@@ -9,6 +9,7 @@ import type { VectorSnapshotOptions } from '../indexes/vector-snapshots.js'
 import type { IngestionComponents } from '../ingest/pipeline/ingestion-components.js'
 import type { Records } from '../records/records.js'
 import type { SearchService } from '../search/search-service.js'
+import type { SourcesService } from '../sources/sources-api.js'
 import type { GraphChannels } from '../search/graph-channels.js'
 import type { EngineCore, EngineCoreOptions } from './engine-core.js'
 
@@ -89,4 +90,6 @@ export interface Engram extends EngineCore {
   readonly records: Records
   /** Per-brain settings (BM25 scoring) over the engine's defaults. */
   readonly brainSettings: BrainSettingsService
+  /** Sources, forgetting and graph deletes (docs/forgetting.md). */
+  readonly sources: SourcesService
 }

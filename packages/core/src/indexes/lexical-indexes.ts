@@ -106,6 +106,14 @@ export class LexicalIndexes implements IndexComponent {
       this.events.remove(uuid)
       this.entityInfo.delete(uuid)
     }
+    // Removal keeps document frequencies, lengths and counts exact (`Bm25Index.remove`): the brain
+    // scores as if the forgotten passages had never been indexed (docs/forgetting.md).
+    for (const id of batch.deletePassages ?? []) {
+      this.passages.remove(id)
+      this.sequence.remove(id)
+      await pause()
+    }
+    for (const id of batch.deleteObservations ?? []) this.observations.remove(id)
   }
 
   private putEntity(e: Entity): void {

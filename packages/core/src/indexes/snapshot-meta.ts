@@ -48,6 +48,7 @@ export function touchedVectorSpaces(batch: WriteBatch): Set<VectorSpace> {
   const spaces = new Set<VectorSpace>()
   for (const v of batch.vectors ?? []) if (isVectorSpace(v.space)) spaces.add(v.space)
   for (const v of batch.deleteVectors ?? []) if (isVectorSpace(v.space)) spaces.add(v.space)
+  if ((batch.deletePassages?.length ?? 0) > 0) spaces.add('passages')
   if ((batch.entities?.length ?? 0) > 0 || (batch.deleteEntities?.length ?? 0) > 0)
     spaces.add('entities')
   return spaces

@@ -72,8 +72,9 @@ export class VectorIndexes implements IndexComponent {
     }
     for (const v of batch.deleteVectors ?? [])
       if (isVectorSpace(v.space)) this.spaces.get(v.space)?.remove(v.id)
-    // A deleted entity is never a dense hit, even if its vector row outlives it in storage.
+    // A deleted entity or passage is never a dense hit, even if its vector row outlives it in storage.
     for (const uuid of batch.deleteEntities ?? []) this.spaces.get('entities')?.remove(uuid)
+    for (const id of batch.deletePassages ?? []) this.spaces.get('passages')?.remove(id)
   }
 
   private put(space: VectorSpace, id: string, vector: Float32Array): void {

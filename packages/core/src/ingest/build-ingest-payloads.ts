@@ -1,5 +1,6 @@
 import { EngramError } from '../errors.js'
 import type { JsonObject } from '../model/common.js'
+import { MAX_SOURCE_ID_LENGTH } from '../model/source.js'
 import { checkFile } from './parse/parse-file.js'
 import {
   normalizeMetaKeys,
@@ -19,6 +20,34 @@ type Loc = (string | number)[]
  * shapes), the normalisations (meta keys, source timestamp) and the defaults (structured `mode`).
  */
 
+/**
+ * A caller's `source_id` (docs/forgetting.md): 1..256 characters, none of them a control character;
+ * VALIDATION_ERROR (422) naming `loc` otherwise. Null or absent: the task's id is the source id.
+ */
+export function checkSourceId(value: string | null | undefined, loc: Loc): string | null {
+  if (value === undefined || value === null) return null
+  if (value.length === 0 || value.length > MAX_SOURCE_ID_LENGTH || hasControlCharacter(value))
+    throw invalid(
+      loc,
+      `must be 1..${MAX_SOURCE_ID_LENGTH} characters, none of them a control character`,
+    )
+  return value
+}
+
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
+/** The source id of an ingestion task: its payload's `sourceId`, else the task's own id. */
+export function ingestionSourceId(task: { id: string; payload: unknown }): string {
+  const payload = task.payload as { sourceId?: unknown } | null
+  return typeof payload?.sourceId === 'string' ? payload.sourceId : task.id
+}
+
 /** A client-chosen task id (`Task-Identifier`, the library's `taskId`). */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/
 
@@ -30,6 +59,8 @@ export interface PayloadFields {
   text: string
   json: string
   sourceTimestamp: Loc
+  /** Default `['body', 'source_id']`. */
+  sourceId?: Loc
   /** The structured items list. */
   items: Loc
 }
@@ -39,6 +70,7 @@ export const REST_PAYLOAD_FIELDS: PayloadFields = {
   text: 'text',
   json: 'data',
   sourceTimestamp: ['body', 'source_timestamp'],
+  sourceId: ['body', 'source_id'],
   items: ['body', 'data'],
 }
 
@@ -76,6 +108,8 @@ export interface TextIngestInput {
   observateFor?: string[]
   sourceTimestamp?: string | null
   skipEnrichment?: boolean
+  /** The source this ingestion belongs to (re-ingesting an id replaces its content); default: the task's id. */
+  sourceId?: string | null
 }
 
 /** The payload of a text or JSON ingestion (`POST /ingest/`): both contents 400, neither 422. */
@@ -90,6 +124,7 @@ export function buildTextPayload(
     throw invalid(fields.content, `send exactly one of ${names}, not both`, 400)
   if (text === null && json === null) throw invalid(fields.content, `one of ${names} is required`)
   return {
+    sourceId: checkSourceId(input.sourceId, fields.sourceId ?? ['body', 'source_id']),
     text,
     json,
     metaKeys: normalizeMetaKeys(input.metaKeys),
@@ -106,6 +141,8 @@ export interface FileIngestInput {
   bytes: Uint8Array
   metaKeys?: Record<string, unknown> | null
   sourceTimestamp?: string | null
+  /** As for text ingestion. */
+  sourceId?: string | null
 }
 
 /**
@@ -118,8 +155,10 @@ export async function buildFilePayload(
   input: FileIngestInput,
   fields: PayloadFields = REST_PAYLOAD_FIELDS,
 ): Promise<FileIngestPayload> {
+  const sourceId = checkSourceId(input.sourceId, fields.sourceId ?? ['body', 'source_id'])
   await checkFile({ filename: input.filename, mimeType: input.mimeType, bytes: input.bytes })
   return {
+    sourceId,
     filename: input.filename,
     mimeType: input.mimeType,
     contentBase64: Buffer.from(
@@ -140,6 +179,8 @@ export interface StructuredIngestInput {
   /** Default: `hybrid` with a non-blank text, else `deterministic`. */
   mode?: StructuredIngestPayload['mode'] | null
   sourceTimestamp?: string | null
+  /** As for text ingestion. */
+  sourceId?: string | null
 }
 
 /**
@@ -167,6 +208,7 @@ export function buildStructuredPayload(
     )
   const text = input.text ?? null
   return {
+    sourceId: checkSourceId(input.sourceId, fields.sourceId ?? ['body', 'source_id']),
     items: input.items,
     anchor,
     text,

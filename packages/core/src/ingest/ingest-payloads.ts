@@ -7,7 +7,14 @@ export const INGEST_FILE = 'ingest_file'
 export const INGEST_STRUCTURED = 'ingest_structured'
 
 /** Durable payload of `POST /ingest/` (CONTRACT.md section 3), after the server normalised it. */
+/**
+ * The source an ingestion belongs to (docs/forgetting.md): the caller's id, or null for "the task's
+ * own id". Absent in payloads stored before sources existed, which read as null.
+ */
+const sourceIdField = z.string().nullable().default(null)
+
 export const textIngestPayload = z.object({
+  sourceId: sourceIdField,
   text: z.string().nullable(),
   json: jsonObject.nullable(),
   metaKeys: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
@@ -15,17 +22,20 @@ export const textIngestPayload = z.object({
   sourceTimestamp: z.string(),
   skipEnrichment: z.boolean(),
 })
-export type TextIngestPayload = z.infer<typeof textIngestPayload>
+/** As stored; `sourceId` may be absent (payloads written before sources existed). */
+export type TextIngestPayload = z.input<typeof textIngestPayload>
 
 /** Durable payload of `POST /ingest/file`: the file bytes travel base64-encoded in the task record. */
 export const fileIngestPayload = z.object({
+  sourceId: sourceIdField,
   filename: z.string(),
   mimeType: z.string().nullable(),
   contentBase64: z.string(),
   metaKeys: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   sourceTimestamp: z.string(),
 })
-export type FileIngestPayload = z.infer<typeof fileIngestPayload>
+/** As stored; `sourceId` may be absent (payloads written before sources existed). */
+export type FileIngestPayload = z.input<typeof fileIngestPayload>
 
 export const structuredNode = z.object({
   name: z.string().min(1).max(512),
@@ -56,6 +66,7 @@ export const structuredItem = z.object({
 export type StructuredItem = z.infer<typeof structuredItem>
 
 export const structuredIngestPayload = z.object({
+  sourceId: sourceIdField,
   items: z.array(structuredItem),
   anchor: z
     .union([z.object({ uuid: z.string() }), z.object({ name: z.string(), type: z.string() })])
@@ -64,7 +75,8 @@ export const structuredIngestPayload = z.object({
   mode: z.enum(['deterministic', 'hybrid', 'enrich']),
   sourceTimestamp: z.string(),
 })
-export type StructuredIngestPayload = z.infer<typeof structuredIngestPayload>
+/** As stored; `sourceId` may be absent (payloads written before sources existed). */
+export type StructuredIngestPayload = z.input<typeof structuredIngestPayload>
 
 export {
   STRUCTURED_ITEM_PARTS,

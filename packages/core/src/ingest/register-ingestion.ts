@@ -14,7 +14,14 @@ import type { ResolverOptions } from './resolve/entity-resolver.js'
 import { similarEntities } from './resolve/similar-entities.js'
 import { addTextBatch } from './structured/add-text-batch.js'
 import { buildStructuredBatch } from './structured/build-structured-batch.js'
+import { ingestionSourceId } from './build-ingest-payloads.js'
 import {
+  createSourceIngestion,
+  type SourceRequest,
+  type SourceSession,
+} from '../sources/source-ingestion.js'
+import {
+  type StructuredIngestPayload,
   fileIngestPayload,
   INGEST_FILE,
   INGEST_STRUCTURED,
@@ -62,6 +69,7 @@ function embeddingAs(components: IngestionComponents, call: EmbedOptions): Inges
 /** Registers the three ingestion task kinds on an engine (text, file, structured). */
 export function registerIngestion(engram: EngineCore, options: IngestionOptions): void {
   const { components, entityVectors } = options
+  const sourceIngestion = createSourceIngestion(engram)
 
   /**
    * The embedding step of resolution for a task, sharing `memo` with its embedding so that a candidate
@@ -132,46 +140,127 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
   const textBatch = (ctx: TaskContext, text: ExtractedText, similar: Similarity) =>
     buildTextBatch(ctx.store, text, { taskId: ctx.task.id, ...similar })
 
+  /** The source's passages after the task, for its record (none without a text). */
+  const currentOf = (text: ExtractedText | null) => ({
+    passageIds: text?.current ?? [],
+    kept: text?.kept ?? 0,
+    removed: text?.removed.length ?? 0,
+  })
+
+  /**
+   * Runs an ingestion within its source (docs/forgetting.md): nothing to do when the source already
+   * holds this content or was forgotten after the task was sent; otherwise `prepare` chunks and
+   * extracts against the source's stored passages (`session.stored`), passages the new content dropped
+   * are forgotten, and the batch `build` returns is completed with the source record.
+   */
+  async function withinSource(
+    ctx: TaskContext,
+    request: SourceRequest,
+    prepare: (session: SourceSession) => Promise<{ build: BuildBatch; text: ExtractedText | null }>,
+  ): Promise<TaskOutcome | LockedOutcome> {
+    const opened = await sourceIngestion.open(ctx, request)
+    if ('outcome' in opened) return opened.outcome
+    const { session } = opened
+    try {
+      const { build, text } = await prepare(session)
+      await session.forgetRemoved(text?.removed ?? [])
+      const locked = await finish(ctx, async (similar) => {
+        const built = await build(similar)
+        return session.complete(built.batch, built.result, currentOf(text))
+      })
+      // The source is held until the queue is done with the write, committed or not.
+      return Object.assign(() => locked(), { dispose: session.release })
+    } catch (error) {
+      session.release()
+      throw error
+    }
+  }
+
+  /** A task whose payload a forget erased before it ran: nothing left to ingest. */
+  const erased = (ctx: TaskContext): TaskOutcome | null =>
+    (ctx.task.payload as { forgotten?: unknown } | null)?.forgotten === true
+      ? { status: 'completed', result: { superseded_by_forget: true } }
+      : null
+
   const ingestText: TaskHandler = async (ctx) => {
+    const gone = erased(ctx)
+    if (gone !== null) return gone
     const payload = parsePayload(textIngestPayload, ctx.task.payload)
     await ctx.progress('source')
     const text = payload.text ?? components.jsonToText(payload.json ?? {})
-    const extracted = await extractText(
+    const { sourceId: _sourceId, sourceTimestamp: _at, ...content } = payload
+    const sourceId = ingestionSourceId(ctx.task)
+    return withinSource(
       ctx,
-      { ...payload, text },
-      { components, version: engram.version },
+      { sourceId, kind: INGEST_TEXT, content, meta: payload.metaKeys, filename: null },
+      async (session) => {
+        const extracted = await extractText(
+          ctx,
+          { ...payload, text },
+          { components, version: engram.version, sourceId, stored: session.stored },
+        )
+        return { text: extracted, build: (similar) => textBatch(ctx, extracted, similar) }
+      },
     )
-    return finish(ctx, (similar) => textBatch(ctx, extracted, similar))
   }
 
   const ingestFile: TaskHandler = async (ctx) => {
+    const gone = erased(ctx)
+    if (gone !== null) return gone
     const payload = parsePayload(fileIngestPayload, ctx.task.payload)
     await ctx.progress('source')
-    const parsed = await components.parseFile({
-      filename: payload.filename,
-      mimeType: payload.mimeType,
-      bytes: Buffer.from(payload.contentBase64, 'base64'),
-    })
-    const extracted = await extractText(
+    const { sourceId: _sourceId, sourceTimestamp: _at, ...content } = payload
+    const sourceId = ingestionSourceId(ctx.task)
+    const metaKeys = { filename: payload.filename, ...payload.metaKeys }
+    return withinSource(
       ctx,
-      {
-        text: parsed.text,
-        metaKeys: { filename: payload.filename, ...payload.metaKeys },
-        observateFor: [],
-        sourceTimestamp: payload.sourceTimestamp,
-        skipEnrichment: false,
+      { sourceId, kind: INGEST_FILE, content, meta: metaKeys, filename: payload.filename },
+      async (session) => {
+        const parsed = await components.parseFile({
+          filename: payload.filename,
+          mimeType: payload.mimeType,
+          bytes: Buffer.from(payload.contentBase64, 'base64'),
+        })
+        const extracted = await extractText(
+          ctx,
+          {
+            text: parsed.text,
+            metaKeys,
+            observateFor: [],
+            sourceTimestamp: payload.sourceTimestamp,
+            skipEnrichment: false,
+          },
+          { components, version: engram.version, sourceId, stored: session.stored },
+        )
+        return { text: extracted, build: (similar) => textBatch(ctx, extracted, similar) }
       },
-      { components, version: engram.version },
     )
-    return finish(ctx, (similar) => textBatch(ctx, extracted, similar))
   }
 
   const ingestStructured: TaskHandler = async (ctx) => {
+    const gone = erased(ctx)
+    if (gone !== null) return gone
     const payload = parsePayload(structuredIngestPayload, ctx.task.payload)
     await ctx.progress('source', { items: payload.items.length })
+    const { sourceId: _sourceId, sourceTimestamp: _at, ...content } = payload
+    const sourceId = ingestionSourceId(ctx.task)
+    return withinSource(
+      ctx,
+      { sourceId, kind: INGEST_STRUCTURED, content, meta: {}, filename: null },
+      (session) => structuredWork(ctx, payload, sourceId, session),
+    )
+  }
+
+  /** Structured ingestion's text (hybrid and enrich modes) and its batch builder. */
+  async function structuredWork(
+    ctx: TaskContext,
+    payload: StructuredIngestPayload,
+    sourceId: string,
+    session: SourceSession,
+  ): Promise<{ build: BuildBatch; text: ExtractedText | null }> {
     // hybrid/enrich: the text is stored as passages; only those modes run the extractor on it.
     const extracted =
-      payload.text !== null && payload.text.trim().length > 0
+      payload.text != null && payload.text.trim().length > 0
         ? await extractText(
             ctx,
             {
@@ -181,11 +270,11 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
               sourceTimestamp: payload.sourceTimestamp,
               skipEnrichment: payload.mode === 'deterministic',
             },
-            { components, version: engram.version },
+            { components, version: engram.version, sourceId, stored: session.stored },
           )
         : null
     await ctx.progress('resolving')
-    return finish(ctx, async (similar) => {
+    const build: BuildBatch = async (similar) => {
       const now = new Date().toISOString()
       const built = await buildStructuredBatch(ctx.store, payload, {
         brainId: ctx.task.brainId,
@@ -206,7 +295,8 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
           observations: text.result.observations,
         },
       }
-    })
+    }
+    return { build, text: extracted }
   }
 
   // Synchronous writes (`/model/*`) are embedded at commit time so new entities are searchable at once:

@@ -1,4 +1,5 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
+import { modelEvidence } from '../model/source.js'
 import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
@@ -80,6 +81,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
         const properties = diffProperties(existing.properties, updated.properties)
         const batch: WriteBatch = {
           entities: [updated],
+          evidence: [modelEvidence('entity', updated.uuid)],
           changelog: [
             changelogEntry('node_properties_updated', { node: partialNode(updated), properties }),
           ],
@@ -101,7 +103,11 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
       sourcePassageIds: [],
     }
     delete entity.properties.name
-    const batch: WriteBatch = { entities: [entity], changelog: [nodeCreated(entity)] }
+    const batch: WriteBatch = {
+      entities: [entity],
+      evidence: [modelEvidence('entity', entity.uuid)],
+      changelog: [nodeCreated(entity)],
+    }
     return { entity, created: true, batch }
   }
 
@@ -156,6 +162,7 @@ export function createGraphWriter(deps: GraphWriterDeps): GraphWriter {
     }
     const batch: WriteBatch = {
       entities: [updated],
+      evidence: [modelEvidence('entity', updated.uuid)],
       changelog: [
         changelogEntry('node_properties_updated', {
           node: partialNode(updated),

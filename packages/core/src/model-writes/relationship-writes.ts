@@ -5,6 +5,7 @@ import { uuidV4 } from '../ids.js'
 import { nowIso } from '../model/common.js'
 import type { Entity } from '../model/entity.js'
 import { predicateName, type Relationship } from '../model/relationship.js'
+import { modelEvidence } from '../model/source.js'
 import { diffProperties, relationshipChange } from './changelog.js'
 import type { CreateRelationshipInput, UpdateRelationshipInput } from './write-inputs.js'
 
@@ -41,6 +42,7 @@ export function createRelationshipWrites(deps: Deps) {
       const object = await deps.loadEntity(brainId, input.objectUuid)
       return {
         relationships: [relationship],
+        evidence: [modelEvidence('relationship', relationship.uuid)],
         changelog: [relationshipChange('relationship_created', subject, relationship, object)],
       }
     })
@@ -91,6 +93,7 @@ export function createRelationshipWrites(deps: Deps) {
         : 'relationship_properties_updated'
     const batch: WriteBatch = {
       relationships: [updated],
+      evidence: [modelEvidence('relationship', updated.uuid)],
       changelog: [relationshipChange(type, subject, updated, object, { properties: changes })],
     }
     return { relationship: updated, batch }

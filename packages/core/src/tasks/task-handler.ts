@@ -16,7 +16,14 @@ export interface TaskOutcome {
  * A handler whose batch updates records it read (entity resolution) reads them here; the slow work that
  * does not depend on them (extraction, embedding) belongs before, outside the lock.
  */
-export type LockedOutcome = () => Promise<TaskOutcome>
+export type LockedOutcome = (() => Promise<TaskOutcome>) & {
+  /**
+   * Called once the queue is done with the outcome, whether it was committed, refused, or never
+   * computed (the task was stopped, or finished by another process): releases what the handler holds
+   * until its write (`sources/source-ingestion.ts` holds its source).
+   */
+  dispose?: () => void
+}
 
 export interface TaskContext {
   readonly task: Task

@@ -440,3 +440,28 @@ describe('task queue', () => {
     expect(await again.tasks.get('default', task.id)).not.toBeNull()
   })
 })
+
+describe('task queue: what a handler holds until its write', () => {
+  it('disposes a locked outcome after its commit, and after a commit that failed', async () => {
+    const events: string[] = []
+    let refuse = false
+    const engram = await engine(async () => {
+      const locked = async () => {
+        events.push('computed')
+        return { status: 'completed' as const, result: {} }
+      }
+      return Object.assign(locked, { dispose: () => events.push('disposed') })
+    })
+    engram.beforeCommit(async () => {
+      if (refuse) throw new Error('write refused')
+    })
+    const first = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: {} })
+    expect((await waitTerminal(engram, first.task.id)).status).toBe('completed')
+    expect(events).toEqual(['computed', 'disposed'])
+    refuse = true
+    const second = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: {} })
+    expect((await waitTerminal(engram, second.task.id)).status).toBe('failed')
+    expect(events).toEqual(['computed', 'disposed', 'computed', 'disposed'])
+    await engram.stop()
+  })
+})

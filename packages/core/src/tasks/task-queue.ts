@@ -375,37 +375,42 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     }
     try {
       const handled = await handler(ctx)
-      if (controller.signal.aborted) return
-      // `persisting` covers the wait for the brain's write lock and the locked part of the handler.
-      task = advance(task, 'started', 'persisting')
-      live.set(k, task)
-      let finished: Task | undefined
-      await options.commit(
-        entry.brainId,
-        async () => {
-          // Stopped while waiting for the brain (or meanwhile): commit nothing, the task runs again at
-          // the next start.
-          if (controller.signal.aborted) throw new Error('task aborted')
-          // Under the brain's write lock, shared by every process: a task that ran twice (its lease
-          // ran out while it was still running here) commits once, whichever finishes first.
-          const stored = await store.tasks.get(entry.taskId)
-          if (stored !== null && isTerminal(stored.status)) throw new FinishedElsewhere()
-          const outcome = typeof handled === 'function' ? await handled() : handled
-          if (controller.signal.aborted) throw new Error('task aborted')
-          // The finished record goes into the batch's own transaction: records and status land together.
-          finished = advance(task!, outcome.status, 'completed', {
-            result: outcome.result,
-            endedAt: nowIso(),
-          })
-          return { ...(outcome.batch ?? {}), task: finished }
-        },
-        () => {
-          // Durable now; in-memory indexes follow (CONTRACT.md section 4 reports it as `indexing`).
-          task = { ...task!, stage: 'indexing', updatedAt: finished!.updatedAt }
-          live.set(k, task)
-        },
-      )
-      task = finished!
+      try {
+        if (controller.signal.aborted) return
+        // `persisting` covers the wait for the brain's write lock and the locked part of the handler.
+        task = advance(task, 'started', 'persisting')
+        live.set(k, task)
+        let finished: Task | undefined
+        await options.commit(
+          entry.brainId,
+          async () => {
+            // Stopped while waiting for the brain (or meanwhile): commit nothing, the task runs again at
+            // the next start.
+            if (controller.signal.aborted) throw new Error('task aborted')
+            // Under the brain's write lock, shared by every process: a task that ran twice (its lease
+            // ran out while it was still running here) commits once, whichever finishes first.
+            const stored = await store.tasks.get(entry.taskId)
+            if (stored !== null && isTerminal(stored.status)) throw new FinishedElsewhere()
+            const outcome = typeof handled === 'function' ? await handled() : handled
+            if (controller.signal.aborted) throw new Error('task aborted')
+            // The finished record goes into the batch's own transaction: records and status land together.
+            finished = advance(task!, outcome.status, 'completed', {
+              result: outcome.result,
+              endedAt: nowIso(),
+            })
+            return { ...(outcome.batch ?? {}), task: finished }
+          },
+          () => {
+            // Durable now; in-memory indexes follow (CONTRACT.md section 4 reports it as `indexing`).
+            task = { ...task!, stage: 'indexing', updatedAt: finished!.updatedAt }
+            live.set(k, task)
+          },
+        )
+        task = finished!
+      } finally {
+        // Whatever became of the commit (done, refused, never reached), what the handler holds goes.
+        if (typeof handled === 'function') handled.dispose?.()
+      }
     } catch (error) {
       if (controller.signal.aborted) return
       if (error instanceof FinishedElsewhere) {

@@ -166,6 +166,7 @@ export function openaiEmbedder(options: OpenAIEmbedderOptions): Embedder {
         }
         return out
       }),
+    forget: (texts) => cache.forget(texts),
   }
 }
 

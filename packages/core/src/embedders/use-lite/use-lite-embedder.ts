@@ -51,6 +51,7 @@ export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEm
       return cache.through(texts, (missing) => pool.run(missing, signal))
     },
     warmUp: (workers) => pool.warmUp(workers),
+    forget: (texts) => cache.forget(texts),
     close: () => pool.close(),
   }
 }

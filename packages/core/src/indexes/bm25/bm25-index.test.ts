@@ -240,3 +240,21 @@ describe('kthLargest', () => {
     expect(kthLargest(scores, [1, 3], 3)).toBe(-Infinity)
   })
 })
+
+describe('Bm25Index forgetting', () => {
+  it('drops a word from the dictionary when its last document goes, and scores as if it never came', () => {
+    const kept = new Bm25Index()
+    const forgot = new Bm25Index()
+    for (const index of [kept, forgot]) {
+      index.add('a', 'the lighthouse keeper trims the wick')
+      index.add('b', 'ships pass the reef at night')
+    }
+    forgot.add('c', 'a quixotrellian storm broke the lantern')
+    forgot.remove('c')
+    expect(forgot.termWeights('quixotrellian storm')).toEqual([])
+    expect(forgot.search('quixotrellian', 5)).toEqual([])
+    expect(forgot.search('the reef', 5)).toEqual(kept.search('the reef', 5))
+    forgot.add('d', 'quixotrellian again')
+    expect(forgot.search('quixotrellian', 5).map((h) => h.id)).toEqual(['d'])
+  })
+})

@@ -111,6 +111,8 @@ export class Bm25Index {
   private config: ResolvedBm25Settings
   private readonly analyzeText: (text: string) => string[]
   private readonly terms = new Map<string, number>()
+  /** The token of each term number (to drop it from `terms` when its last document goes). */
+  private readonly tokens: string[] = []
   private postings: Postings[] = []
   private df: number[] = []
   private ids: string[] = []
@@ -167,6 +169,7 @@ export class Bm25Index {
       if (term === undefined) {
         term = this.postings.length
         this.terms.set(token, term)
+        this.tokens.push(token)
         this.postings.push(new Postings())
         this.df.push(0)
       }
@@ -193,7 +196,14 @@ export class Bm25Index {
     if (doc === undefined) return false
     this.docOf.delete(id)
     this.alive[doc] = false
-    for (const term of this.docTerms[doc]!.keys()) this.df[term]!--
+    for (const term of this.docTerms[doc]!.keys()) {
+      // A term no live document holds leaves the dictionary: a forgotten word is no key of the index
+      // (docs/forgetting.md). Its number is not reused; its emptied postings go at the next compaction.
+      if (--this.df[term]! === 0) {
+        this.terms.delete(this.tokens[term]!)
+        this.tokens[term] = ''
+      }
+    }
     this.docTerms[doc] = new Map()
     this.live--
     this.totalLength -= this.lengths[doc]!
@@ -396,7 +406,7 @@ export class Bm25Index {
       const tf = this.docTerms[doc]!.get(term) ?? 0
       if (tf === 0) continue
       const norm = 1 - b + (b * this.lengths[doc]!) / avgdl
-      const token = [...this.terms].find(([, t]) => t === term)![0]
+      const token = this.tokens[term]!
       details.push({
         value: qtf * idf * weigh(tf, norm),
         description: `weight(${token}) = qtf * idf * ${TF_FORMULA[variant]}, norm = 1 - b + b * dl / avgdl`,

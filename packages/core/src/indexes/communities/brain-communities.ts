@@ -1,4 +1,4 @@
-import type { BrainStore } from '../../contracts/storage-adapter.js'
+import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import type { GraphIndex, LazyGraphIndex } from '../graph/graph-index.js'
 import type { IndexComponent } from '../index-component.js'
 import { CommunityIndex } from './community-index.js'
@@ -46,8 +46,15 @@ export class BrainCommunities implements IndexComponent {
   /** Nothing to read: communities are computed from the graph on first use. */
   async build(): Promise<void> {}
 
-  /** Nothing to follow: the graph counts its changes, and `index` recomputes when they are enough. */
-  apply(): void {}
+  /**
+   * The graph counts its changes, and `index` recomputes when they are enough; but a batch that deletes
+   * (a forget) drops the current communities at once: their hubs and extractive summaries may name
+   * what was deleted, and must not be served again (docs/forgetting.md). The next request recomputes.
+   */
+  apply(batch: WriteBatch): void {
+    if ((batch.deleteEntities?.length ?? 0) > 0 || (batch.deleteRelationships?.length ?? 0) > 0)
+      this.current = null
+  }
 
   /** The current communities' estimate; nothing before the first computation. */
   bytes(): number {

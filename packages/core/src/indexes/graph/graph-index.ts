@@ -81,6 +81,8 @@ export class GraphIndex {
   readonly description: (string | null)[] = []
   /** The first few observations of the node (community summaries). */
   readonly observations: { id: string; text: string }[][] = []
+  /** The node of each observation kept in `observations`, to drop it when it is deleted. */
+  private readonly observationNode = new Map<string, number>()
   /** The entity record exists (false for a node only seen as an edge end, or deleted). */
   readonly present: boolean[] = []
   /** The entity record was deleted (a node never seen as a record is a placeholder instead). */
@@ -179,6 +181,7 @@ export class GraphIndex {
     for (const r of batch.relationships ?? []) this.putRelationship(r)
     for (const o of batch.observations ?? []) this.putObservation(o)
     for (const uuid of batch.deleteRelationships ?? []) this.removeRelationship(uuid)
+    for (const id of batch.deleteObservations ?? []) this.removeObservation(id)
     for (const uuid of batch.deleteEntities ?? []) {
       const n = this.nodeOf.get(uuid)
       if (n === undefined || this.deleted[n]) continue
@@ -401,7 +404,18 @@ export class GraphIndex {
     const at = list.findIndex((x) => x.id === o.id)
     const text = cap(o.text)!
     if (at >= 0) list[at] = { id: o.id, text }
-    else if (list.length < OBSERVATIONS_PER_NODE) list.push({ id: o.id, text })
+    else if (list.length < OBSERVATIONS_PER_NODE) {
+      list.push({ id: o.id, text })
+      this.observationNode.set(o.id, n)
+    }
+  }
+
+  /** Drops a deleted observation from its node's list (a forgotten text must not reach a summary). */
+  private removeObservation(id: string): void {
+    const n = this.observationNode.get(id)
+    if (n === undefined) return
+    this.observationNode.delete(id)
+    this.observations[n] = this.observations[n]!.filter((x) => x.id !== id)
   }
 
   private forgetLoop(e: number): void {

@@ -164,11 +164,25 @@ export class VectorIndex {
   remove(id: string): boolean {
     const label = this.labels.get(id)
     if (label === undefined) return false
+    this.scrub(label)
     this.hnsw.markDelete(label)
     this.labels.delete(id)
     this.ids[label] = null
     this.free.push(label)
     return true
+  }
+
+  /**
+   * Overwrites a removed vector in both stores before its slot is freed: hnswlib's markDelete keeps
+   * the data, which snapshots then write to disk, and a forgotten passage's embedding must not outlive
+   * it (docs/forgetting.md). A fixed unit vector is written (hnswlib normalises for cosine, so zeros
+   * would not do); the node's links are rewired as for any update, then it is marked deleted.
+   */
+  private scrub(label: number): void {
+    const neutral = new Float32Array(this.dimension)
+    neutral[0] = 1
+    this.flat.set(label, neutral)
+    this.hnsw.addPoint(Array.from(neutral), label)
   }
 
   /**

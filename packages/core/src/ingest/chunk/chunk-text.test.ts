@@ -76,3 +76,31 @@ describe('chunkText on text without whitespace', () => {
     expect(chunks[0]!.text.split(' ')).toHaveLength(16) // 16 * 61 - 1 = 975 <= 1000 < 1036
   })
 })
+
+describe('chunkText paragraphs', () => {
+  const paragraph = (i: number, word = 'lighthouse') =>
+    `Paragraph ${i} tells how keeper ${i} tended the ${word} through the winter storms. ` +
+    `Every night the keeper climbed the stairs, trimmed the wick and watched the ships pass the reef.`
+
+  it('keeps an edit of one paragraph of a long text in that paragraph s chunks', () => {
+    const before = Array.from({ length: 10 }, (_, i) => paragraph(i)).join('\n\n')
+    const after = Array.from({ length: 10 }, (_, i) =>
+      i === 4 ? paragraph(i, 'great old lantern tower') : paragraph(i),
+    ).join('\n\n')
+    const a = chunkText(before, { maxTokens: 64, overlap: 8 }).map((c) => c.text)
+    const b = chunkText(after, { maxTokens: 64, overlap: 8 }).map((c) => c.text)
+    const changed = b.filter((t) => !a.includes(t))
+    expect(changed.length).toBeGreaterThan(0)
+    expect(changed.every((t) => t.includes('Paragraph 4'))).toBe(true)
+    expect(a.filter((t) => !b.includes(t)).every((t) => t.includes('Paragraph 4'))).toBe(true)
+  })
+
+  it('keeps a short text, and a title with its long paragraph, chunked as one run', () => {
+    const short = 'Title\n\nA short text in one chunk.'
+    expect(chunkText(short)).toHaveLength(1)
+    const long = `Oslo\n\n${'The city grows along the fjord. '.repeat(40)}`
+    const chunks = chunkText(long, { maxTokens: 64, overlap: 8 })
+    expect(chunks[0]!.text.startsWith('Oslo')).toBe(true)
+    expect(chunks.length).toBeGreaterThan(1)
+  })
+})

@@ -88,12 +88,58 @@ function splitLong(text: string, span: Span, max: Bounds): Span[] {
   return out
 }
 
+/** Paragraphs of fewer tokens than this (a heading, a title) join the paragraph after them. */
+const MIN_SECTION_TOKENS = 24
+
+/**
+ * The text's sections: its paragraphs (split at blank lines), a short one joined to the next (the last
+ * to the one before), as index ranges into `spans`.
+ */
+function sections(text: string, spans: readonly Span[]): [number, number][] {
+  const breaks: number[] = []
+  for (const match of text.matchAll(/\n[^\S\n]*\n\s*/g)) breaks.push(match.index!)
+  const out: [number, number][] = []
+  let first = 0
+  let b = 0
+  for (let i = 0; i < spans.length; i++) {
+    while (b < breaks.length && breaks[b]! < spans[i]!.start) b++
+    const endsParagraph =
+      i === spans.length - 1 || (b < breaks.length && breaks[b]! < spans[i + 1]!.start)
+    if (endsParagraph) {
+      out.push([first, i + 1])
+      first = i + 1
+    }
+  }
+  const tokens = ([a, z]: [number, number]) => spans.slice(a, z).reduce((n, s) => n + s.tokens, 0)
+  const merged: [number, number][] = []
+  let pending: [number, number] | null = null
+  for (const section of out) {
+    const joined: [number, number] = pending === null ? section : [pending[0], section[1]]
+    if (tokens(joined) < MIN_SECTION_TOKENS) pending = joined
+    else {
+      merged.push(joined)
+      pending = null
+    }
+  }
+  if (pending !== null) {
+    const last = merged.pop()
+    merged.push(last === undefined ? pending : [last[0], pending[1]])
+  }
+  return merged
+}
+
 /**
  * Sentence-aware, bounded chunking with overlap: whole sentences are packed up to `maxTokens`
  * (whitespace tokens of at most `maxTokenChars` characters) and `maxChars`, a sentence over either
  * bound is cut into windows of whole tokens, and each chunk starts with the last sentences of the
  * previous one up to `overlap` tokens. Offsets index the source text. No chunk is longer than
  * `maxChars`, whatever the input: a text without whitespace is cut too.
+ *
+ * A text longer than one chunk is chunked paragraph by paragraph (a paragraph shorter than
+ * `MIN_SECTION_TOKENS`, such as a heading or a title, goes with the next): no chunk spans two
+ * paragraphs, so that editing one paragraph of a re-ingested source changes only its own chunks
+ * (docs/forgetting.md), as content-defined chunking keeps edits local (Muthitacharoen et al., "A
+ * Low-bandwidth Network File System", SOSP 2001), here with paragraphs as the natural boundaries.
  */
 export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[] {
   const max = Math.max(8, options.maxTokens ?? 256)
@@ -107,7 +153,25 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
   const spans = sentences(text, tokenChars).flatMap((s) =>
     s.tokens > max || s.end - s.start > bounds.chars ? splitLong(text, s, bounds) : [s],
   )
+  if (spans.length === 0) return []
+  const total = spans.reduce((n, s) => n + s.tokens, 0)
+  const oneChunk = total <= max && spans[spans.length - 1]!.end - spans[0]!.start <= bounds.chars
   const chunks: TextChunk[] = []
+  for (const [from, to] of oneChunk
+    ? [[0, spans.length] as [number, number]]
+    : sections(text, spans))
+    pack(text, spans.slice(from, to), { max, overlap, chars: bounds.chars }, chunks)
+  return chunks
+}
+
+/** Packs sentences into chunks with overlap (appended to `chunks`, indexes continuing). */
+function pack(
+  text: string,
+  spans: readonly Span[],
+  limits: { max: number; overlap: number; chars: number },
+  chunks: TextChunk[],
+): void {
+  const { max, overlap } = limits
   let i = 0
   while (i < spans.length) {
     let tokens = 0
@@ -115,7 +179,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
     while (
       j < spans.length &&
       (j === i ||
-        (tokens + spans[j]!.tokens <= max && spans[j]!.end - spans[i]!.start <= bounds.chars))
+        (tokens + spans[j]!.tokens <= max && spans[j]!.end - spans[i]!.start <= limits.chars))
     )
       tokens += spans[j++]!.tokens
     const start = spans[i]!.start
@@ -129,5 +193,4 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
       carried += spans[--back]!.tokens
     i = back
   }
-  return chunks
 }

@@ -2,6 +2,7 @@ import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
+import type { EvidenceLink } from '../../model/source.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
 import { changelogEntry, nodeCreated, partialNode } from '../../model-writes/changelog.js'
 import {
@@ -34,6 +35,11 @@ export async function buildTextBatch(
   const relationships: Relationship[] = []
   const observations: Observation[] = []
   const changelog: NonNullable<WriteBatch['changelog']> = []
+  // Provenance, uncapped: which of this task's passages support which record (docs/forgetting.md).
+  const evidence: EvidenceLink[] = []
+  const cite = (kind: EvidenceLink['kind'], recordId: string, passageIds: readonly string[]) => {
+    for (const evidenceId of passageIds) evidence.push({ kind, recordId, evidenceId })
+  }
 
   if (extracted !== null) {
     const candidates: EntityCandidate[] = extracted.entities.map((e) => ({
@@ -53,6 +59,10 @@ export async function buildTextBatch(
       ...(options.similar ? { similar: options.similar } : {}),
       ...(options.prepareSimilar ? { prepareSimilar: options.prepareSimilar } : {}),
     })
+    for (const c of candidates) {
+      const resolved = resolutions.get(c.key)
+      if (resolved !== undefined) cite('entity', resolved.uuid, c.passageIds)
+    }
     const distinct = new Map([...resolutions.values()].map((r) => [r.uuid, r]))
     entities = [...distinct.values()].map((r) => r.entity)
     for (const r of distinct.values()) {
@@ -78,6 +88,7 @@ export async function buildTextBatch(
       const name = predicateName(rel.name)
       const flowKey = rel.eventKey ? stableId('flow', taskId, rel.eventKey) : null
       const uuid = stableId('relationship', subject.uuid, name, object.uuid, flowKey ?? '')
+      cite('relationship', uuid, rel.passageIds)
       if (seen.has(uuid)) continue
       seen.add(uuid)
       const event = [subject, object].find((r) => r.entity.labels.includes(EVENT_LABEL))
@@ -114,8 +125,10 @@ export async function buildTextBatch(
     extracted.observations.forEach((obs, index) => {
       const about = resolutions.get(obs.aboutKey)
       if (about === undefined) return
+      const id = stableId('observation', taskId, String(index))
+      cite('observation', id, obs.passageIds)
       observations.push({
-        id: stableId('observation', taskId, String(index)),
+        id,
         resourceId: about.uuid,
         text: obs.text,
         metadata: {
@@ -130,7 +143,7 @@ export async function buildTextBatch(
   }
 
   const events = entities.filter((e) => e.labels.includes(EVENT_LABEL)).length
-  const batch: WriteBatch = { passages, entities, relationships, observations, changelog }
+  const batch: WriteBatch = { passages, entities, relationships, observations, changelog, evidence }
   const result = {
     passages: passages.length,
     entities: entities.length - events,

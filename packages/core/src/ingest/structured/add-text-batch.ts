@@ -54,5 +54,6 @@ export function addTextBatch(structured: WriteBatch, text: WriteBatch, now: stri
     ),
     observations: [...(structured.observations ?? []), ...(text.observations ?? [])],
     changelog: [...(structured.changelog ?? []), ...(text.changelog ?? [])],
+    evidence: [...(structured.evidence ?? []), ...(text.evidence ?? [])],
   }
 }

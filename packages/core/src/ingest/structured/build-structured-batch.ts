@@ -1,4 +1,5 @@
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
+import type { EvidenceLink } from '../../model/source.js'
 import { EngramError } from '../../errors.js'
 import { stableId } from '../../ids.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
@@ -218,8 +219,22 @@ export async function buildStructuredBatch(
     brainVersion: ctx.version,
   }
 
+  // Provenance (docs/forgetting.md): the structured record supports every node and edge it states.
+  const evidence: EvidenceLink[] = [
+    ...entities.map((e) => ({
+      kind: 'entity' as const,
+      recordId: e.uuid,
+      evidenceId: structured.id,
+    })),
+    ...relationships.map((r) => ({
+      kind: 'relationship' as const,
+      recordId: r.uuid,
+      evidenceId: structured.id,
+    })),
+  ]
+
   return {
-    batch: { entities, relationships, changelog, structured: [structured] },
+    batch: { entities, relationships, changelog, structured: [structured], evidence },
     counts: {
       entities: entities.filter((e) => !e.labels.includes(EVENT_LABEL)).length,
       events: entities.filter((e) => e.labels.includes(EVENT_LABEL)).length,

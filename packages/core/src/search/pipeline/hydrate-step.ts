@@ -1,5 +1,6 @@
 import type { GraphReader } from '../../contracts/search-plugins.js'
-import { extrasOf } from '../extras.js'
+import { sourceIdOf } from '../../model/passage.js'
+import { extrasOf, type Extras } from '../extras.js'
 import type { StageTimer } from '../stage-timer.js'
 import type { HitRecord, Hydration, SearchState } from './search-state.js'
 
@@ -64,7 +65,8 @@ async function loadRecords(
       nodeId,
       labels: ['PASSAGE'],
       text: p.text,
-      extras: extrasOf(p.metadata),
+      // Which source the hit came from (docs/forgetting.md); its title or file name are meta keys.
+      extras: withSource(extrasOf(p.metadata), sourceIdOf(p)),
       entity: null,
     })
   }
@@ -83,4 +85,9 @@ async function loadRecords(
       entity: e,
     })
   }
+}
+
+/** `extras` with the hit's `source_id` when it has one. */
+function withSource(extras: Extras, sourceId: string | null): Extras {
+  return sourceId === null ? extras : { ...extras, source_id: sourceId }
 }
