@@ -74,7 +74,10 @@ function complete(received: Buffer): boolean {
   const bytes = finalResponse(received)
   const end = headerEnd(bytes)
   if (end === -1) return false
-  const length = /\r\ncontent-length:\s*(\d+)/i.exec(bytes.subarray(0, end).toString('latin1'))
+  const head = bytes.subarray(0, end).toString('latin1')
+  // An event stream (the change stream) does not end: its head is the whole answer.
+  if (/\r\ncontent-type:\s*text\/event-stream/i.test(head)) return true
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)
   return length !== null && bytes.length >= end + 4 + Number(length[1])
 }
 

@@ -153,6 +153,7 @@ export async function runTour(options: TourOptions): Promise<TourReport> {
 
   await metaAndLists(brain, done)
   await retrieval(brain, ada!.uuid, done)
+  await forgetting(brain, done)
 
   await system.DELETE('/system/brains/{brain_id}', {
     params: { path: { brain_id: options.brain } },
@@ -209,6 +210,13 @@ async function metaAndLists(brain: EngramClient, done: Done) {
     ['retrieve_changelogs', 'retrieve_changelog_types', 'retrieve_changelog'],
     `${changelogs.count}`,
   )
+
+  // The change stream from the start: its first event is seq 1; leaving the loop closes it.
+  for await (const event of brain.changelogStream({ after: 0 })) {
+    if (event.seq !== 1) throw new Error(`the stream began at seq ${event.seq}`)
+    done(['retrieve_changelogs_stream'], event.type)
+    break
+  }
 }
 
 async function retrieval(brain: EngramClient, ada: string, done: Done) {
@@ -258,6 +266,59 @@ async function retrieval(brain: EngramClient, ada: string, done: Done) {
   await brain.GET('/retrieve/recommend', { params: { query: { target: 'Ann' } } })
   await brain.POST('/retrieve/recommend', { body: { target: 'Ann', top_k: 5 } })
   done(['retrieve_recommend_get', 'retrieve_recommend_post'])
+}
+
+/** Sources and deletes (docs/forgetting.md): ingest under a source id, read it, delete, forget. */
+async function forgetting(brain: EngramClient, done: Done) {
+  const accepted = await brain.POST('/ingest/', {
+    body: {
+      text: 'Grace Hopper wrote the first compiler in 1952.',
+      source_id: 'tour/hopper.txt',
+      meta_keys: { title: 'Hopper' },
+      observate_for: ['Grace Hopper'],
+    },
+  })
+  if (accepted.source_id !== 'tour/hopper.txt') throw new Error('source id not echoed')
+  await brain.waitForTask(accepted.task_id, { timeoutMs: 60_000 })
+  const sources = await brain.sources.list({ queryText: 'hopper' })
+  if (sources.sources[0]?.source_id !== 'tour/hopper.txt') throw new Error('source not listed')
+  const source = await brain.sources.get('tour/hopper.txt')
+  done(['sources_list', 'sources_get'], `${source.total} passages`)
+
+  const [scratch] = await brain.POST('/model/entity', { body: { name: 'Scratch' } })
+  const [other] = await brain.POST('/model/entity', { body: { name: 'Scratch 2' } })
+  const link = await brain.POST('/model/relationship', {
+    body: {
+      subject_uuid: scratch!.uuid,
+      object_uuid: other!.uuid,
+      predicate_name: 'NEXT_TO',
+      predicate_description: '',
+    },
+  })
+  await brain.deleteRelationship(link)
+  const removed = await brain.deleteEntity(scratch!.uuid)
+  const observations = await brain.GET('/retrieve/observations', {
+    params: { query: { query_text: 'compiler' } },
+  })
+  const observation = observations.observations[0]
+  // Without an observation to delete, the call still answers as documented: 404.
+  await brain
+    .deleteObservation(observation?.id ?? 'no-such-observation')
+    .catch((error: unknown) => {
+      if (observation !== undefined || !(error instanceof EngramError) || error.status !== 404)
+        throw error
+    })
+  done(
+    ['model_delete_relationship', 'model_delete_entity', 'model_delete_observation'],
+    `${removed.deleted.entities} entity`,
+  )
+
+  const forget = await brain.sources.forget('tour/hopper.txt')
+  const task = await brain.waitForTask(forget.task_id, { timeoutMs: 60_000 })
+  if (task.status !== 'completed') throw new Error(`forget ${task.status} ${task.error}`)
+  const gone = await brain.sources.get('tour/hopper.txt').catch((error: unknown) => error)
+  if (!(gone instanceof EngramError) || gone.status !== 404) throw new Error('source not forgotten')
+  done(['sources_forget'], JSON.stringify(task.result))
 }
 
 // Run as a program: `npx tsx packages/client/examples/tour.ts` with ENGRAM_URL and ENGRAM_TOKEN.

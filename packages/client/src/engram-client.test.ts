@@ -160,6 +160,64 @@ describe('createEngramClient', () => {
     expect(seen[0]!.headers.get('X-Brain-ID')).toBe('b2')
     expect(seen[0]!.body).toContain('filename="notes.md"')
     expect(seen[0]!.body).toContain('{"title":"Notes"}')
+    expect(seen[0]!.body).not.toContain('name="source_id"')
+  })
+
+  it('sends a file’s source id as its own multipart field', async () => {
+    const { fetch, seen } = fakeFetch([
+      json(202, { message: 'File ingestion accepted', task_id: 't', source_id: 'notes/a.md' }),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+    const accepted = await engram.ingestFile({
+      file: new Blob(['# Notes\n']),
+      filename: 'a.md',
+      sourceId: 'notes/a.md',
+    })
+    expect(accepted.source_id).toBe('notes/a.md')
+    expect(seen[0]!.body).toMatch(/name="source_id"\r\n\r\nnotes\/a\.md\r\n/)
+  })
+
+  it('lists, reads and forgets sources, with ids percent-encoded in the path', async () => {
+    const { fetch, seen } = fakeFetch([
+      json(200, { sources: [], total: 0, message: 'ok' }),
+      json(200, { source: {}, passages: [], total: 0, message: 'ok' }),
+      json(202, { message: 'Forget accepted', task_id: 't9', source_id: 'a/b c' }),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', brain: 'b', fetch })
+    await engram.sources.list({ queryText: 'notes', meta: { project: 'apollo', n: 2 }, limit: 5 })
+    const list = new URL(seen[0]!.url)
+    expect(list.pathname).toBe('/sources')
+    expect(list.searchParams.get('query_text')).toBe('notes')
+    expect(JSON.parse(list.searchParams.get('meta')!)).toEqual({ project: 'apollo', n: 2 })
+    expect(list.searchParams.get('limit')).toBe('5')
+    await engram.sources.get('a/b c', { skip: 10, brain: 'other' })
+    expect(seen[1]!.url).toBe('http://h/sources/a%2Fb%20c?skip=10')
+    expect(seen[1]!.headers.get('X-Brain-ID')).toBe('other')
+    const forgotten = await engram.sources.forget('a/b c')
+    expect(forgotten).toEqual({ message: 'Forget accepted', task_id: 't9', source_id: 'a/b c' })
+    expect(seen[2]).toMatchObject({ method: 'DELETE', url: 'http://h/sources/a%2Fb%20c' })
+    expect(seen[2]!.headers.get('X-Brain-ID')).toBe('b')
+  })
+
+  it('deletes entities, relationships and observations, and surfaces a 404', async () => {
+    const counts = { deleted: { entities: 1, relationships: 2, observations: 3 } }
+    const { fetch, seen } = fakeFetch([
+      json(200, counts),
+      json(200, counts),
+      json(404, envelope('RESOURCE_NOT_FOUND')),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+    expect(await engram.deleteEntity('e-1')).toEqual(counts)
+    await engram.deleteRelationship('r-1')
+    await expect(engram.deleteObservation('o/1')).rejects.toMatchObject({
+      status: 404,
+      code: 'RESOURCE_NOT_FOUND',
+    })
+    expect(seen.map((s) => `${s.method} ${new URL(s.url).pathname}`)).toEqual([
+      'DELETE /model/entity/e-1',
+      'DELETE /model/relationship/r-1',
+      'DELETE /model/observation/o%2F1',
+    ])
   })
 
   it('waits for a task to end, reporting progress; a failed task is an answer', async () => {

@@ -9,9 +9,20 @@ import type {
   PathsWithMethod,
   RequiredKeysOf,
 } from 'openapi-typescript-helpers'
+import {
+  changelogStream,
+  type ChangelogEvent,
+  type ChangelogStreamOptions,
+} from './changelog-stream.js'
 import { EngramError } from './engram-error.js'
 import type { components, paths } from './generated/engram-api.js'
 import { retryingFetch, type RetryOptions } from './retrying-fetch.js'
+import {
+  sourceCalls,
+  type Accepted,
+  type DeleteCalls,
+  type SourcesClient,
+} from './sources-client.js'
 import { waitForTask, type Task, type WaitForTaskOptions } from './wait-for-task.js'
 
 /** How to reach a server, and as whom. */
@@ -58,6 +69,11 @@ export interface FileUpload {
   filename: string
   /** A JSON object stored as passage metadata. */
   metaKeys?: Record<string, unknown>
+  /**
+   * The source the file belongs to (docs/forgetting.md): uploading again under the same id replaces
+   * its content. Default: the task id.
+   */
+  sourceId?: string
   /** Brain for this upload, when the client has none or another one. */
   brain?: string
   signal?: AbortSignal
@@ -79,15 +95,26 @@ export type Changelog = components['schemas']['Changelog']
  * const { hits } = await engram.GET('/retrieve/search', { params: { query: { query: 'who met Ada?' } } })
  * ```
  */
-export interface EngramClient {
+export interface EngramClient extends DeleteCalls {
   readonly GET: EngramMethod<'get'>
   readonly POST: EngramMethod<'post'>
   readonly PUT: EngramMethod<'put'>
   readonly DELETE: EngramMethod<'delete'>
   /** `POST /ingest/file` as multipart, with the file name the server reads the format from. */
-  ingestFile(upload: FileUpload): Promise<{ message: string; task_id: string }>
+  ingestFile(upload: FileUpload): Promise<Accepted>
+  /** `/sources`: list, read with passages, forget (docs/forgetting.md). */
+  readonly sources: SourcesClient
   /** Polls `GET /tasks/{task_id}` until the task ends (see `waitForTask`). */
   waitForTask(taskId: string, options?: WaitForTaskOptions & { brain?: string }): Promise<Task>
+  /**
+   * `GET /retrieve/changelogs/stream`: the brain's changelog entries as they are written, resumed
+   * after a dropped connection with no gap (see `ChangelogStreamOptions`):
+   *
+   * ```ts
+   * for await (const { seq, type, entry } of engram.changelogStream({ after: 0 })) console.log(seq, type)
+   * ```
+   */
+  changelogStream(options?: ChangelogStreamOptions): AsyncGenerator<ChangelogEvent, void, undefined>
   /** The same client sending another `X-Brain-ID`. */
   withBrain(brain: string): EngramClient
   /** The underlying openapi-fetch client (`{ data, error, response }` results, no throwing). */
@@ -100,11 +127,9 @@ export function createEngramClient(options: EngramClientOptions): EngramClient {
   if (options.token) headers.ServicePAT = options.token
   if (options.brain) headers['X-Brain-ID'] = options.brain
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request))
-  const raw = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers,
-    fetch: retryingFetch(guardNetwork(baseFetch, options.baseUrl), options.retry),
-  })
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const fetchWithRetry = retryingFetch(guardNetwork(baseFetch, options.baseUrl), options.retry)
+  const raw = createClient<paths>({ baseUrl, headers, fetch: fetchWithRetry })
   const call =
     (method: 'GET' | 'POST' | 'PUT' | 'DELETE') =>
     async (path: string, init?: object): Promise<unknown> => {
@@ -117,23 +142,28 @@ export function createEngramClient(options: EngramClientOptions): EngramClient {
       if (!response.ok) throw EngramError.fromResponse(response, error)
       return data
     }
+  const GET = call('GET') as EngramMethod<'get'>
+  const DELETE = call('DELETE') as EngramMethod<'delete'>
   const client: EngramClient = {
-    GET: call('GET') as EngramMethod<'get'>,
+    GET,
     POST: call('POST') as EngramMethod<'post'>,
     PUT: call('PUT') as EngramMethod<'put'>,
-    DELETE: call('DELETE') as EngramMethod<'delete'>,
+    DELETE,
     raw,
+    ...sourceCalls(GET, DELETE),
     ingestFile: (upload) =>
       client.POST('/ingest/file', {
         params: { header: upload.brain === undefined ? {} : { 'X-Brain-ID': upload.brain } },
         body: {
           file: upload.file,
           ...(upload.metaKeys === undefined ? {} : { meta_keys: JSON.stringify(upload.metaKeys) }),
+          ...(upload.sourceId === undefined ? {} : { source_id: upload.sourceId }),
         },
         bodySerializer: (body) => {
           const form = new FormData()
           form.append('file', body.file, upload.filename)
           if (body.meta_keys !== undefined) form.append('meta_keys', body.meta_keys)
+          if (body.source_id !== undefined) form.append('source_id', body.source_id)
           return form
         },
         ...(upload.signal === undefined ? {} : { signal: upload.signal }),
@@ -150,6 +180,24 @@ export function createEngramClient(options: EngramClientOptions): EngramClient {
           }),
         wait,
       ),
+    changelogStream: (stream = {}) =>
+      changelogStream((lastEventId, signal) => {
+        const query = new URLSearchParams()
+        if (stream.types?.length) query.set('types', stream.types.join(','))
+        const search = query.toString()
+        const url = `${baseUrl}/retrieve/changelogs/stream${search ? `?${search}` : ''}`
+        return fetchWithRetry(
+          new Request(url, {
+            headers: {
+              ...headers,
+              Accept: 'text/event-stream',
+              ...(stream.brain === undefined ? {} : { 'X-Brain-ID': stream.brain }),
+              ...(lastEventId === null ? {} : { 'Last-Event-ID': lastEventId }),
+            },
+            signal,
+          }),
+        )
+      }, stream),
     withBrain: (brain) => createEngramClient({ ...options, brain }),
   }
   return client

@@ -24,8 +24,13 @@ import { metaRoutes } from './routes/meta-routes.js'
 import { modelRoutes } from './routes/model-routes.js'
 import { publicRoutes } from './routes/public-routes.js'
 import { retrieveListRoutes } from './routes/retrieve-list-routes.js'
+import {
+  changelogStreamRoutes,
+  type ChangelogStreamOptions,
+} from './routes/changelog-stream-routes.js'
 import { retrieveGraphRoutes } from './routes/retrieve-graph-routes.js'
 import { retrieveContextRoutes } from './routes/retrieve-context-routes.js'
+import { sourceRoutes } from './routes/source-routes.js'
 import { systemRoutes } from './routes/system-routes.js'
 import { taskRoutes } from './routes/task-routes.js'
 
@@ -41,6 +46,8 @@ export interface BuildAppOptions {
   demoRateLimiter?: DemoRateLimiter
   /** A request that takes longer is logged at `info` (every request is logged at `debug`); default 1,000 ms. */
   slowRequestMs?: number
+  /** `GET /retrieve/changelogs/stream`: heartbeat, polling and open-stream limits (tests shorten them). */
+  changelogStream?: ChangelogStreamOptions
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
@@ -140,9 +147,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           BearerAuth: { type: 'http', scheme: 'bearer' },
         },
       },
-      tags: ['public', 'meta', 'system', 'model', 'ingest', 'tasks', 'retrieve'].map((name) => ({
-        name,
-      })),
+      tags: ['public', 'meta', 'system', 'model', 'ingest', 'sources', 'tasks', 'retrieve'].map(
+        (name) => ({
+          name,
+        }),
+      ),
     },
     transform: documentRoute,
     transformObject: documentObject,
@@ -168,9 +177,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       modelRoutes(api, engram)
       taskRoutes(api, engram)
       retrieveListRoutes(api, engram)
+      changelogStreamRoutes(api, engram, options.changelogStream)
       retrieveGraphRoutes(api, engram)
       retrieveContextRoutes(api, engram)
       ingestRoutes(api, engram, { maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024 })
+      sourceRoutes(api, engram)
       consoleRoutes(api)
     },
     { prefix: basePath },

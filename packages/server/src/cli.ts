@@ -8,7 +8,7 @@ import { USAGE } from './cli/cli-usage.js'
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv
   if (command === 'serve') return (await import('./cli/serve-command.js')).serveCommand()
-  if (command === 'ingest' || command === 'search')
+  if (command === 'ingest' || command === 'search' || command === 'sources' || command === 'forget')
     return (await import('./cli/client-command.js')).clientCommand(command, rest)
   process.stdout.write(USAGE)
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2

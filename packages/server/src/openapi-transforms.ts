@@ -36,7 +36,11 @@ export const documentRoute: RouteTransform = (document) => {
   const config = (document.route.config ?? {}) as FastifyContextConfig
   const schema = result.schema as Json
   if (schema.hide === true) return result
-  if (config.auth === 'brain') schema.headers = X_BRAIN_ID
+  if (config.auth === 'brain') {
+    // Beside the headers the route validates itself (the change stream's Last-Event-ID).
+    const own = (schema.headers as { properties?: Json } | undefined)?.properties
+    schema.headers = { ...X_BRAIN_ID, properties: { ...X_BRAIN_ID.properties, ...own } }
+  }
   if (config.multipartBody !== undefined) {
     schema.body = z.toJSONSchema(config.multipartBody, { target: 'draft-2020-12', io: 'input' })
     delete (schema.body as Json).$schema

@@ -48,10 +48,13 @@ export async function sendCase(baseUrl: string, c: RequestCase): Promise<Outcome
       ...(c.body !== null ? { body: c.body } : {}),
       signal: AbortSignal.timeout(30_000),
     })
+    // An event stream (the change stream) does not end: its head is the whole answer.
+    const endless = res.headers.get('content-type')?.startsWith('text/event-stream') === true
+    if (endless) await res.body?.cancel()
     return {
       status: res.status,
       requestId: res.headers.get('x-request-id'),
-      body: await res.text(),
+      body: endless ? '' : await res.text(),
       error: null,
     }
   } catch (error) {

@@ -298,6 +298,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/model/entity/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an entity
+         * @description Deletes the entity with its relationships, the observations about it and its vector, and redacts the changelog entries that quote it; answers the counts removed. Passages that mention it stay (DELETE /sources/{source_id} removes text). Unknown uuid: 404.
+         */
+        delete: operations["model_delete_entity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/model/relationship/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a relationship
+         * @description Deletes one relationship and redacts the changelog entries that quote it; answers the counts removed. Unknown uuid: 404.
+         */
+        delete: operations["model_delete_relationship"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/model/observation/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an observation
+         * @description Deletes one observation; answers the counts removed. Unknown id: 404.
+         */
+        delete: operations["model_delete_observation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks/": {
         parameters: {
             query?: never;
@@ -558,6 +618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/retrieve/changelogs/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream changelog entries (Server-Sent Events)
+         * @description The changelog as it grows, ingestions and deletions alike, as `text/event-stream`: each event has `id` = the entry's per-brain `seq`, `event` = its type and `data` = the entry as `GET /retrieve/changelogs` lists it. Resume with the `Last-Event-ID` header (or `after`). 503 past the open-stream limits (100 per brain, 1,000 per server process).
+         */
+        get: operations["retrieve_changelogs_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/retrieve/": {
         parameters: {
             query?: never;
@@ -777,7 +857,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest text or JSON
-         * @description Accepts exactly one of `text` or `data` (both: 400) and answers 202 with a task id; the task and its payload are stored durably first. Header `Task-Identifier`: sending the same id again returns the same task. Poll /tasks/{task_id}.
+         * @description Accepts exactly one of `text` or `data` (both: 400) and answers 202 with a task id and the source id (`source_id`, else the task id); the task and its payload are stored durably first. Header `Task-Identifier`: sending the same id again returns the same task. Poll /tasks/{task_id}.
          */
         post: operations["ingest_text"];
         delete?: never;
@@ -797,7 +877,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest a file
-         * @description multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).
+         * @description multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id`, `meta_keys` (a JSON object as a string) and `source_id`. One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).
          */
         post: operations["ingest_file"];
         delete?: never;
@@ -821,6 +901,50 @@ export interface paths {
          */
         post: operations["ingest_structured"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sources
+         * @description The brain’s sources (what was ingested under one `source_id`), most recently updated first. `query_text`: a case-insensitive substring of the id, title or file name. `meta`: a JSON object, percent-encoded, whose every key must equal the source’s meta value (e.g. `meta=%7B%22project%22%3A%22apollo%22%7D` for `{"project":"apollo"}`; strings, numbers and booleans). Forgotten sources are not listed.
+         */
+        get: operations["sources_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sources/{source_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a source
+         * @description One source and a page of its passages in position order (`limit`, `skip`). Unknown or forgotten: 404.
+         */
+        get: operations["sources_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Forget a source
+         * @description Forgets the source with a full cascade (docs/forgetting.md): its passages, their vectors and index entries, structured records, and the entities, relationships and observations only it supported; what other sources support stays. Answers 202 with the task to poll (`result` counts what was removed). Forgetting a source whose forget is still running returns that task. Unknown or already forgotten: 404.
+         */
+        delete: operations["sources_forget"];
         options?: never;
         head?: never;
         patch?: never;
@@ -952,6 +1076,8 @@ export interface components {
             /** Format: date-time */
             inserted_at: string;
             brain_version: string;
+            /** @description The source it belongs to (GET /sources/{source_id}); "" for none. */
+            source_id: string;
         };
         StructuredRecord: {
             id: string;
@@ -985,6 +1111,44 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        Source: {
+            /** @description The caller’s `source_id`, else the id of its first task. */
+            source_id: string;
+            /** @description The `title` meta key of its latest ingestion; "" when unset. */
+            title: string;
+            /** @description The uploaded file’s name (`/ingest/file`); "" otherwise. */
+            filename: string;
+            /** @description The `meta_keys` of its latest ingestion. */
+            meta: {
+                [key: string]: unknown;
+            };
+            /** @description SHA-256 hex of its latest content: re-sending identical content is a no-op. */
+            content_hash: string;
+            /** @description `ingest_text`, `ingest_file` or `ingest_structured`: its latest ingestion. */
+            kind: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The ingestion tasks that wrote it, oldest first. */
+            task_ids: string[];
+            /** @description What its latest ingestion produced. */
+            counts: {
+                passages: number;
+                entities: number;
+                events: number;
+                relationships: number;
+                observations: number;
+                structured: number;
+            };
+        };
+        Deletion: {
+            deleted: {
+                entities: number;
+                relationships: number;
+                observations: number;
+            };
         };
         ChangeNode: {
             uuid: string;
@@ -3350,6 +3514,396 @@ export interface operations {
             };
         };
     };
+    model_delete_entity: {
+        parameters: {
+            query?: {
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    model_delete_relationship: {
+        parameters: {
+            query?: {
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    model_delete_observation: {
+        parameters: {
+            query?: {
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     tasks_list: {
         parameters: {
             query?: {
@@ -4770,6 +5324,120 @@ export interface operations {
                         changelog: components["schemas"]["Changelog"];
                         message: string;
                     };
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retrieve_changelogs_stream: {
+        parameters: {
+            query?: {
+                /** @description Send the entries after this seq (`0`: the whole changelog, then new ones). The `Last-Event-ID` header wins over it. Without either, only entries written from now on. */
+                after?: string;
+                /** @description Only entries of these types (comma-separated or repeated). */
+                types?: string | string[];
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+                /** @description The `id` of the last event received (an EventSource sends it when it reconnects): the stream resumes after it, with no gap and no repeat. Empty: as if absent. */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream; it stays open until the client leaves or the server stops. */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Semantically invalid request, or no brain selected */
@@ -6534,6 +7202,8 @@ export interface operations {
                      * @default false
                      */
                     skip_enrichment?: boolean | ("0" | "1" | "true" | "false");
+                    /** @description The source this content belongs to: your own id, 1..256 characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id. */
+                    source_id?: string;
                     brain_id?: string;
                 };
             };
@@ -6549,6 +7219,8 @@ export interface operations {
                     "application/json": {
                         message: string;
                         task_id: string;
+                        /** @description The source: the `source_id` sent, else the task id (docs/forgetting.md). */
+                        source_id: string;
                     };
                 };
             };
@@ -6677,6 +7349,8 @@ export interface operations {
                     brain_id?: string;
                     /** @description A JSON object as a string, stored as passage metadata. */
                     meta_keys?: string;
+                    /** @description The source this content belongs to: your own id, 1..256 characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id. */
+                    source_id?: string;
                 };
             };
         };
@@ -6691,6 +7365,8 @@ export interface operations {
                     "application/json": {
                         message: string;
                         task_id: string;
+                        /** @description The source: the `source_id` sent, else the task id (docs/forgetting.md). */
+                        source_id: string;
                     };
                 };
             };
@@ -6875,6 +7551,8 @@ export interface operations {
                     }) | null;
                     text?: string | null;
                     mode?: ("deterministic" | "hybrid" | "enrich") | null;
+                    /** @description The source this content belongs to: your own id, 1..256 characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id. */
+                    source_id?: string;
                     brain_id?: string;
                 };
             };
@@ -6890,6 +7568,386 @@ export interface operations {
                     "application/json": {
                         message: string;
                         task_id: string;
+                        /** @description The source: the `source_id` sent, else the task id (docs/forgetting.md). */
+                        source_id: string;
+                    };
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Body or file over the configured limit */
+            413: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported content type, content encoding or file type */
+            415: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down or the brain's share of the task queue is full */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sources_list: {
+        parameters: {
+            query?: {
+                query_text?: string;
+                /** @description A JSON object of at most 50 scalar values, each an equality. */
+                meta?: string;
+                /** @description Page size, 1..1000. */
+                limit?: number;
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sources: components["schemas"]["Source"][];
+                        /** @description Matching sources before paging. */
+                        total: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sources_get: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1..1000. */
+                limit?: number;
+                /** @description Records to skip. */
+                skip?: number;
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+            };
+            path: {
+                /** @description The source id, percent-encoded (`/` as %2F). */
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        source: components["schemas"]["Source"];
+                        /** @description This page of its passages, in text order. */
+                        passages: components["schemas"]["Passage"][];
+                        /** @description All its passages, beyond this page. */
+                        total: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Semantically invalid request, or no brain selected */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Brain, resource or route not found */
+            404: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    sources_forget: {
+        parameters: {
+            query?: {
+                /** @description Brain fallback when X-Brain-ID is not sent. */
+                brain_id?: string;
+            };
+            header?: {
+                /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
+                "X-Brain-ID"?: string;
+            };
+            path: {
+                /** @description The source id, percent-encoded (`/` as %2F). */
+                source_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        task_id: string;
+                        /** @description The source: the `source_id` sent, else the task id (docs/forgetting.md). */
+                        source_id: string;
                     };
                 };
             };

@@ -8,6 +8,8 @@ export interface ConsoleContext {
   brain: string
   /** Shows the entity explorer focused on one entity (from a search hit, a changelog entry...). */
   openEntity(uuid: string): void
+  /** Shows the Sources tab with one source open (from a search hit's source link). */
+  openSource(sourceId: string): void
 }
 
 /** A tab of the console: an element the shell mounts, told when it is shown and when it goes away. */

@@ -1,15 +1,20 @@
 import type { SearchHit } from '@engram/client'
 import { h } from './dom.js'
+import type { ConsoleContext } from './console-context.js'
 import { formatScore, hitEntityUuid, signalRows } from './hit-signals.js'
+import { hitSource } from './source-label.js'
 
-/** One search hit: rank, channel, labels, fused score, snippet, every signal's score and its extras. */
+/**
+ * One search hit: rank, channel, labels, fused score, snippet, every signal's score and its extras; a
+ * link to its source (title, else file name, else id) when it has one, and to its entity when it is one.
+ */
 export function searchHitItem(
   hit: SearchHit,
   rank: number,
-  openEntity: (uuid: string) => void,
+  open: Pick<ConsoleContext, 'openEntity' | 'openSource'>,
 ): HTMLElement {
   const entity = hitEntityUuid(hit)
-  const open =
+  const openEntity =
     entity !== null &&
     h('button', {
       class: 'link',
@@ -17,7 +22,17 @@ export function searchHitItem(
       attrs: { type: 'button' },
       text: 'Open in explorer',
     })
-  if (open) open.addEventListener('click', () => openEntity(entity!))
+  if (openEntity) openEntity.addEventListener('click', () => open.openEntity(entity!))
+  const source = hitSource(hit)
+  const openSource =
+    source !== null &&
+    h('button', {
+      class: 'link',
+      testid: 'hit-source',
+      attrs: { type: 'button', title: `Open source ${source.id}`, 'data-source-id': source.id },
+      text: source.label,
+    })
+  if (openSource) openSource.addEventListener('click', () => open.openSource(source!.id))
   const extras = Object.entries(hit.extras)
   return h(
     'li',
@@ -32,6 +47,7 @@ export function searchHitItem(
       h('span', { class: 'score', testid: 'hit-score', text: formatScore(hit.score) }),
     ),
     h('p', { class: 'snippet', testid: 'hit-snippet', text: hit.snippet }),
+    openSource && h('p', { class: 'hint' }, 'source ', openSource),
     h(
       'dl',
       { class: 'signals', testid: 'hit-scores', attrs: { 'aria-label': 'Scores per signal' } },
@@ -46,6 +62,6 @@ export function searchHitItem(
         { class: 'extras hint' },
         extras.map(([key, value]) => `${key}: ${String(value)}`).join(' · '),
       ),
-    open,
+    openEntity,
   )
 }

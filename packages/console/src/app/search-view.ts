@@ -109,10 +109,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
       const response = await ctx.client.POST('/retrieve/search', { body, signal })
       summary.textContent = `${response.hits.length} hit${response.hits.length === 1 ? '' : 's'}`
       replaceChildren(timings, stageTimingsBar(response.stage_timings))
-      replaceChildren(
-        hits,
-        ...response.hits.map((hit, i) => searchHitItem(hit, i + 1, ctx.openEntity)),
-      )
+      replaceChildren(hits, ...response.hits.map((hit, i) => searchHitItem(hit, i + 1, ctx)))
     } catch (error) {
       if (signal.aborted) return
       // No stale results under an error: they would read as the answer to this query.

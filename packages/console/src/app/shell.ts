@@ -5,6 +5,7 @@ import { h } from './dom.js'
 import { createExplorerView } from './explorer/explorer-view.js'
 import { createIngestView } from './ingest-view.js'
 import { createSearchView } from './search-view.js'
+import { createSourcesView } from './sources-view.js'
 
 export interface ShellOptions {
   client: EngramClient
@@ -16,11 +17,12 @@ export interface ShellOptions {
 }
 
 /** The tabs, in order. */
-export const TABS = ['ingest', 'search', 'explorer', 'changelog'] as const
+export const TABS = ['ingest', 'sources', 'search', 'explorer', 'changelog'] as const
 export type TabName = (typeof TABS)[number]
 
 const TAB_TITLES: Record<TabName, string> = {
   ingest: 'Ingest',
+  sources: 'Sources',
   search: 'Search',
   explorer: 'Explorer',
   changelog: 'Changelog',
@@ -32,6 +34,7 @@ const TAB_TITLES: Record<TabName, string> = {
  */
 export function createShell(options: ShellOptions): { element: HTMLElement; dispose(): void } {
   let explorer: ReturnType<typeof createExplorerView> | null = null
+  let sources: ReturnType<typeof createSourcesView> | null = null
   const ctx: ConsoleContext = {
     client: options.client,
     brain: options.brain,
@@ -39,10 +42,16 @@ export function createShell(options: ShellOptions): { element: HTMLElement; disp
       select('explorer')
       explorer?.focus(uuid)
     },
+    openSource(sourceId) {
+      select('sources')
+      sources?.open(sourceId)
+    },
   }
   explorer = createExplorerView(ctx)
+  sources = createSourcesView(ctx)
   const views: Record<TabName, ConsoleView> = {
     ingest: createIngestView(ctx),
+    sources,
     search: createSearchView(ctx),
     explorer,
     changelog: createChangelogView(ctx),

@@ -13,7 +13,8 @@ export function countRows(counts: Record<string, unknown> | null | undefined): [
   ])
 }
 
-function rows(testid: string, entries: [string, string][]): HTMLElement {
+/** `[label, value]` rows as a `<dl>`; each value's test id is `<testid>-<label>`. */
+export function valueRows(testid: string, entries: [string, string][]): HTMLElement {
   return h(
     'dl',
     { class: 'counts', testid },
@@ -62,14 +63,14 @@ export function createTaskCard(source: string): {
       status.textContent = task.status
       status.dataset.status = task.status
       stage.textContent = task.stage ? `stage: ${task.stage}` : ''
-      replaceChildren(counts, rows('task-counts', countRows(task.counts)))
+      replaceChildren(counts, valueRows('task-counts', countRows(task.counts)))
       if (task.status === 'queued' || task.status === 'started') return
       const result = task.result as Record<string, unknown> | null
       const itemErrors = Array.isArray(result?.errors) ? (result.errors as unknown[]) : []
       replaceChildren(
         outcome,
         h('h3', { text: 'Result' }),
-        rows('task-result', countRows(result)),
+        valueRows('task-result', countRows(result)),
         task.error && h('p', { class: 'error-message', testid: 'task-error', text: task.error }),
         itemErrors.length > 0 &&
           h(

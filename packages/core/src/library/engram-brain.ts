@@ -8,6 +8,7 @@ import { libraryIngest, type EngramIngest } from './library-ingest.js'
 import { libraryModel, type EngramModel } from './library-model.js'
 import { libraryRecords, type EngramRecords } from './library-records.js'
 import { librarySearch, type SearchOptions } from './library-search.js'
+import { librarySources, type EngramSources } from './library-sources.js'
 import { taskHandle, type TaskHandle } from './task-handle.js'
 
 /**
@@ -15,7 +16,7 @@ import { taskHandle, type TaskHandle } from './task-handle.js'
  * value out of REST's bounds or an unknown option key is a VALIDATION_ERROR naming it; an unknown
  * brain is BRAIN_NOT_FOUND at the first call that reads it.
  */
-export interface EngramBrain {
+export interface EngramBrain extends EngramSources {
   /** The brain's id. */
   readonly id: string
   /** Text, JSON, files and structured records, as tasks (`await (await ingest.text(t)).done()`). */
@@ -26,7 +27,7 @@ export interface EngramBrain {
   readonly graph: EngramGraph
   /** Record reads: entities, relationships, observations, passages, changelog, tasks. */
   readonly records: EngramRecords
-  /** Synchronous graph writes (`/model/*`). */
+  /** Synchronous graph writes and deletes (`/model/*`). */
   readonly model: EngramModel
   /** The brain's BM25 settings. */
   readonly settings: EngramSettings
@@ -45,6 +46,7 @@ export function engramBrain(ctx: LibraryContext, id: string): EngramBrain {
     records: libraryRecords(ctx, id),
     model: libraryModel(ctx, id),
     settings: librarySettings(ctx, id),
+    ...librarySources(ctx, id),
     task: (value) => taskHandle(ctx, id, parseInput('task', taskId, value, ['id'])),
   }
 }

@@ -13,6 +13,12 @@ export type {
 } from './library-ingest.js'
 export type { SearchOptions } from './library-search.js'
 export type {
+  EngramSources,
+  ForgetOptions,
+  SourceOptions,
+  SourcesOptions,
+} from './library-sources.js'
+export type {
   ContextOptions,
   EngramGraph,
   EntityContextOptions,

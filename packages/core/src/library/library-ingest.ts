@@ -21,6 +21,7 @@ const FIELDS: PayloadFields = {
   text: 'text',
   json: 'json',
   sourceTimestamp: ['options', 'sourceTimestamp'],
+  sourceId: ['options', 'sourceId'],
   items: ['items'],
 }
 
@@ -29,6 +30,12 @@ const taskId = z
   .string()
   .regex(TASK_ID_PATTERN, 'must be 1..128 characters of letters, digits, _ . : -')
   .optional()
+/**
+ * The source the content belongs to (docs/forgetting.md): ingesting again under the same id
+ * replaces its content; `forget(sourceId)` removes it. Default: the task id. The payload builders
+ * check it.
+ */
+const sourceId = z.string().optional()
 
 /** `ingest.text` and `ingest.json` options: REST's `POST /ingest/` body in camelCase. */
 const textOptions = options({
@@ -42,6 +49,7 @@ const textOptions = options({
   skipEnrichment: z.boolean().optional(),
   /** Client-chosen id: the same id again returns the same task. */
   taskId,
+  sourceId,
 })
 export type TextIngestOptions = z.input<typeof textOptions>
 
@@ -53,6 +61,7 @@ const fileOptions = options({
   metaKeys: jsonMap().optional(),
   sourceTimestamp: dateTime.optional(),
   taskId,
+  sourceId,
 })
 export type FileIngestOptions = z.input<typeof fileOptions>
 
@@ -100,6 +109,7 @@ const structuredOptions = options({
   mode: z.enum(['deterministic', 'hybrid', 'enrich']).optional(),
   sourceTimestamp: dateTime.optional(),
   taskId,
+  sourceId,
 })
 export type StructuredIngestOptions = z.input<typeof structuredOptions>
 
@@ -188,6 +198,7 @@ export function libraryIngest(ctx: LibraryContext, brain: string): EngramIngest 
             bytes,
             metaKeys: o.metaKeys ?? null,
             sourceTimestamp: o.sourceTimestamp ?? null,
+            sourceId: o.sourceId ?? null,
           },
           FIELDS,
         )
@@ -205,6 +216,7 @@ export function libraryIngest(ctx: LibraryContext, brain: string): EngramIngest 
             text: o.text ?? null,
             mode: o.mode ?? null,
             sourceTimestamp: o.sourceTimestamp ?? null,
+            sourceId: o.sourceId ?? null,
           },
           FIELDS,
         )

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { parseInput } from '../invalid-input.js'
 import type { Entity } from '../model/entity.js'
 import type { Relationship } from '../model/relationship.js'
+import type { GraphDeletion } from '../sources/sources-api.js'
 import type { LibraryContext } from './library-context.js'
 import { jsonMap, list } from './library-schemas.js'
 
@@ -12,6 +13,7 @@ const label = z.string().min(1).max(128)
 const isoDate = z.string().min(1).max(64)
 const polarity = z.enum(['positive', 'negative', 'neutral'])
 const propertyNames = list(500, 256)
+const recordId = z.string().min(1).max(200)
 
 const createEntityInput = z.strictObject({
   name: z.string().min(1).max(512),
@@ -59,7 +61,10 @@ export type UpdateEntityOptions = z.input<typeof updateEntityInput>
 export type CreateRelationshipOptions = z.input<typeof createRelationshipInput>
 export type UpdateRelationshipOptions = z.input<typeof updateRelationshipInput>
 
-/** Synchronous graph writes of one brain (REST `/model/*`), each with its changelog entry. */
+/**
+ * Synchronous graph writes of one brain (REST `/model/*`), each with its changelog entry; the deletes
+ * answer the counts removed.
+ */
 export interface EngramModel {
   /** Creates an entity, or updates the one `identificationParams` match (`created` says which). */
   createEntity(input: CreateEntityOptions): Promise<{ entity: Entity; created: boolean }>
@@ -68,6 +73,16 @@ export interface EngramModel {
   /** Links two stored entities; a missing one is RESOURCE_NOT_FOUND. */
   createRelationship(input: CreateRelationshipOptions): Promise<Relationship>
   updateRelationship(input: UpdateRelationshipOptions): Promise<Relationship>
+  /**
+   * Deletes an entity with its relationships, the observations about it and its vector, and redacts
+   * the changelog entries that quote it (docs/forgetting.md); unknown uuid: RESOURCE_NOT_FOUND.
+   * Passages that mention it stay: `forget` their source to remove text.
+   */
+  deleteEntity(uuid: string): Promise<GraphDeletion>
+  /** Deletes one relationship; unknown uuid: RESOURCE_NOT_FOUND. */
+  deleteRelationship(uuid: string): Promise<GraphDeletion>
+  /** Deletes one observation; unknown id: RESOURCE_NOT_FOUND. */
+  deleteObservation(id: string): Promise<GraphDeletion>
 }
 
 export function libraryModel(ctx: LibraryContext, brain: string): EngramModel {
@@ -76,6 +91,8 @@ export function libraryModel(ctx: LibraryContext, brain: string): EngramModel {
     <S extends z.ZodType, T>(what: string, schema: S, call: (input: z.output<S>) => Promise<T>) =>
     (input: z.input<S>) =>
       ctx.run(what, () => call(parseInput(what, schema, input, ['input'])))
+  const remove = (what: string, call: (id: string) => Promise<GraphDeletion>) => (id: string) =>
+    ctx.run(what, () => call(parseInput(what, recordId, id, ['id'])))
 
   return {
     createEntity: write('createEntity', createEntityInput, (input) =>
@@ -93,6 +110,13 @@ export function libraryModel(ctx: LibraryContext, brain: string): EngramModel {
     ),
     updateRelationship: write('updateRelationship', updateRelationshipInput, (input) =>
       graph().updateRelationship(brain, input),
+    ),
+    deleteEntity: remove('deleteEntity', (uuid) => ctx.engine.sources.deleteEntity(brain, uuid)),
+    deleteRelationship: remove('deleteRelationship', (uuid) =>
+      ctx.engine.sources.deleteRelationship(brain, uuid),
+    ),
+    deleteObservation: remove('deleteObservation', (id) =>
+      ctx.engine.sources.deleteObservation(brain, id),
     ),
   }
 }

@@ -6,7 +6,11 @@ import { buildTestApp, SYSTEM_TOKEN, type TestApp } from '../../test/support/tes
 import { ingestCommand, progressBar } from './ingest-command.js'
 import { EngramError, type EngramClient } from '@engram/client'
 import { cliClient, clientOptions, type ClientOptions } from './cli-client.js'
+import { clientCommand } from './client-command.js'
+import { forgetCommand } from './forget-command.js'
+import { fileSourceId } from './ingest-command.js'
 import { searchCommand } from './search-command.js'
+import { sourcesCommand } from './sources-command.js'
 
 let t: TestApp
 let options: ClientOptions
@@ -56,6 +60,8 @@ describe('engram ingest and search', () => {
     expect(JSON.parse(json.join('\n')).hits[0].extras).toEqual({
       source: 'cli',
       filename: 'notes.md',
+      // Each file is its own source, named by its path as given.
+      source_id: notes,
     })
   })
 
@@ -85,6 +91,89 @@ describe('engram ingest and search', () => {
     const unreachable = searchCommand({ client: nowhere, query: 'x', out: () => {} })
     await expect(unreachable).rejects.toThrow(EngramError)
     await expect(unreachable).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 })
+  })
+})
+
+describe('engram sources and forget', () => {
+  const run = (fn: (out: (line: string) => void) => Promise<number>) => {
+    const lines: string[] = []
+    return fn((line) => lines.push(line)).then((code) => ({ code, lines }))
+  }
+  const ingest = (files: string[], sourceId?: string) =>
+    ingestCommand({
+      client: client.withBrain('cli-sources'),
+      files,
+      ...(sourceId !== undefined ? { sourceId } : {}),
+      pollMs: 20,
+      progress: () => {},
+      out: () => {},
+    })
+
+  beforeAll(async () => {
+    await client.POST('/system/brains', { body: { brain_id: 'cli-sources' } })
+  })
+
+  it('ingesting the same path again replaces its source; --source-id names it', async () => {
+    const a = join(dir, 'a.md')
+    writeFileSync(a, '# A\n\nThe first version mentions kestrels.\n')
+    expect(await ingest([a])).toBe(0)
+    writeFileSync(a, '# A\n\nThe second version mentions herons.\n')
+    expect(await ingest([a])).toBe(0)
+    expect(await ingest([a], 'named-a')).toBe(0)
+    const brain = client.withBrain('cli-sources')
+    const page = await brain.sources.list()
+    expect(page.sources.map((s) => s.source_id).sort()).toEqual([a, 'named-a'].sort())
+    const source = await brain.sources.get(a)
+    expect(source.source.task_ids).toHaveLength(2)
+    expect(source.passages.map((p) => p.text).join(' ')).toContain('herons')
+    expect(source.passages.map((p) => p.text).join(' ')).not.toContain('kestrels')
+  })
+
+  it('lists sources as a table or JSON, and forgets one, waiting for the task', async () => {
+    const brain = client.withBrain('cli-sources')
+    const table = await run((out) => sourcesCommand({ client: brain, out }))
+    expect(table.code).toBe(0)
+    expect(table.lines[0]).toMatch(/^SOURCE\s+PASSAGES UPDATED\s+TITLE$/)
+    expect(table.lines.find((l) => l.startsWith('named-a'))).toMatch(
+      /^named-a\s+1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ a\.md$/,
+    )
+    const limited = await run((out) => sourcesCommand({ client: brain, limit: 1, out }))
+    expect(limited.lines.at(-1)).toBe('(1 of 2 sources; --limit shows more)')
+    const json = await run((out) =>
+      sourcesCommand({ client: brain, query: 'named', json: true, out }),
+    )
+    expect(JSON.parse(json.lines.join('\n'))).toMatchObject({
+      total: 1,
+      sources: [{ source_id: 'named-a' }],
+    })
+
+    const forgot = await run((out) =>
+      forgetCommand({ client: brain, sourceId: 'named-a', wait: true, pollMs: 10, out }),
+    )
+    expect(forgot.code).toBe(0)
+    expect(forgot.lines).toEqual([expect.stringMatching(/^named-a: forgotten \(.*1 passages/)])
+    const after = await run((out) => sourcesCommand({ client: brain, query: 'named', out }))
+    expect(after.lines).toEqual(['no sources'])
+    await expect(
+      forgetCommand({ client: brain, sourceId: 'named-a', out: () => {} }),
+    ).rejects.toMatchObject({ status: 404, code: 'RESOURCE_NOT_FOUND' })
+  })
+
+  it('refuses command lines it cannot run, before calling the server', async () => {
+    await expect(clientCommand('forget', [])).rejects.toThrow('forget needs exactly one source id')
+    await expect(clientCommand('ingest', ['a.md', 'b.md', '--source-id', 'x'])).rejects.toThrow(
+      '--source-id names one source',
+    )
+    await expect(clientCommand('sources', ['--limit', '0'])).rejects.toThrow(
+      '--limit must be an integer from 1 to 1000',
+    )
+    await expect(clientCommand('sources', ['extra'])).rejects.toThrow('sources takes no arguments')
+  })
+
+  it('names a file’s source by its path as given, normalised', () => {
+    expect(fileSourceId('./notes/a.md')).toBe('notes/a.md')
+    expect(fileSourceId('notes//b/../a.md')).toBe('notes/a.md')
+    expect(fileSourceId('/abs/a.md')).toBe('/abs/a.md')
   })
 })
 

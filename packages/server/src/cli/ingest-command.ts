@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { basename } from 'node:path'
+import { basename, normalize, sep } from 'node:path'
 import { TERMINAL_TASK_STATUSES, type EngramClient, type Task } from '@engram/client'
 
 export interface IngestCommandOptions {
@@ -7,6 +7,8 @@ export interface IngestCommandOptions {
   files: string[]
   /** `meta_keys` sent with every file. */
   metaKeys?: Record<string, unknown>
+  /** The source of the one file (`--source-id`); default: each file's path as given. */
+  sourceId?: string
   /** Wait for every task to end, with a progress bar. Default true. */
   wait?: boolean
   /** Milliseconds between task polls. */
@@ -23,12 +25,22 @@ export function progressBar(done: number, total: number, width = 20): string {
 }
 
 /**
+ * The source id of a file the command line names (docs/client.md, "The CLI"): its path as given,
+ * normalised (`./notes.md` is `notes.md`, `/` as the separator), so running `engram ingest notes.md`
+ * again from the same directory replaces that source's content instead of adding a copy. The path,
+ * not the absolute one: the same repository checked out elsewhere (a CI runner) names the same sources.
+ */
+export function fileSourceId(file: string): string {
+  return normalize(file).split(sep).join('/')
+}
+
+/**
  * `engram ingest <files...>`: one `POST /ingest/file` per file (one task each), then polls
  * `/tasks/{id}` until every task ends. Returns the exit code: 0 when every task completed, 1 when a
  * file was refused or a task did not complete.
  */
 export async function ingestCommand(options: IngestCommandOptions): Promise<number> {
-  const submitted: { file: string; taskId: string }[] = []
+  const submitted: { file: string; taskId: string; sourceId: string }[] = []
   let refused = 0
   for (const file of options.files) {
     let bytes: Buffer
@@ -44,15 +56,17 @@ export async function ingestCommand(options: IngestCommandOptions): Promise<numb
         file: new Blob([bytes]),
         filename: basename(file),
         ...(options.metaKeys ? { metaKeys: options.metaKeys } : {}),
+        sourceId: options.sourceId ?? fileSourceId(file),
       })
-      submitted.push({ file, taskId: accepted.task_id })
+      submitted.push({ file, taskId: accepted.task_id, sourceId: accepted.source_id })
     } catch (error) {
       options.out(`${file}: refused (${error instanceof Error ? error.message : error})`)
       refused++
     }
   }
   if (options.wait === false) {
-    for (const s of submitted) options.out(`${s.file}: task ${s.taskId} accepted`)
+    for (const s of submitted)
+      options.out(`${s.file}: task ${s.taskId} accepted (source ${s.sourceId})`)
     return refused > 0 ? 1 : 0
   }
   const ended = new Map<string, Task>()

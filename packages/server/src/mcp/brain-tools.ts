@@ -1,6 +1,12 @@
 import { z } from 'zod'
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import type { EngramClient } from '@engram/client'
-import { BRAIN_ID_PATTERN, BUILTIN_NAMES, RESERVED_BRAIN_IDS } from '@engram/core'
+import {
+  BRAIN_ID_PATTERN,
+  BUILTIN_NAMES,
+  MAX_SOURCE_ID_LENGTH,
+  RESERVED_BRAIN_IDS,
+} from '@engram/core'
 import { freeFormMap, MAP_LIMITS } from '../schemas/free-form-map.js'
 import { asObject, defineTool, READ_ONLY, type McpTool, type ToolContext } from './mcp-tool.js'
 import {
@@ -36,13 +42,21 @@ const target = z
 
 type WithBrain = { brain_id?: string | undefined }
 
+/** Annotations of a tool that adds to the brain (a new task each call, unless `task_id` repeats). */
+const WRITES: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+}
+
 /**
  * A tool that is one REST route: `call` makes the typed request from the arguments (without
  * `brain_id` and `include_ids`), on a client whose X-Brain-ID is the connection's header, else
  * `brain_id`, as REST reads them. Whatever the route answers is the tool's answer (compacted), errors
- * included.
+ * included. `readOnly: false` marks a write; `annotations` says more (a destructive tool).
  */
-function restTool<S extends z.ZodObject>(spec: {
+export function restTool<S extends z.ZodObject>(spec: {
   name: string
   title: string
   description: string
@@ -50,6 +64,7 @@ function restTool<S extends z.ZodObject>(spec: {
   output: z.ZodObject
   ids?: readonly string[]
   readOnly?: boolean
+  annotations?: ToolAnnotations
   call: (client: EngramClient, args: Omit<z.output<S>, 'brain_id'>) => Promise<unknown>
 }): McpTool {
   return defineTool({
@@ -59,15 +74,7 @@ function restTool<S extends z.ZodObject>(spec: {
     input: spec.input,
     output: spec.output,
     ...(spec.ids ? { ids: spec.ids } : {}),
-    annotations:
-      spec.readOnly === false
-        ? {
-            readOnlyHint: false,
-            destructiveHint: false,
-            idempotentHint: false,
-            openWorldHint: false,
-          }
-        : READ_ONLY,
+    annotations: spec.annotations ?? (spec.readOnly === false ? WRITES : READ_ONLY),
     run: async (args, ctx: ToolContext) => {
       const { brain_id, ...rest } = args as z.output<S> & WithBrain
       return asObject(await spec.call(ctx.client(brain_id), rest as Omit<z.output<S>, 'brain_id'>))
@@ -201,7 +208,7 @@ export const ingestTextTool = restTool({
   name: 'ingest_text',
   title: 'Remember text',
   description:
-    'Stores text in the brain (POST /ingest/): it is chunked into passages and, unless skip_enrichment, extracted into entities, events, relationships and observations. Asynchronous: returns {message, task_id}; poll get_task until status is completed, partial_failed or failed. Sending the same task_id again returns the same task.',
+    'Stores text in the brain (POST /ingest/): it is chunked into passages and, unless skip_enrichment, extracted into entities, events, relationships and observations. Asynchronous: returns {message, task_id, source_id}; poll get_task until status is completed, partial_failed or failed. Sending the same task_id again returns the same task; sending text again under the same source_id replaces that source.',
   input: z.object({
     text: z.string().min(1).max(10_000_000).describe('The text to remember.'),
     meta_keys: freeFormMap()
@@ -230,6 +237,14 @@ export const ingestTextTool = restTool({
       .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/)
       .optional()
       .describe('Client-chosen task id (Task-Identifier): makes the call idempotent.'),
+    source_id: z
+      .string()
+      .min(1)
+      .max(MAX_SOURCE_ID_LENGTH)
+      .optional()
+      .describe(
+        'The source this text belongs to (e.g. a document id or URL). Sending new text under the same source_id replaces what the source said (unchanged chunks are kept); forget_source removes it. Default: the task id.',
+      ),
     brain_id: brainIdArg,
   }),
   output: acceptedOutput,

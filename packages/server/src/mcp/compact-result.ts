@@ -1,12 +1,13 @@
 /**
- * Free-form maps: stored data (a passage's metadata, an entity's properties, a hit's extras, a task's
- * counts) or a shape whose keys are data (`natural_language_web` has entity names as keys and their
- * descriptions, often "", as values). They pass through as they are: a rule that dropped their empty
+ * Free-form maps: stored data (a passage's metadata, a source's meta, an entity's properties, a hit's
+ * extras, a task's counts) or a shape whose keys are data (`natural_language_web` has entity names as
+ * keys and their descriptions, often "", as values). They pass through as they are: a rule that dropped their empty
  * values, ids or rounded their numbers would change what was stored. Only an empty map is left out.
  */
 const FREE_FORM = new Set([
   'extras',
   'metadata',
+  'meta',
   'properties',
   'natural_language_web',
   'facets',

@@ -12,6 +12,8 @@ const TOOLS = [
   'entity_context',
   'traverse_graph',
   'recommend',
+  'list_sources',
+  'forget_source',
   'list_brains',
 ]
 
@@ -75,7 +77,7 @@ afterEach(async () => {
 })
 
 describe('authenticated product server at /mcp/brain', () => {
-  it('lists the nine tools, each with a JSON Schema for its input', async () => {
+  it('lists the eleven tools, each with a JSON Schema for its input', async () => {
     const client = await open({ Authorization: `Bearer ${alpha}` })
     expect(client.getServerVersion()?.name).toBe('engram')
     const { tools } = await client.listTools()
@@ -91,6 +93,60 @@ describe('authenticated product server at /mcp/brain', () => {
       limit: { maximum: 100 },
     })
     expect(tools.find((tool) => tool.name === 'ingest_text')!.annotations?.readOnlyHint).toBe(false)
+    expect(tools.find((tool) => tool.name === 'forget_source')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    })
+    expect(tools.find((tool) => tool.name === 'list_sources')!.annotations?.readOnlyHint).toBe(true)
+  })
+
+  it('lists sources and forgets one, in the connection’s brain only', async () => {
+    const client = await open({ Authorization: `Bearer ${alpha}` })
+    const task = await remember(client, {
+      text: 'The lighthouse keeper logged a storm on the ninth of May.',
+      source_id: 'logs/lighthouse',
+      meta_keys: { title: 'Keeper log', shelf: 'b2' },
+    })
+    expect(task.status).toBe('completed')
+    const listed = await ok<{ sources: Record<string, unknown>[]; total: number }>(
+      client,
+      'list_sources',
+      { meta: { shelf: 'b2' } },
+    )
+    expect(listed.total).toBe(1)
+    expect(listed.sources[0]).toMatchObject({
+      source_id: 'logs/lighthouse',
+      title: 'Keeper log',
+      counts: { passages: 1 },
+    })
+    expect(listed.sources[0]).not.toHaveProperty('task_ids')
+
+    // Beta's token neither sees nor forgets alpha's source.
+    const inBeta = await open({ ServicePAT: beta })
+    expect(await ok(inBeta, 'list_sources', {})).toEqual({ sources: [], total: 0 })
+    expect(await fails(inBeta, 'forget_source', { source_id: 'logs/lighthouse' })).toMatchObject({
+      status: 404,
+      error: { code: 'RESOURCE_NOT_FOUND' },
+    })
+    expect(
+      await fails(inBeta, 'forget_source', { source_id: 'logs/lighthouse', brain_id: 'alpha' }),
+    ).toMatchObject({ status: 403 })
+
+    const accepted = await ok<{ task_id: string; source_id: string }>(client, 'forget_source', {
+      source_id: 'logs/lighthouse',
+    })
+    expect(accepted.source_id).toBe('logs/lighthouse')
+    await t.engram.tasks.idle()
+    expect(await ok(client, 'get_task', { task_id: accepted.task_id })).toMatchObject({
+      status: 'completed',
+    })
+    expect(await ok(client, 'list_sources', {})).toEqual({ sources: [], total: 0 })
+    const found = await ok<{ hits: unknown[] }>(client, 'search', { query: 'lighthouse storm' })
+    expect(found.hits).toEqual([])
+    expect((await fails(client, 'forget_source', { source_id: 'logs/lighthouse' })).status).toBe(
+      404,
+    )
   })
 
   it('ingests text, polls the task to completion and finds the text with search', async () => {

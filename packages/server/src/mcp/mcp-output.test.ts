@@ -26,7 +26,14 @@ const PACK = {
   max_passages: 2,
 }
 /** Maps passed through as stored (compact-result.ts), not held to the compaction rules. */
-const FREE_FORM = new Set(['extras', 'metadata', 'properties', 'natural_language_web', 'counts'])
+const FREE_FORM = new Set([
+  'extras',
+  'metadata',
+  'meta',
+  'properties',
+  'natural_language_web',
+  'counts',
+])
 
 let t: TestApp
 let brain: Client
@@ -88,7 +95,7 @@ afterAll(async () => {
 describe('tool output schemas', () => {
   it('are listed for every tool, admitting the result or the error envelope', async () => {
     const listed = [...(await brain.listTools()).tools, ...(await docs.listTools()).tools]
-    expect(listed).toHaveLength(10)
+    expect(listed).toHaveLength(12)
     for (const tool of listed) {
       expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object', anyOf: [{}, {}] })
       expect(JSON.stringify(tool.outputSchema), tool.name).not.toContain(
@@ -103,6 +110,8 @@ describe('tool output schemas', () => {
     const { task_id } = await ok<{ task_id: string }>(brain, 'ingest_text', {
       text: 'Tom Baker gave a talk in Leeds.',
       skip_enrichment: true,
+      source_id: 'talks/leeds',
+      meta_keys: { title: 'Leeds talk', empty: '' },
     })
     await t.engram.tasks.idle()
     const calls: [Client, string, Record<string, unknown>][] = [
@@ -129,6 +138,9 @@ describe('tool output schemas', () => {
       [brain, 'recommend', { target: 'Emily' }],
       [brain, 'recommend', { target: 'Emily', include_ids: true }],
       [brain, 'list_brains', {}],
+      [brain, 'list_sources', {}],
+      [brain, 'list_sources', { query_text: 'leeds', include_ids: true }],
+      [brain, 'forget_source', { source_id: 'talks/leeds' }],
       [docs, 'search_docs', { query: 'brain selection', k: 3 }],
       [docs, 'search_docs', { query: 'brain selection', k: 3, include_ids: true }],
     ]

@@ -12,6 +12,7 @@ import type { McpServerInfo } from './create-mcp-server.js'
 import { DOCS_TOOLS } from './docs-tools.js'
 import { getEntityTool, traverseGraphTool } from './graph-tools.js'
 import type { McpTool } from './mcp-tool.js'
+import { forgetSourceTool, listSourcesTool } from './source-tools.js'
 
 /** A server's identity and its tools (CONTRACT.md section 10). */
 export interface McpServerSpec {
@@ -45,7 +46,7 @@ export function brainServer(version: string, engram: Engram): McpServerSpec {
       title: 'Engram memory',
       version,
       instructions:
-        'Brain-scoped memory and knowledge graph. Remember with ingest_text, then poll get_task until the status is completed, partial_failed or failed. Find with search (passages, entities, events) or retrieve_context (an evidence pack for a question); explore with get_entity, entity_context and traverse_graph; recommend for a target. The brain is the X-Brain-ID header of the connection, else the brain_id argument, else the token’s own brain. Results are compact (no empty fields, scores to 3 significant digits); ids (uuids, passage ids) come only with include_ids: true. Failed calls return the REST error envelope: structuredContent.error.code.',
+        'Brain-scoped memory and knowledge graph. Remember with ingest_text (a source_id groups what one document says: sending it again replaces it), then poll get_task until the status is completed, partial_failed or failed. list_sources shows what the brain was told; forget_source removes a source and everything only it supported, for good. Find with search (passages, entities, events) or retrieve_context (an evidence pack for a question); explore with get_entity, entity_context and traverse_graph; recommend for a target. The brain is the X-Brain-ID header of the connection, else the brain_id argument, else the token’s own brain. Results are compact (no empty fields, scores to 3 significant digits); ids (uuids, passage ids) come only with include_ids: true. Failed calls return the REST error envelope: structuredContent.error.code.',
     },
     tools: [
       searchTool,
@@ -56,6 +57,8 @@ export function brainServer(version: string, engram: Engram): McpServerSpec {
       entityContextTool,
       traverseGraphTool(engram),
       recommendTool,
+      listSourcesTool,
+      forgetSourceTool,
       listBrainsTool,
     ],
   }

@@ -243,6 +243,29 @@ export const traverseOutput = z.object({
 export const acceptedOutput = z.object({
   message: z.string(),
   task_id: z.string().describe('Poll it with get_task.'),
+  source_id: z.string().describe('The source written or forgotten (list_sources lists them).'),
+})
+
+export const listSourcesOutput = z.object({
+  sources: z
+    .array(
+      z
+        .object({
+          source_id: z.string().describe('Pass it to forget_source, or ingest_text to replace it.'),
+          title: text,
+          filename: text,
+          meta: map,
+          content_hash: text,
+          kind: text,
+          created_at: text,
+          updated_at: text,
+          task_ids: ids('The ingestion tasks that wrote it'),
+          counts: z.record(z.string(), z.number()).optional(),
+        })
+        .meta({ id: 'McpSource' }),
+    )
+    .describe('Most recently updated first; [] when none match.'),
+  total: z.number().int().describe('Matching sources beyond this page.'),
 })
 
 export const taskOutput = z.object({

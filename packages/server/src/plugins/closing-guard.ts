@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { EngramError } from '@engram/core'
 
@@ -13,9 +14,19 @@ const RETRY_AFTER_SECONDS = 5
  */
 export function registerClosingGuard(app: FastifyInstance): void {
   let closing = false
+  const sockets = new Set<Socket>()
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
   // preClose runs as soon as close() starts, before the listener and idle connections are closed.
   app.addHook('preClose', (done) => {
     closing = true
+    // A connection that never sent a byte holds no request, yet Node counts it as busy until its
+    // headersTimeout (60 s), so close() would wait that long. Such connections are common: undici's
+    // fetch opens a spare one whenever a streaming response (the change stream) is aborted
+    // (nodejs/undici#5845). Nothing is lost by closing them.
+    for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy()
     done()
   })
   app.addHook('onRequest', (_request, reply, done) => {

@@ -6,6 +6,12 @@ import { BRAIN_ROUTE_ERRORS, errorResponses, unavailableDescription } from '../s
 
 type Schema = z.ZodType
 
+/** A success response in another media type than JSON (the change stream's `text/event-stream`). */
+export interface ContentResponse {
+  description: string
+  content: Record<string, { schema: Schema }>
+}
+
 export interface RouteSpec<Q extends Schema, B extends Schema, P extends Schema> {
   method: HTTPMethods
   url: string
@@ -17,8 +23,13 @@ export interface RouteSpec<Q extends Schema, B extends Schema, P extends Schema>
   querystring?: Q
   body?: B
   params?: P
-  /** Success responses by status. */
-  success: Record<number, Schema>
+  /**
+   * Request headers to validate and document (keys lower case, as Node gives them). Use a loose
+   * object: the validated value replaces `request.headers`, so a strict one would drop the others.
+   */
+  headers?: z.ZodObject
+  /** Success responses by status: a JSON body's schema, or the response with its media types. */
+  success: Record<number, Schema | ContentResponse>
   /**
    * Extra error statuses this route answers. The usual ones are added: by `auth`; 413 and 415 for a
    * method that carries a body; 503 for every route (see `unavailableWhen`).
@@ -87,6 +98,7 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
       ...(spec.querystring ? { querystring: spec.querystring } : {}),
       ...(spec.body ? { body: spec.body } : {}),
       ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.headers ? { headers: spec.headers } : {}),
       ...(spec.multipartBody ? { consumes: ['multipart/form-data'] } : {}),
       response: {
         ...spec.success,

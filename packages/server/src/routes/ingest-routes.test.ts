@@ -50,7 +50,12 @@ describe('/ingest/', () => {
       },
     })
     expect(res.statusCode).toBe(202)
-    expect(res.json()).toEqual({ message: 'Ingestion accepted', task_id: expect.any(String) })
+    expect(res.json()).toEqual({
+      message: 'Ingestion accepted',
+      task_id: expect.any(String),
+      // Without a `source_id` the task is its own source.
+      source_id: res.json().task_id,
+    })
     const task = await finished(res.json().task_id)
     expect(task).toMatchObject({
       status: 'completed',

@@ -10,6 +10,8 @@ import {
   INGEST_FILE,
   INGEST_STRUCTURED,
   INGEST_TEXT,
+  ingestionSourceId,
+  MAX_SOURCE_ID_LENGTH,
   STRUCTURED_ITEM_PARTS,
   STRUCTURED_ITEM_SHAPES,
   type StructuredItemPart,
@@ -58,6 +60,23 @@ function multipartMetaKeys(raw: string | undefined): Record<string, unknown> {
     detail: [{ loc: ['body', 'meta_keys'], msg: problem.message, type: problem.type }],
   })
 }
+
+/** `source_id` of the ingestion routes (docs/forgetting.md): re-ingesting an id replaces its content. */
+const sourceIdField = z
+  .string()
+  .min(1)
+  .max(MAX_SOURCE_ID_LENGTH)
+  .optional()
+  .describe(
+    `The source this content belongs to: your own id, 1..${MAX_SOURCE_ID_LENGTH} characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id.`,
+  )
+
+/** The 202 answer: the task to poll and the source it writes. */
+const accepted = (message: string, task: { id: string; payload: unknown }) => ({
+  message,
+  task_id: task.id,
+  source_id: ingestionSourceId(task),
+})
 
 const toNode = (n: z.infer<typeof nodeBody>): StructuredNode => ({
   name: n.name,
@@ -120,7 +139,7 @@ export function ingestRoutes(
       tag: 'ingest',
       summary: 'Ingest text or JSON',
       description:
-        'Accepts exactly one of `text` or `data` (both: 400) and answers 202 with a task id; the task and its payload are stored durably first. Header `Task-Identifier`: sending the same id again returns the same task. Poll /tasks/{task_id}.',
+        'Accepts exactly one of `text` or `data` (both: 400) and answers 202 with a task id and the source id (`source_id`, else the task id); the task and its payload are stored durably first. Header `Task-Identifier`: sending the same id again returns the same task. Poll /tasks/{task_id}.',
       auth: 'brain',
       unavailableWhen: ['queue'],
       body: z.object({
@@ -141,6 +160,7 @@ export function ingestRoutes(
         observate_for: z.array(z.string().max(500)).max(100).default([]),
         source_timestamp: z.string().max(64).nullable().optional(),
         skip_enrichment: bodyBoolean(false),
+        source_id: sourceIdField,
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: acceptedWire },
@@ -158,6 +178,7 @@ export function ingestRoutes(
         observateFor: b.observate_for,
         sourceTimestamp: b.source_timestamp ?? null,
         skipEnrichment: b.skip_enrichment,
+        sourceId: b.source_id ?? null,
       })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
@@ -166,7 +187,7 @@ export function ingestRoutes(
         payload,
         ...(taskId ? { taskId } : {}),
       })
-      return reply.status(202).send({ message: 'Ingestion accepted', task_id: task.id })
+      return reply.status(202).send(accepted('Ingestion accepted', task))
     },
   )
 
@@ -179,7 +200,7 @@ export function ingestRoutes(
       tag: 'ingest',
       summary: 'Ingest a file',
       description:
-        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id` and `meta_keys` (a JSON object as a string). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
+        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id`, `meta_keys` (a JSON object as a string) and `source_id`. One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
       auth: 'brain',
       unavailableWhen: ['queue'],
       multipartBody: z.object({
@@ -189,6 +210,7 @@ export function ingestRoutes(
           .string()
           .optional()
           .describe('A JSON object as a string, stored as passage metadata.'),
+        source_id: sourceIdField,
       }),
       success: { 202: acceptedWire },
     },
@@ -214,6 +236,7 @@ export function ingestRoutes(
         mimeType: file.mimeType,
         bytes: file.bytes,
         metaKeys: multipartMetaKeys(fields.meta_keys),
+        sourceId: fields.source_id ?? null,
       })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
@@ -222,7 +245,7 @@ export function ingestRoutes(
         payload,
         ...(taskId ? { taskId } : {}),
       })
-      return reply.status(202).send({ message: 'File ingestion accepted', task_id: task.id })
+      return reply.status(202).send(accepted('File ingestion accepted', task))
     },
   )
 
@@ -252,6 +275,7 @@ export function ingestRoutes(
           ),
         text: z.string().max(10_000_000).nullable().optional(),
         mode: z.enum(['deterministic', 'hybrid', 'enrich']).nullable().optional(),
+        source_id: sourceIdField,
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: acceptedWire },
@@ -269,6 +293,7 @@ export function ingestRoutes(
         anchor: b.anchor ?? null,
         text: b.text ?? null,
         mode: b.mode ?? null,
+        sourceId: b.source_id ?? null,
       })
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
@@ -277,7 +302,7 @@ export function ingestRoutes(
         payload,
         ...(taskId ? { taskId } : {}),
       })
-      return reply.status(202).send({ message: 'Structured ingestion accepted', task_id: task.id })
+      return reply.status(202).send(accepted('Structured ingestion accepted', task))
     },
   )
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { type Engram } from '@engram/core'
+import { brainIdQuery } from '../schemas/common.js'
 import { freeFormMap } from '../schemas/free-form-map.js'
+import { deletionWire, toDeletion } from '../schemas/source-wire.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
 import { defineRoute } from './define-route.js'
 
@@ -167,5 +169,71 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
       })
       return toRelationship(relationship)
     },
+  )
+
+  modelDeleteRoutes(app, engram)
+}
+
+const uuidParams = z.object({ uuid: z.string().min(1).max(200) })
+
+/**
+ * `DELETE /model/*` (docs/forgetting.md): synchronous deletes of one record and what cannot stand
+ * without it. The text that mentions it stays; forget the source to remove text.
+ */
+function modelDeleteRoutes(app: FastifyInstance, engram: Engram) {
+  defineRoute(
+    app,
+    {
+      method: 'DELETE',
+      url: '/model/entity/:uuid',
+      operationId: 'model_delete_entity',
+      tag: 'model',
+      summary: 'Delete an entity',
+      description:
+        'Deletes the entity with its relationships, the observations about it and its vector, and redacts the changelog entries that quote it; answers the counts removed. Passages that mention it stay (DELETE /sources/{source_id} removes text). Unknown uuid: 404.',
+      auth: 'brain',
+      params: uuidParams,
+      querystring: z.object(brainIdQuery),
+      success: { 200: deletionWire },
+    },
+    async (request) =>
+      toDeletion(await engram.sources.deleteEntity(request.brainId, request.params.uuid)),
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'DELETE',
+      url: '/model/relationship/:uuid',
+      operationId: 'model_delete_relationship',
+      tag: 'model',
+      summary: 'Delete a relationship',
+      description:
+        'Deletes one relationship and redacts the changelog entries that quote it; answers the counts removed. Unknown uuid: 404.',
+      auth: 'brain',
+      params: uuidParams,
+      querystring: z.object(brainIdQuery),
+      success: { 200: deletionWire },
+    },
+    async (request) =>
+      toDeletion(await engram.sources.deleteRelationship(request.brainId, request.params.uuid)),
+  )
+
+  defineRoute(
+    app,
+    {
+      method: 'DELETE',
+      url: '/model/observation/:id',
+      operationId: 'model_delete_observation',
+      tag: 'model',
+      summary: 'Delete an observation',
+      description: 'Deletes one observation; answers the counts removed. Unknown id: 404.',
+      auth: 'brain',
+      params: z.object({ id: z.string().min(1).max(200) }),
+      querystring: z.object(brainIdQuery),
+      success: { 200: deletionWire },
+    },
+    async (request) =>
+      toDeletion(await engram.sources.deleteObservation(request.brainId, request.params.id)),
   )
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod'
-import type {
-  Entity,
-  Observation,
-  Passage,
-  Relationship,
-  StructuredRecord,
-  Task,
+import {
+  sourceIdOf,
+  type Entity,
+  type Observation,
+  type Passage,
+  type Relationship,
+  type StructuredRecord,
+  type Task,
 } from '@engram/core'
 import { jsonObjectWire } from './common.js'
 import { dateTimeWire } from './date-time-wire.js'
@@ -71,6 +72,9 @@ export const passageWire = z
     metadata: jsonObjectWire,
     inserted_at: dateTimeWire,
     brain_version: z.string(),
+    source_id: z
+      .string()
+      .describe('The source it belongs to (GET /sources/{source_id}); "" for none.'),
   })
   .meta({ id: 'Passage' })
 
@@ -145,6 +149,7 @@ export const toPassage = (p: Passage): z.infer<typeof passageWire> => ({
   metadata: p.metadata,
   inserted_at: p.insertedAt,
   brain_version: p.brainVersion,
+  source_id: sourceIdOf(p) ?? '',
 })
 
 export const toStructured = (s: StructuredRecord): z.infer<typeof structuredWire> => ({
