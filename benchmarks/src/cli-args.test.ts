@@ -40,6 +40,12 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--startup=2', '--ingest'])).toMatchObject({ startup: 2, ingest: true })
     expect(parseCliArgs(['--startup', '--ingest'])).toMatchObject({ startup: 5, ingest: true })
     expect(parseCliArgs(['--ingest']).startup).toBeNull()
+    expect(parseCliArgs(['--forgetting']).forgetting).toBe(20)
+    expect(parseCliArgs(['--forgetting', '7', '--ingest'])).toMatchObject({
+      forgetting: 7,
+      ingest: true,
+    })
+    expect(parseCliArgs(['--ingest']).forgetting).toBeNull()
   })
 
   it('refuses unknown flags and bad sizes', () => {
@@ -48,5 +54,6 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--many-brains', '100'])).toThrow(/positive integers/)
     expect(() => parseCliArgs(['--startup', '0'])).toThrow(/positive integer/)
     expect(() => parseCliArgs(['--startup', 'x'])).toThrow(/positive integer/)
+    expect(() => parseCliArgs(['--forgetting', '0'])).toThrow(/positive integer/)
   })
 })

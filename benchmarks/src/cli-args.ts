@@ -23,6 +23,8 @@ export interface CliArgs {
   readonly startup: number | null
   /** `--tune-bm25`: grid BM25 settings on SciFact train (results/bm25-tuning.md). */
   readonly tuneBm25: boolean
+  /** Timed forget cycles of `--forgetting` (issue 26, results/forgetting.md); null when not asked. */
+  readonly forgetting: number | null
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -61,6 +63,11 @@ export const USAGE = `usage: npm run bench -- [options]
                           EMBEDDER=none and use-lite, its RSS, first search vs later ones, engram --help;
                           runs per figure after one warm-up, default 5 (results/startup.md; needs
                           npm run build first, no dataset)
+  --forgetting [runs]     forgetting a one-passage source in a 100,000-passage brain (SQLite, without and with
+                          synthetic vectors): time until search no longer returns it, p50/p95 over runs
+                          (default 20), index memory before and after; and "no ghosts" on LoCoMo dev: a
+                          brain that forgot half the sessions against one that never saw them
+                          (results/forgetting.md)
   --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
                           MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
@@ -83,6 +90,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     manyBrains: null as { brains: number; passages: number } | null,
     startup: null as number | null,
     tuneBm25: false,
+    forgetting: null as number | null,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -149,6 +157,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.startup = next === undefined ? 5 : Number(next)
         if (!Number.isInteger(args.startup) || args.startup <= 0)
           throw new Error('--startup runs must be a positive integer')
+        break
+      }
+      case '--forgetting': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.forgetting = next === undefined ? 20 : Number(next)
+        if (!Number.isInteger(args.forgetting) || args.forgetting <= 0)
+          throw new Error('--forgetting runs must be a positive integer')
         break
       }
       case '--recsys-validation':

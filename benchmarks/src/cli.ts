@@ -25,6 +25,7 @@ import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
 import { runConsoleExplorer } from './console/run-console-explorer.js'
 import { runStartup } from './startup/run-startup.js'
+import { rewriteForgettingReport, runForgetting } from './forgetting/run-forgetting.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { chooseBm25, tuneBm25, tuningReport } from './tune/tune-bm25.js'
@@ -50,7 +51,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.tuneBm25 &&
       !args.calibrateFusion &&
       !args.consoleExplorer &&
-      args.startup === null)
+      args.startup === null &&
+      args.forgetting === null)
   ) {
     log(USAGE)
     return 0
@@ -66,7 +68,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.scaleOut ||
       args.manyBrains ||
       args.tuneBm25 ||
-      args.calibrateFusion) &&
+      args.calibrateFusion ||
+      args.forgetting !== null) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -150,6 +153,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.consoleExplorer) await runConsoleExplorer(resultsDir, log)
   // Needs no dataset either: the built server on temporary data directories.
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
+  if (args.forgetting !== null) await runForgetting(dataDir, resultsDir, log, args.forgetting)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains
     const defaults =
@@ -165,7 +169,11 @@ async function main(argv: readonly string[]): Promise<number> {
     args.scaleOut
   ) {
     for (const file of writeReport(configsDir, resultsDir)) log(`wrote ${file}`)
-    if (args.report) log(`(${REPORT_COMMAND})`)
+    if (args.report) {
+      const forgetting = rewriteForgettingReport(resultsDir)
+      if (forgetting !== null) log(`wrote ${forgetting}`)
+      log(`(${REPORT_COMMAND})`)
+    }
   }
   return failed ? 1 : 0
 }
