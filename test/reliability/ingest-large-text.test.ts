@@ -30,7 +30,11 @@ const PLACES = ['Lisbon', 'Nairobi', 'Osaka', 'Quito', 'Tallinn', 'Porto', 'Hano
 const TOPICS = ['budget', 'harvest', 'bridge', 'library', 'vaccine', 'festival', 'railway']
 const MONTHS = ['January', 'March', 'May', 'July', 'September', 'November']
 
-/** A deterministic plain text of `chars` characters: varied meetings, paragraphs of five sentences. */
+/**
+ * A deterministic plain text of `chars` characters: varied meetings, paragraphs of fifteen sentences
+ * (about 220 tokens, so each paragraph is one chunk of about the chunker's size: a text longer than a
+ * chunk is chunked by paragraph, and paragraphs of five sentences made 2.6 times the passages).
+ */
 function longText(chars: number): string {
   const parts: string[] = []
   let length = 0
@@ -38,7 +42,7 @@ function longText(chars: number): string {
     const sentence =
       `${PEOPLE[i % 10]} met ${PEOPLE[(i * 7 + 3) % 10]} in ${PLACES[i % 8]} on ${MONTHS[i % 6]} ` +
       `${(i % 28) + 1}, ${2000 + (i % 25)} to review the ${TOPICS[i % 7]} report ${i}.` +
-      (i % 5 === 4 ? '\n\n' : ' ')
+      (i % 15 === 14 ? '\n\n' : ' ')
     parts.push(sentence)
     length += sentence.length
   }
