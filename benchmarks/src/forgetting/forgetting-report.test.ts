@@ -153,6 +153,7 @@ describe('graphDiffKinds', () => {
 
 describe('results/forgetting.md', () => {
   const data = join(resultsDir, 'data', 'forgetting.json')
+  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
   it.skipIf(!existsSync(data))(
     'is what its saved data renders (edit the code, not the file)',
     () => {

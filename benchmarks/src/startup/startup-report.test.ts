@@ -107,6 +107,7 @@ describe('start-up verdicts', () => {
 
 describe('results/startup.md', () => {
   const data = join(resultsDir, 'data', 'startup.json')
+  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
   it.skipIf(!existsSync(data))(
     'is what its saved data renders (edit the code, not the file)',
     () => {

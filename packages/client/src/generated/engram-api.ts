@@ -310,7 +310,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an entity
-         * @description Deletes the entity with its relationships, the observations about it and its vector, and redacts the changelog entries that quote it; answers the counts removed. Passages that mention it stay (DELETE /sources/{source_id} removes text). Unknown uuid: 404.
+         * @description Deletes the entity with the events it takes part in, their relationships, the observations about them and their vectors, and redacts the changelog entries that quote them; answers the counts removed. Passages that mention it stay (DELETE /sources/{source_id} removes text). Unknown uuid: 404.
          */
         delete: operations["model_delete_entity"];
         options?: never;

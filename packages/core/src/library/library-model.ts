@@ -74,7 +74,7 @@ export interface EngramModel {
   createRelationship(input: CreateRelationshipOptions): Promise<Relationship>
   updateRelationship(input: UpdateRelationshipOptions): Promise<Relationship>
   /**
-   * Deletes an entity with its relationships, the observations about it and its vector, and redacts
+   * Deletes an entity, the events it takes part in, their relationships, observations and vectors, and redacts
    * the changelog entries that quote it (docs/forgetting.md); unknown uuid: RESOURCE_NOT_FOUND.
    * Passages that mention it stay: `forget` their source to remove text.
    */

@@ -145,6 +145,7 @@ export function createSourceIngestion(engine: EngineCore) {
   ): SourceSession {
     const { task, store } = ctx
     const brainId = task.brainId
+    const storedIds = new Set(stored.map((p) => p.id))
     return {
       previous,
       stored,
@@ -170,18 +171,15 @@ export function createSourceIngestion(engine: EngineCore) {
       async complete(batch, result, current) {
         const now = new Date().toISOString()
         // Kept passages the batch rewrites (moved, or new metadata) keep their stored vectors.
-        const fresh = new Set(
-          (batch.passages ?? []).filter((p) => p.source === task.id).map((p) => p.id),
-        )
-        const moved = (batch.passages ?? []).filter((p) => !fresh.has(p.id)).map((p) => p.id)
+        const moved = (batch.passages ?? []).filter((p) => storedIds.has(p.id)).map((p) => p.id)
         if (moved.length > 0) {
           const vectors = await store.vectors.get('passages', moved)
           batch.vectors = [...(batch.vectors ?? []), ...vectors]
         }
-        const structuredIds = (batch.structured ?? []).map((s) => s.id)
+        // Stored links exist only for the passages kept; the batch brings the new ones' links.
         const counts = await sourceCounts(
           store,
-          [...current.passageIds, ...structuredIds],
+          current.passageIds.filter((id) => storedIds.has(id)),
           current.passageIds.length,
           batch,
         )

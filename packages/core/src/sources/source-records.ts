@@ -23,12 +23,13 @@ const CHUNK = 500
 
 /**
  * What a source supports once `batch` is applied: its passages and structured record, and the
- * distinct entities, events, relationships and observations linked to them as evidence (stored links
- * of the passages it keeps, and the links `batch` adds).
+ * distinct entities, events, relationships and observations linked to them as evidence: the stored
+ * links of `keptIds` (the passages it keeps from before) and the links `batch` adds. A new source
+ * reads nothing.
  */
 export async function sourceCounts(
   store: BrainStore,
-  evidenceIds: readonly string[],
+  keptIds: readonly string[],
   passages: number,
   batch: WriteBatch,
 ): Promise<SourceCounts> {
@@ -37,8 +38,8 @@ export async function sourceCounts(
     relationship: new Set<string>(),
     observation: new Set<string>(),
   }
-  for (let i = 0; i < evidenceIds.length; i += CHUNK)
-    for (const link of await store.evidence.supportedBy(evidenceIds.slice(i, i + CHUNK)))
+  for (let i = 0; i < keptIds.length; i += CHUNK)
+    for (const link of await store.evidence.supportedBy(keptIds.slice(i, i + CHUNK)))
       records[link.kind].add(link.recordId)
   for (const link of batch.evidence ?? []) records[link.kind].add(link.recordId)
   const labels = new Map((batch.entities ?? []).map((e) => [e.uuid, e.labels]))

@@ -50,7 +50,7 @@ export interface SourcesService {
    */
   forget(brainId: string, sourceId: string): Promise<{ task: Task; created: boolean }>
   /**
-   * Deletes an entity with its relationships, the observations about it and its vector, and redacts
+   * Deletes an entity, the events it takes part in, their relationships, observations and vectors, and redacts
    * the changelog entries that quote it; RESOURCE_NOT_FOUND for an unknown uuid. Passages that
    * mention it stay (forget their source to remove text).
    */

@@ -190,7 +190,7 @@ function modelDeleteRoutes(app: FastifyInstance, engram: Engram) {
       tag: 'model',
       summary: 'Delete an entity',
       description:
-        'Deletes the entity with its relationships, the observations about it and its vector, and redacts the changelog entries that quote it; answers the counts removed. Passages that mention it stay (DELETE /sources/{source_id} removes text). Unknown uuid: 404.',
+        'Deletes the entity with the events it takes part in, their relationships, the observations about them and their vectors, and redacts the changelog entries that quote them; answers the counts removed. Passages that mention it stay (DELETE /sources/{source_id} removes text). Unknown uuid: 404.',
       auth: 'brain',
       params: uuidParams,
       querystring: z.object(brainIdQuery),
