@@ -32,7 +32,16 @@ describe('fusion calibration', () => {
           { id: 'r1', score: 2.8 },
         ],
       },
-      { name: 'dense', signal: 'dense' as const, items: [{ id: 'r1', score: 0.9 }] },
+      {
+        name: 'dense',
+        signal: 'dense' as const,
+        items: [
+          { id: 'r1', score: 0.9 },
+          { id: 'd1', score: 0.2 },
+          { id: 'd2', score: 0.15 },
+          { id: 'd3', score: 0.1 },
+        ],
+      },
     ]
     const set: CalibrationSet = {
       name: 's',
@@ -43,13 +52,14 @@ describe('fusion calibration', () => {
     }
     const { bm25, rows, chosen } = fusionGrid([set])
     expect(bm25.s).toBe(0)
-    // r1 passes x when share > (1 - share) x (x - r1 normalised): min-max 1 -> share > 0.5, z-score
-    // 2.449 -> > 0.71, dbsf (x .7041, r1 .2959) 0.408 -> > 0.29: dbsf at 0.3 is the smallest share.
+    // r1 passes x when share x (dense r1) > (1 - share) x (bm25 x - bm25 r1), each list normalised
+    // with an absent id one mean gap below its lowest: min-max 1 vs 2/3 -> share > 0.4, z-score 3.265
+    // vs 2.449 -> > 0.43, dbsf .787 vs .408 -> > 0.34: dbsf at 0.35 is the smallest share.
     expect(rows[0]!.scores.s).toBe(1)
-    expect(rows[0]).toMatchObject({ normalization: 'dbsf', denseShare: 0.3 })
+    expect(rows[0]).toMatchObject({ normalization: 'dbsf', denseShare: 0.35 })
     expect(rows[0]!.worstGain).toBe(1)
     expect(rows.at(-1)!.scores.s).toBe(0)
     // One query: no spread, so the chosen row is the smallest share that scores as the top one.
-    expect(chosen).toMatchObject({ normalization: 'dbsf', denseShare: 0.3 })
+    expect(chosen).toMatchObject({ normalization: 'dbsf', denseShare: 0.35 })
   })
 })

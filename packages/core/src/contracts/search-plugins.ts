@@ -181,7 +181,8 @@ export interface ChannelPlugin {
 /**
  * How each list's scores are put on one scale before weighting: `min-max` ((s - min) / (max - min)),
  * `z-score` ((s - mean) / sd) or `dbsf` (distribution-based score fusion: min-max between mean - 3 sd
- * and mean + 3 sd, not clipped).
+ * and mean + 3 sd, not clipped); each shifted so that an id the list did not return scores 0 and
+ * every id it returned more (`builtins/fusions/score-normalization.ts`).
  */
 export type ScoreNormalization = 'min-max' | 'z-score' | 'dbsf'
 

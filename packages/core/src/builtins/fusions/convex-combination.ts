@@ -5,7 +5,7 @@ import type {
   FusionPlugin,
 } from '../../contracts/search-plugins.js'
 import { byScoreThenId } from './order.js'
-import { normalizeScores } from './score-normalization.js'
+import { normalizeScores, scoresAreTied } from './score-normalization.js'
 
 /**
  * The weights `cc` uses when neither the request nor the brain's calibration gives any: min-max and an
@@ -22,7 +22,8 @@ export const NEUTRAL_FUSION: FusionCalibration = {
  * Weighted score fusion over every list (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
  * Hybrid Retrieval", TOIS 2023: a convex combination of normalised scores beats RRF once its weight is
  * tuned): each list is normalised on its own (see `normalizeScores`; an id a list did not return
- * scores 0 there, every returned id at least 0), then
+ * scores 0 there, every returned id above 0; the members of a list whose scores are all equal, a
+ * single hit included, score the mean top of the lists that have a spread), then
  *
  *   score = (1 - denseShare) * sum(bm25 lists) + denseShare * sum(dense lists) + graphWeight * sum(others)
  *
@@ -42,10 +43,22 @@ export function fuseByConvexCombination(
   // Only zero-weight lists (a dense share of 1 on a lexical search, 0 on a dense-only one): each
   // counts 1 rather than every id tying at 0.
   const equal = present.every((l) => weight(l) === 0)
-  const normalized = present.map((l) => ({
+  const how = calibration.normalization
+  const spread = present.filter((l) => !scoresAreTied(l.items))
+  const normalized = spread.map((l) => ({
     weight: equal ? 1 : weight(l),
-    scores: normalizeScores(l.items, calibration.normalization),
+    scores: normalizeScores(l.items, how),
   }))
+  // A list with no spread (a single hit included) scores its members as the other lists score their
+  // tops, on average; 1 (min-max's top) when no list has a spread.
+  const tops = normalized.map((l) => Math.max(...l.scores.values()))
+  const tied = tops.length > 0 ? tops.reduce((a, b) => a + b, 0) / tops.length : 1
+  for (const l of present)
+    if (!spread.includes(l))
+      normalized.push({
+        weight: equal ? 1 : weight(l),
+        scores: normalizeScores(l.items, how, tied),
+      })
   const ids = new Set<string>()
   for (const l of lists) for (const item of l.items) ids.add(item.id)
   return [...ids]

@@ -35,13 +35,12 @@ describe('fusions', () => {
 
   it('cc blends min-max scores with alpha', () => {
     const fused = convexCombination().fuse([bm25, dense], { alpha: 0.5 })
-    // bm25 norm: a 1, b .5, c 0; dense norm: b 1, d 0 -> b .75, a .5, c 0, d 0
-    expect(fused.map((f) => [f.id, f.score])).toEqual([
-      ['b', 0.75],
-      ['a', 0.5],
-      ['c', 0],
-      ['d', 0],
-    ])
+    // min-max with an absent id one mean gap below the lowest: bm25 (absent -5) a 1, b 2/3, c 1/3;
+    // dense (absent .1) b 1, d .5 -> b 5/6, a .5, d .25, c 1/6
+    expect(fused.map((f) => f.id)).toEqual(['b', 'a', 'd', 'c'])
+    const scores = fused.map((f) => f.score)
+    for (const [i, want] of [5 / 6, 0.5, 0.25, 1 / 6].entries())
+      expect(scores[i]).toBeCloseTo(want, 12)
     expect(convexCombination().fuse([bm25, dense], { alpha: 1 })[0]!.id).toBe('b')
   })
 
