@@ -73,7 +73,8 @@ describe('a plugin channel reaches every ranked operation', () => {
     expect(mentionsProbe((without.hits as Hit[]).map((h) => h.snippet))).toBe(false)
     const withProbe = await call(
       plain,
-      '/retrieve/search?query=pizza&k=5&channels=passages,plugin:probe&fusion=plugin:probefuse',
+      // expand=none: the fusion's score is the hit's score only when no stage re-scores it.
+      '/retrieve/search?query=pizza&k=5&channels=passages,plugin:probe&fusion=plugin:probefuse&expand=none',
     )
     const hits = withProbe.hits as Hit[]
     const probe = hits.find((h) => h.snippet.includes(PROBE_WORD))!

@@ -26,30 +26,46 @@ async function bm25IndexSystem(): Promise<SystemUnderTest> {
   }
 }
 
-/** The engine's search pipeline on the memory adapter: commit, commit-listener indexing, channels, hydration. */
-async function engineSystem(hybrid: boolean): Promise<SystemUnderTest> {
+/**
+ * The engine's search pipeline on the memory adapter: commit, commit-listener indexing, channels, hydration.
+ * `engram-default` is `engram-search` with the default pipeline (no `expand`, `rerank` or `fusion` named:
+ * cc, the graph stage and `plugin:hops` for composed questions; docs/default-search.md), over the same
+ * synthetic passages, which have no entities: it measures the stages' overhead, not a walk over a graph.
+ * Not in ENGRAM_SCALE_SYSTEMS: run it by name (`scale-main.ts point engram-default <size>`).
+ */
+async function engineSystem(
+  hybrid: boolean,
+  pipeline: 'none' | 'default' = 'none',
+): Promise<SystemUnderTest> {
   const brain = await openEngineBrain(hybrid ? { embedder: syntheticEmbedder() } : {})
   let documents = 0
   return {
-    name: hybrid ? 'engram-hybrid' : 'engram-search',
+    name: hybrid ? 'engram-hybrid' : pipeline === 'default' ? 'engram-default' : 'engram-search',
     label: hybrid
       ? 'Engram search, engine: passages channel BM25 + HNSW (SYNTHETIC 512-d vectors), rrf, memory adapter; excludes query embedding'
-      : 'Engram search, engine: passages channel BM25, fusion none, memory adapter',
+      : pipeline === 'default'
+        ? 'Engram search, engine: a request with no options (cc, expand and rerank auto), memory adapter'
+        : 'Engram search, engine: passages channel BM25, fusion none, memory adapter',
     scored: true,
     async index(docs) {
       await brain.commitDocs(docs, hybrid ? (d) => syntheticUnitVector(fnv1a(d.id)) : undefined)
       documents += docs.length
     },
     async search(query, k) {
-      const r = await brain.search.search(brain.brainId, {
-        query,
-        k,
-        channels: ['passages'],
-        expand: 'none',
-        fusion: hybrid ? 'rrf' : 'none',
-        rerank: 'none',
-        profileStages: false,
-      })
+      const r = await brain.search.search(
+        brain.brainId,
+        pipeline === 'default'
+          ? { query, k }
+          : {
+              query,
+              k,
+              channels: ['passages'],
+              expand: 'none',
+              fusion: hybrid ? 'rrf' : 'none',
+              rerank: 'none',
+              profileStages: false,
+            },
+      )
       return r.hits.map((h) => ({ id: h.id, score: h.score }))
     },
     stats: () => ({ documents }),
@@ -65,6 +81,8 @@ export function resolveScaleSystem(name: string): SystemResolution {
       return { ready: true, create: () => engineSystem(false) }
     case 'engram-hybrid':
       return { ready: true, create: () => engineSystem(true) }
+    case 'engram-default':
+      return { ready: true, create: () => engineSystem(false, 'default') }
     default:
       if (!(name in PEERS))
         throw new Error(

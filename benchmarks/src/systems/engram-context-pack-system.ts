@@ -82,13 +82,18 @@ export interface PackVariant {
 export const PACK_VARIANTS: Readonly<Record<string, PackVariant>> = {
   'no-coverage': {
     name: 'no-coverage',
-    description: 'context pack without the query-coverage ordering of its passages',
+    description: 'context pack ordering its passages by the graph walk alone, for every question',
     options: { coverage: false },
   },
-  'no-hops': {
-    name: 'no-hops',
+  'coverage-only': {
+    name: 'coverage-only',
     description:
-      'context pack ordering its passages by query coverage only, without the hop from the first',
-    options: { hops: false },
+      'context pack ordering its passages by query coverage, without the hop, for every question',
+    options: { coverage: true, hops: false },
+  },
+  'always-hops': {
+    name: 'always-hops',
+    description: 'context pack ordering its passages by coverage and the hop for every question',
+    options: { coverage: true, hops: true },
   },
 }

@@ -45,4 +45,8 @@ export const GRAPH_ADAPTERS: Readonly<Record<string, Adapter>> = {
   'dense+passages/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+entities+passages/cc/neighbour-expansion': ingested(createEngramGraphSearchSystem),
   'dense+entities+events+passages/rrf/context-pack': ingested(createEngramContextPackSystem),
+  // What a request naming no options gets, over a brain the ingestion pipeline built (`ingestion-pipeline`
+  // only says how the corpus goes in; `engine-default` leaves expand and rerank to the engine).
+  'dense+passages/ingestion-pipeline>engine-default': ingested(createEngramGraphSearchSystem),
+  'passages/ingestion-pipeline>engine-default': ingested(createEngramGraphSearchSystem),
 }

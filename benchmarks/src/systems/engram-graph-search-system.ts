@@ -3,7 +3,7 @@ import type { BenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
 import { docVotes } from './doc-votes.js'
-import { requestFusion } from './request-channels.js'
+import { requestFusion, requestStages } from './request-channels.js'
 import {
   ingestCountsLine,
   logProgress,
@@ -33,10 +33,8 @@ export function engineRequest(config: BenchConfig, query: string, k: number) {
     query,
     k: Math.max(k, ENGINE_K),
     channels: e.channels.filter((c) => c !== 'dense'),
-    expand:
-      stages.includes('neighbour-expansion') || stages.includes('neighbors') ? 'neighbors' : 'none',
+    ...requestStages(stages),
     ...requestFusion(e.fusion),
-    rerank: stages.find((s) => s.startsWith('rerank:'))?.slice('rerank:'.length) ?? 'none',
     profileStages: false,
     lexicalOnly: !e.channels.includes('dense'),
   } as const
@@ -94,7 +92,7 @@ export async function createEngramGraphSearchSystem(
 export interface GraphVariant {
   readonly name: string
   readonly description: string
-  readonly expand?: 'none'
+  readonly expand?: 'none' | 'neighbors'
   readonly graphWalk?: Partial<GraphWalkSettings>
   /** The request's rerank instead of the config's (`plugin:coverage`: the query-coverage rerank). */
   readonly rerank?: string
@@ -107,6 +105,24 @@ export interface GraphVariant {
  */
 export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
   'no-expansion': { name: 'no-expansion', description: 'without the graph stage', expand: 'none' },
+  'previous-default': {
+    name: 'previous-default',
+    description: 'the default search before issue 27 (no graph stage, no rerank)',
+    expand: 'none',
+    rerank: 'none',
+  },
+  'graph-only': {
+    name: 'graph-only',
+    description: 'the graph stage and no rerank for every question',
+    expand: 'neighbors',
+    rerank: 'none',
+  },
+  'always-hops': {
+    name: 'always-hops',
+    description: 'the graph stage and rerank=plugin:hops for every question',
+    expand: 'neighbors',
+    rerank: 'plugin:hops',
+  },
   'no-walk': {
     name: 'no-walk',
     description: 'graph stage without the walk (sequence neighbours only)',

@@ -5,7 +5,7 @@ import type { Hit } from '../metrics/ranking.js'
 import type { BenchVectors } from '../vectors/bench-vectors.js'
 import { denseChannel } from './dense-channel.js'
 import { openEngineBrain } from './engine-brain.js'
-import { requestChannels, requestFusion } from './request-channels.js'
+import { requestChannels, requestFusion, requestStages } from './request-channels.js'
 import type { SystemUnderTest } from './system-under-test.js'
 
 /**
@@ -35,7 +35,6 @@ export async function createEngramSearchSystem(
       ...(channels.includes('plugin:dense') ? [denseChannel()] : []),
     ],
   })
-  const rerank = e.stages?.find((s) => s.startsWith('rerank:'))?.slice('rerank:'.length) ?? 'none'
   const signal = AbortSignal.timeout(60 * 60_000)
   let documents = 0
   return {
@@ -56,10 +55,9 @@ export async function createEngramSearchSystem(
         query,
         k,
         channels: [...channels],
-        expand: e.stages?.includes('neighbors') ? 'neighbors' : 'none',
+        ...requestStages(e.stages ?? []),
         ...requestFusion(e.fusion),
         ...(e.fusion?.alpha !== undefined ? { fusionAlpha: e.fusion.alpha } : {}),
-        rerank,
         profileStages: false,
       })
       return response.hits.map((h) => ({ id: h.id, score: h.score }))

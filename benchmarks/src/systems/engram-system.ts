@@ -50,6 +50,9 @@ const ADAPTERS: Record<string, EngramAdapter> = {
   'dense+passages/rrf': engineVectorSearch,
   'dense+passages/cc': engineVectorSearch,
   'dense+passages/rrf/rerank:plugin:dense': engineVectorSearch,
+  // What a request naming no options gets, over passages committed as they are (no graph).
+  'dense+passages/engine-default': engineVectorSearch,
+  'passages/engine-default': engineSearch,
   // Graph conditions: the corpus goes through the ingestion pipeline (engram-graph-adapters.ts).
   ...GRAPH_ADAPTERS,
 }

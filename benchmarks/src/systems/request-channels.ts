@@ -20,3 +20,23 @@ export function requestFusion(fusion: { readonly name: string } | null | undefin
 } {
   return fusion === undefined ? {} : { fusion: fusion === null ? 'none' : fusion.name }
 }
+
+/**
+ * The request's `expand` and `rerank` for a config's stages: `engine-default` sends neither, so the
+ * engine's defaults apply (`expand` and `rerank` `auto`, what a request naming no options gets); else
+ * each is `none` unless a stage names it.
+ */
+export function requestStages(stages: readonly string[]): {
+  expand?: 'none' | 'neighbors'
+  rerank?: string
+} {
+  if (stages.includes(ENGINE_DEFAULT)) return {}
+  return {
+    expand:
+      stages.includes('neighbour-expansion') || stages.includes('neighbors') ? 'neighbors' : 'none',
+    rerank: stages.find((s) => s.startsWith('rerank:'))?.slice('rerank:'.length) ?? 'none',
+  }
+}
+
+/** The config stage that leaves `expand` and `rerank` to the engine's defaults. */
+export const ENGINE_DEFAULT = 'engine-default'

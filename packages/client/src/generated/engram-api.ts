@@ -51,13 +51,13 @@ export interface paths {
         };
         /**
          * Multi-channel search
-         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional graph expansion (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours), rerank (plugin:<name>; built in: plugin:dense, cosine to the query embedding, plugin:coverage, the head re-ordered so each place covers query words the ones before it did not, and plugin:hops, coverage plus a hop through the graph from the first passage, for multi-hop questions) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones.
+         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; then, by default (expand=auto, rerank=auto) over passage channels, the graph stage and, for a question composed of look-ups ("the country where X was born"), rerank=plugin:hops (docs/default-search.md); graph expansion by name (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours; none turns it off), rerank (none, or plugin:<name>; built in: plugin:dense, cosine to the query embedding, plugin:coverage, the head re-ordered so each place covers query words the ones before it did not, and plugin:hops, coverage plus a hop through the graph from the first passage, for multi-hop questions) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones.
          */
         get: operations["retrieve_search_get"];
         put?: never;
         /**
          * Multi-channel search (with extras filters)
-         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional graph expansion (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours), rerank (plugin:<name>; built in: plugin:dense, cosine to the query embedding, plugin:coverage, the head re-ordered so each place covers query words the ones before it did not, and plugin:hops, coverage plus a hop through the graph from the first passage, for multi-hop questions) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones. POST takes the same options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or `"true"`/`"false"`) and adds `extras`: metadata equality filters (case-insensitive) applied before the cut to k.
+         * @description Channels (passages, entities, events, communities, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; then, by default (expand=auto, rerank=auto) over passage channels, the graph stage and, for a question composed of look-ups ("the country where X was born"), rerank=plugin:hops (docs/default-search.md); graph expansion by name (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours; none turns it off), rerank (none, or plugin:<name>; built in: plugin:dense, cosine to the query embedding, plugin:coverage, the head re-ordered so each place covers query words the ones before it did not, and plugin:hops, coverage plus a hop through the graph from the first passage, for multi-hop questions) and personalization for `target`. Unknown channel, fusion or rerank: 400 naming the loaded ones. POST takes the same options in the body (lists as a JSON array or a comma-separated string, booleans as JSON or `"true"`/`"false"`) and adds `extras`: metadata equality filters (case-insensitive) applied before the cut to k.
          */
         post: operations["retrieve_search_post"];
         delete?: never;
@@ -1468,7 +1468,7 @@ export interface operations {
                 node_labels?: string | string[];
                 /** @description Comma-separated values; repeating the key is also accepted. */
                 community_labels?: string | string[];
-                expand?: "none" | "neighbors";
+                expand?: "auto" | "none" | "neighbors";
                 fusion?: string;
                 fusion_alpha?: number;
                 rerank?: string;
@@ -1612,13 +1612,13 @@ export interface operations {
                     /** @description A JSON array of strings, or one comma-separated string as in the GET query. */
                     community_labels?: string | string[];
                     /**
-                     * @default none
+                     * @default auto
                      * @enum {string}
                      */
-                    expand?: "none" | "neighbors";
+                    expand?: "auto" | "none" | "neighbors";
                     fusion?: string;
                     fusion_alpha?: number;
-                    /** @default none */
+                    /** @default auto */
                     rerank?: string;
                     target?: string;
                     /**

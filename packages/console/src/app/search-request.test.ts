@@ -8,8 +8,8 @@ const form: SearchForm = {
   extraChannels: ' plugin:recency , ',
   fusion: '',
   fusionAlpha: 0.3,
-  rerank: 'none',
-  expand: 'none',
+  rerank: '',
+  expand: 'auto',
 }
 
 describe('searchBody', () => {
@@ -18,8 +18,15 @@ describe('searchBody', () => {
       query: 'who met Ada?',
       k: 10,
       channels: ['passages', 'entities', 'plugin:recency'],
-      expand: 'none',
+      expand: 'auto',
       profile_stages: true,
+    })
+  })
+
+  it('sends rerank none when asked, so the server does not choose', () => {
+    expect(searchBody({ ...form, rerank: 'none', expand: 'none' })).toMatchObject({
+      rerank: 'none',
+      expand: 'none',
     })
   })
 

@@ -10,9 +10,9 @@ export interface SearchForm {
   fusion: string
   /** Weight of `cc`, 0..1; ignored by other fusions. */
   fusionAlpha: number | null
-  /** `''` or `none` for no rerank, else `plugin:<name>`. */
+  /** `''` for the server's default (`auto`), `none` for no rerank, else `plugin:<name>`. */
   rerank: string
-  expand: 'none' | 'neighbors'
+  expand: 'auto' | 'none' | 'neighbors'
 }
 
 /** The `POST /retrieve/search` body of a form (CONTRACT.md section 7), always with `profile_stages`. */
@@ -33,7 +33,7 @@ export function searchBody(form: SearchForm) {
     ...(form.fusion === 'cc' && form.fusionAlpha !== null
       ? { fusion_alpha: form.fusionAlpha }
       : {}),
-    ...(rerank !== '' && rerank !== 'none' ? { rerank } : {}),
+    ...(rerank !== '' ? { rerank } : {}),
     expand: form.expand,
     profile_stages: true,
   }

@@ -54,9 +54,15 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
   fusion.addEventListener('change', () => (alphaField.hidden = fusion.value !== 'cc'))
   const rerank = h('input', {
     testid: 'search-rerank',
-    attrs: { type: 'text', value: 'none', placeholder: 'none or plugin:<name>' },
+    attrs: { type: 'text', value: 'auto', placeholder: 'auto, none or plugin:<name>' },
   })
-  const expand = h('select', { testid: 'search-expand' }, option('none'), option('neighbors'))
+  const expand = h(
+    'select',
+    { testid: 'search-expand' },
+    option('auto'),
+    option('none'),
+    option('neighbors'),
+  )
   const submit = h('button', { testid: 'search-submit', attrs: { type: 'submit' }, text: 'Search' })
 
   const form = h(
@@ -104,7 +110,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
         fusion: fusion.value,
         fusionAlpha: alpha.value === '' ? null : Number(alpha.value),
         rerank: rerank.value,
-        expand: expand.value === 'neighbors' ? 'neighbors' : 'none',
+        expand: expand.value === 'neighbors' || expand.value === 'none' ? expand.value : 'auto',
       })
       const response = await ctx.client.POST('/retrieve/search', { body, signal })
       summary.textContent = `${response.hits.length} hit${response.hits.length === 1 ? '' : 's'}`

@@ -6,7 +6,7 @@ import { flatMap, list, options } from './library-schemas.js'
 
 /**
  * `search` options: every option of `POST /retrieve/search` in camelCase, with its bounds. Defaults
- * (k 10, channels `['passages']`, the engine's fusion, expand and rerank `none`) are the engine's own
+ * (k 10, channels `['passages']`, the engine's fusion, expand and rerank `auto`) are the engine's own
  * (`resolveSearchRequest`), the ones REST applies.
  */
 const searchOptions = options({
@@ -18,13 +18,19 @@ const searchOptions = options({
   nodeLabels: list(50, 128).optional(),
   /** Community hits: only these labels. */
   communityLabels: list(50, 128).optional(),
-  /** `neighbors`: graph expansion of the fused list (default `none`). */
-  expand: z.enum(['none', 'neighbors']).optional(),
+  /**
+   * `neighbors`: graph expansion of the fused list; `auto` (default): `neighbors` when every channel is
+   * a passage channel, else `none`.
+   */
+  expand: z.enum(['auto', 'none', 'neighbors']).optional(),
   /** `cc`, `rrf`, `none` or `plugin:<name>` (default the engine's, `cc`). */
   fusion: z.string().max(200).optional(),
   /** Dense share of `cc`, 0..1 (default the brain's calibration). */
   fusionAlpha: z.number().min(0).max(1).optional(),
-  /** `none` (default) or `plugin:<name>`: `plugin:dense`, `plugin:coverage`, `plugin:hops`. */
+  /**
+   * `auto` (default: `plugin:hops` for a composed question over passage channels, else none), `none` or
+   * `plugin:<name>`: `plugin:dense`, `plugin:coverage`, `plugin:hops`.
+   */
   rerank: z.string().max(200).optional(),
   /** Personalise for this user (uuid or name). */
   target: z.string().max(512).optional(),

@@ -4,6 +4,7 @@ import {
   hopsThrough,
   QUERY_COVERAGE_DEFAULTS,
 } from '../builtins/stages/query-coverage.js'
+import { isComposedQuestion } from '../search/query-shape.js'
 import { coverPackPassages } from './context-pack-coverage.js'
 import { candidateDepth } from '../search/search-request.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
@@ -22,12 +23,19 @@ import { factLine, sessionsOf, topicLine } from './context-pack-text.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 
 /**
- * Whether the pack's passage ordering takes the `hops` step by default (see `ContextPackOptions.hops`):
- * on, since a pack is the evidence for one question and the hop finds the second passage of a multi-hop
- * one (MuSiQue-100 source passages R@5 0.6108 -> 0.6433), at a cost on single-turn memory questions
- * (LoCoMo dev 0.6038 -> 0.5867; benchmarks/LOG.md).
+ * The pack orders its passages as the default search does (`defaultPipeline`): by the graph walk, and,
+ * for a composed question (`isComposedQuestion`), by query coverage with a hop from the first passage
+ * (`rerank=plugin:hops`). The hop finds the second passage of a multi-hop question (MuSiQue-100 source
+ * passages R@5 0.5825 -> 0.6433) and costs single-turn memory questions (LoCoMo dev 0.6125 -> 0.5867),
+ * which the question's shape tells apart (benchmarks/LOG.md, issue 27).
  */
-export const HOPS_IN_PACK = true
+export function packOrdering(
+  text: string,
+  options: Pick<ContextPackOptions, 'coverage' | 'hops'>,
+): { coverage: boolean; hops: boolean } {
+  const composed = isComposedQuestion(text)
+  return { coverage: options.coverage ?? composed, hops: options.hops ?? composed }
+}
 
 export interface ContextPackOptions {
   /** Facts returned (default 40). */
@@ -43,13 +51,14 @@ export interface ContextPackOptions {
   /** Bridge events followed per strong hub (default 3, the original's `cross_event_bridges`). */
   crossEventBridges?: number
   /**
-   * Re-order the first passages so they cover the text's words (`coverPackPassages`; default true).
+   * Re-order the first passages so they cover the text's words (`coverPackPassages`; default: for a
+   * composed question, `packOrdering`).
    * Not a REST parameter: for libraries and ablations.
    */
   coverage?: boolean
   /**
    * With `coverage`, lead on from the first passage through the graph as `rerank=plugin:hops` does
-   * (default HOPS_IN_PACK). Not a REST parameter: for libraries and ablations.
+   * (default: for a composed question, `packOrdering`). Not a REST parameter: for libraries and ablations.
    */
   hops?: boolean
 }
@@ -180,25 +189,24 @@ export async function contextPack(
         ),
       )
     : seeds.passages
-  const hops = options.hops ?? HOPS_IN_PACK
-  const { ranked: packPassages, loaded } =
-    (options.coverage ?? true)
-      ? await timer.time('context.coverage', () =>
-          coverPackPassages(
-            deps,
-            text,
-            rankedPassages,
-            hops ? HOP_COVERAGE_DEFAULTS : QUERY_COVERAGE_DEFAULTS,
-            // The pack's candidates are passages only.
-            hops
-              ? hopsThrough(
-                  async (seeds) => walkFromSeeds(graph, seeds),
-                  () => false,
-                )
-              : null,
-          ),
-        )
-      : { ranked: rankedPassages, loaded: [] }
+  const { coverage, hops } = packOrdering(text, options)
+  const { ranked: packPassages, loaded } = coverage
+    ? await timer.time('context.coverage', () =>
+        coverPackPassages(
+          deps,
+          text,
+          rankedPassages,
+          hops ? HOP_COVERAGE_DEFAULTS : QUERY_COVERAGE_DEFAULTS,
+          // The pack's candidates are passages only.
+          hops
+            ? hopsThrough(
+                async (seeds) => walkFromSeeds(graph, seeds),
+                () => false,
+              )
+            : null,
+        ),
+      )
+    : { ranked: rankedPassages, loaded: [] }
 
   const relationships = new Map<string, Relationship>()
   const loadRelationships = async (list: readonly Fact[]) => {

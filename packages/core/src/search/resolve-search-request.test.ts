@@ -13,8 +13,8 @@ describe('resolveSearchRequest', () => {
       query: 'ada',
       k: 10,
       channels: ['passages'],
-      expand: 'none',
-      rerank: 'none',
+      expand: 'auto',
+      rerank: 'auto',
       profileStages: false,
     })
   })
@@ -80,7 +80,10 @@ describe('SearchService.search with omitted options', () => {
       ],
     })
     const response = await engram.search.search('default', { query: 'Babbage' })
-    expect(response.hits.map((h) => h.id)).toEqual(['p1'])
+    // The default graph stage lends p2, the next chunk of p1's source, part of p1's score.
+    expect(response.hits.map((h) => h.id)).toEqual(['p1', 'p2'])
+    const plain = await engram.search.search('default', { query: 'Babbage', expand: 'none' })
+    expect(plain.hits.map((h) => h.id)).toEqual(['p1'])
     await expect(
       engram.search.search('default', { query: 'Babbage', expand: 'sideways' } as never),
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' })

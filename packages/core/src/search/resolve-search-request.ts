@@ -14,10 +14,10 @@ const searchInput = z.object({
   channels: list.optional(),
   nodeLabels: list.optional(),
   communityLabels: list.optional(),
-  expand: z.enum(['none', 'neighbors']).default('none'),
+  expand: z.enum(['auto', 'none', 'neighbors']).default('auto'),
   fusion: z.string().optional(),
   fusionAlpha: z.number().min(0).max(1).optional(),
-  rerank: z.string().default('none'),
+  rerank: z.string().default('auto'),
   target: z.string().optional(),
   profileStages: z.boolean().default(false),
   extras: z.record(z.string(), z.unknown()).optional(),
@@ -26,7 +26,7 @@ const searchInput = z.object({
 
 /**
  * The full request for a search as a caller wrote it: omitted fields take the REST defaults (k 10,
- * channels `['passages']`, expand and rerank `none`, profileStages false), and a field of the wrong
+ * channels `['passages']`, expand and rerank `auto`, profileStages false), and a field of the wrong
  * type is a VALIDATION_ERROR (422) naming it, never a TypeError deep in the pipeline (a missing
  * `rerank` used to fail in `planStages` on `undefined.startsWith`).
  */

@@ -7,12 +7,19 @@ export interface SearchRequest {
   channels: string[]
   nodeLabels?: string[]
   communityLabels?: string[]
-  expand: 'none' | 'neighbors'
+  /**
+   * `neighbors`: the graph stage; `auto` (default): the graph stage when every channel is a passage
+   * channel (`passages` or a plugin), as the default search (`defaultPipeline`).
+   */
+  expand: 'auto' | 'none' | 'neighbors'
   /** `rrf`, `cc`, `none` or `plugin:<name>`; default the engine's (`cc`, see docs/search-fusion.md). */
   fusion?: string
   /** Weight of the dense side in `cc` (0..1); default the brain's calibration. */
   fusionAlpha?: number
-  /** `none` or `plugin:<name>`. */
+  /**
+   * `none`, `plugin:<name>` or `auto` (default): `plugin:hops` for a composed question over passage
+   * channels, else none (`defaultPipeline`).
+   */
   rerank: string
   /** Personalization user (uuid or name). */
   target?: string
@@ -26,7 +33,7 @@ export interface SearchRequest {
 /**
  * A search as callers may write it: `query` and any of the other fields. `SearchService.search` fills
  * the rest with the REST defaults (`resolveSearchRequest`): k 10, channels `['passages']`, expand and
- * rerank `none`, profileStages false.
+ * rerank `auto`, profileStages false.
  */
 export type SearchInput = Pick<SearchRequest, 'query'> & Partial<Omit<SearchRequest, 'query'>>
 

@@ -109,10 +109,10 @@ export const searchTool = restTool({
         'Communities channel: only entities with one of these labels may be hubs, and only communities with such a hub are searched.',
       ),
     expand: z
-      .enum(['none', 'neighbors'])
+      .enum(['auto', 'none', 'neighbors'])
       .optional()
       .describe(
-        "Graph expansion (default none). neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours.",
+        "Graph expansion (default auto: neighbors when every channel is a passage channel, else none). neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours.",
       ),
     fusion: z
       .string()
@@ -134,7 +134,7 @@ export const searchTool = restTool({
       .max(200)
       .optional()
       .describe(
-        'none (default) or plugin:<name>. Built in: plugin:dense (cosine to the query embedding; needs an embedder), plugin:coverage (the head re-ordered so each place covers query words the ones before it did not), plugin:hops (coverage plus a hop through the graph from the first passage, for multi-hop questions).',
+        'auto (default: plugin:hops for a question composed of look-ups, such as "the country where X was born", over passage channels; else none), none or plugin:<name>. Built in: plugin:dense (cosine to the query embedding; needs an embedder), plugin:coverage (the head re-ordered so each place covers query words the ones before it did not), plugin:hops (coverage plus a hop through the graph from the first passage, for multi-hop questions).',
       ),
     target: z
       .string()

@@ -38,7 +38,7 @@ interface WireSearch {
   channels?: string[] | undefined
   node_labels?: string[] | undefined
   community_labels?: string[] | undefined
-  expand: 'none' | 'neighbors'
+  expand: 'auto' | 'none' | 'neighbors'
   fusion?: string | undefined
   fusion_alpha?: number | undefined
   rerank: string
@@ -64,7 +64,7 @@ function toRequest(wire: WireSearch): SearchRequest {
   }
 }
 
-const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; optional graph expansion (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours), rerank (plugin:<name>; built in: plugin:dense, cosine to the query embedding, plugin:coverage, the head re-ordered so each place covers query words the ones before it did not, and plugin:hops, coverage plus a hop through the graph from the first passage, for multi-hop questions) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
+const DESCRIPTION = `Channels (${BUILTIN_NAMES.channel.join(', ')}, plugin:<name>) fused by the server's default fusion (cc: weighted sum of normalised list scores, weights calibrated per embedder and chosen by the brain's; ENGRAM_SEARCH_FUSION), or by name: cc (fusion_alpha: dense share), rrf (k=60), none or plugin:<name>; then, by default (expand=auto, rerank=auto) over passage channels, the graph stage and, for a question composed of look-ups ("the country where X was born"), rerank=plugin:hops (docs/default-search.md); graph expansion by name (expand=neighbors: passages re-ranked by a personalised PageRank over the passage-entity graph from the query's entities and best hits, passages one entity away added, and a passage lifted by the turns beside it in its session; entity hits add their one-hop neighbours; none turns it off), rerank (none, or plugin:<name>; built in: plugin:dense, cosine to the query embedding, plugin:coverage, the head re-ordered so each place covers query words the ones before it did not, and plugin:hops, coverage plus a hop through the graph from the first passage, for multi-hop questions) and personalization for \`target\`. Unknown channel, fusion or rerank: 400 naming the loaded ones.`
 
 /** `/retrieve/search` GET and POST (CONTRACT.md section 7). */
 export function searchRoutes(app: FastifyInstance, search: SearchService) {
@@ -102,10 +102,10 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
         channels: bodyList({ maxItems: 20, maxLength: 200 }),
         node_labels: bodyList({ maxItems: 50, maxLength: 128 }),
         community_labels: bodyList({ maxItems: 50, maxLength: 128 }),
-        expand: z.enum(['none', 'neighbors']).default('none'),
+        expand: z.enum(['auto', 'none', 'neighbors']).default('auto'),
         fusion: z.string().max(200).optional(),
         fusion_alpha: z.number().min(0).max(1).optional(),
-        rerank: z.string().max(200).default('none'),
+        rerank: z.string().max(200).default('auto'),
         target: z.string().max(512).optional(),
         profile_stages: bodyBoolean(false),
         extras: flatMap(

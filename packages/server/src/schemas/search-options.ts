@@ -8,10 +8,10 @@ export const searchOptions = {
   channels: csvList,
   node_labels: csvList,
   community_labels: csvList,
-  expand: z.enum(['none', 'neighbors']).default('none'),
+  expand: z.enum(['auto', 'none', 'neighbors']).default('auto'),
   fusion: z.string().max(200).optional(),
   fusion_alpha: z.coerce.number().min(0).max(1).optional(),
-  rerank: z.string().max(200).default('none'),
+  rerank: z.string().max(200).default('auto'),
   target: z.string().max(512).optional(),
   profile_stages: queryBoolean(false),
 }

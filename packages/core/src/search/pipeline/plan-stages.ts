@@ -1,6 +1,7 @@
 import type { SearchContext, StagePlugin } from '../../contracts/search-plugins.js'
 import { EngramError } from '../../errors.js'
 import type { PluginRegistry } from '../../registry/plugin-registry.js'
+import { isComposedQuestion } from '../query-shape.js'
 import type { SearchRequest } from '../search-request.js'
 import type { PlannedStage } from './stages-step.js'
 
@@ -12,10 +13,36 @@ export interface BuiltinStages {
   personalization: StagePlugin
 }
 
+/** The rerank `rerank=auto` runs for a composed question (`defaultPipeline`). */
+export const AUTO_RERANK = 'plugin:hops'
+
+/**
+ * What `expand=auto` and `rerank=auto` (the defaults) mean for a request: over passage channels only
+ * (`passages` and plugin channels; the default search), the graph stage, then `plugin:hops` when the
+ * query is a composed question (`isComposedQuestion`). A search of entities, events or communities
+ * keeps its lists as they are. Chosen on MuSiQue-100 and LoCoMo dev (benchmarks/LOG.md, issue 27): the
+ * graph stage lifts both; the hop lifts multi-hop questions and costs single-turn memory questions,
+ * which the question's shape tells apart.
+ */
+export function defaultPipeline(
+  request: Pick<SearchRequest, 'query' | 'channels' | 'expand' | 'rerank'>,
+): { expand: 'none' | 'neighbors'; rerank: string } {
+  const passagesOnly = request.channels.every((c) => c === 'passages' || c.startsWith('plugin:'))
+  return {
+    expand: request.expand === 'auto' ? (passagesOnly ? 'neighbors' : 'none') : request.expand,
+    rerank:
+      request.rerank === 'auto'
+        ? passagesOnly && isComposedQuestion(request.query)
+          ? AUTO_RERANK
+          : 'none'
+        : request.rerank,
+  }
+}
+
 /**
  * The stages of a request, in the one order they run (DESIGN.md section 3): neighbour expansion
  * (`expand=neighbors`), then the rerank (`rerank=plugin:<name>`, built-in `plugin:dense` or a
- * registered third-party stage), then personalization (`target`).
+ * registered third-party stage), then personalization (`target`); `auto` as `defaultPipeline` says.
  */
 export function planStages(
   request: SearchRequest,
@@ -24,11 +51,12 @@ export function planStages(
   ctx: Pick<SearchContext, 'embed' | 'vectors'>,
 ): PlannedStage[] {
   const stages: PlannedStage[] = []
-  if (request.expand === 'neighbors')
+  const { expand, rerank: rerankName } = defaultPipeline(request)
+  if (expand === 'neighbors')
     stages.push({ plugin: builtins.expansion, timing: 'search.expand', scoreKey: null })
-  if (request.rerank !== 'none') {
-    const rerank = resolveRerank(registry, request.rerank)
-    checkRequirements(rerank, request.rerank, ctx)
+  if (rerankName !== 'none') {
+    const rerank = resolveRerank(registry, rerankName)
+    checkRequirements(rerank, rerankName, ctx)
     stages.push({ plugin: rerank, timing: 'search.rerank', scoreKey: 'rerank', skipEmpty: true })
   }
   if (request.target !== undefined)
@@ -44,10 +72,10 @@ function resolveRerank(registry: PluginRegistry, raw: string): StagePlugin {
   if (!raw.startsWith('plugin:')) {
     throw new EngramError(
       'VALIDATION_ERROR',
-      `rerank must be 'none' or 'plugin:<name>' (got '${raw}').`,
+      `rerank must be 'auto', 'none' or 'plugin:<name>' (got '${raw}').`,
       {
         status: 400,
-        resolution: `Use one of: none, ${registry
+        resolution: `Use one of: auto, none, ${registry
           .names('stage')
           .map((n) => `plugin:${n}`)
           .join(', ')}.`,
