@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as core from '@engram/core'
 import { loadConfig } from '@engram/server'
@@ -10,6 +10,7 @@ import { ingestReport, type IngestRun } from './ingest-report.js'
 import { scifactText } from './large-text.js'
 import { locomoTasks, type IngestTaskSpec } from './locomo-tasks.js'
 import { runIngestTasks, type IngestRunOptions } from './run-ingest-tasks.js'
+import { sideBySideSectionOf, withSideBySideSection } from './use-lite-side-by-side-report.js'
 
 export const INGEST_COMMAND = 'npm run bench -- --ingest'
 
@@ -163,29 +164,32 @@ export async function runIngestBench(
       embeddingMissing = `use-lite embedder failed here: ${error instanceof Error ? error.message : String(error)}`
       log(`ingest with use-lite: ${embeddingMissing}`)
     }
-    writeFileSync(
-      join(resultsDir, 'ingest.md'),
-      ingestReport({
-        command: INGEST_COMMAND,
-        environment,
-        corpus: {
-          conversations: dataset.groups.length,
-          sessions: sessions.length,
-          turns: turns.length,
-        },
-        runs,
-        embedding,
-        embeddingMissing,
-        tasksAtOnce,
-        server: {
-          workers: SERVER_DEFAULTS.workersPerBrain,
-          extractorWorkers: SERVER_EXTRACTOR_WORKERS,
-        },
-        extractorWarmUpMs: warmUpMs,
-        warmUpTasks: turns.length,
-      }),
-    )
-    log(`wrote ${join(resultsDir, 'ingest.md')}`)
+    // The side-by-side section (use-lite-side-by-side.sh) is written by its own command: keep it.
+    const reportPath = join(resultsDir, 'ingest.md')
+    const sideBySide = existsSync(reportPath)
+      ? sideBySideSectionOf(readFileSync(reportPath, 'utf8'))
+      : ''
+    const report = ingestReport({
+      command: INGEST_COMMAND,
+      environment,
+      corpus: {
+        conversations: dataset.groups.length,
+        sessions: sessions.length,
+        turns: turns.length,
+      },
+      runs,
+      embedding,
+      embeddingMissing,
+      tasksAtOnce,
+      server: {
+        workers: SERVER_DEFAULTS.workersPerBrain,
+        extractorWorkers: SERVER_EXTRACTOR_WORKERS,
+      },
+      extractorWarmUpMs: warmUpMs,
+      warmUpTasks: turns.length,
+    })
+    writeFileSync(reportPath, sideBySide ? withSideBySideSection(report, sideBySide) : report)
+    log(`wrote ${reportPath}`)
   } finally {
     await pool.close()
   }

@@ -120,7 +120,12 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     const memo = embedMemo()
     const compared = { texts: 0 }
     const similar = await similarity(ctx, memo, own, compared)
-    const forecast = await build(similar)
+    // The forecast only tells what to embed, so it embeds the candidates (`prepareSimilar`) but does not
+    // search the entity index: that search runs once, under the lock, where its answer counts. A
+    // candidate the locked build merges by similarity has its target's text embedded there if it changed.
+    const forecast = await build(
+      similar.similar === undefined ? similar : { ...similar, similar: async () => [] },
+    )
     await ctx.progress('embedding')
     let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo)
     let reported = embedded + compared.texts

