@@ -21,6 +21,7 @@ import {
 } from './paths.js'
 import { REPORT_COMMAND, resultDataPath, saveResult, writeReport } from './report/write-report.js'
 import { runConfig } from './run/run-config.js'
+import { runExtractionConfig } from './extraction/run-extraction.js'
 import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
 import { runConsoleExplorer } from './console/run-console-explorer.js'
@@ -80,7 +81,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.list) {
     for (const name of listConfigNames(configsDir)) {
       const config = loadBenchConfig(configsDir, name)
-      const engram = await resolveEngramSystem(config)
+      const engram =
+        config.kind === 'extraction'
+          ? { ready: true, missing: '' }
+          : await resolveEngramSystem(config)
       const last = existsSync(resultDataPath(resultsDir, name))
         ? (
             JSON.parse(readFileSync(resultDataPath(resultsDir, name), 'utf8')) as {
@@ -101,14 +105,17 @@ async function main(argv: readonly string[]): Promise<number> {
     const config = loadBenchConfig(configsDir, name)
     log(`\n== ${name} (phases: ${args.phases.join(', ')})`)
     const command = `npm run bench -- --config ${name}`
-    const result = await runConfig(config, {
-      dataDir,
-      outDir: join(runsRoot, stamp),
-      phases: args.phases,
-      command,
-      log,
-      only: args.only,
-    })
+    const result =
+      config.kind === 'extraction'
+        ? (await runExtractionConfig(config, { dataDir, command, log })).result
+        : await runConfig(config, {
+            dataDir,
+            outDir: join(runsRoot, stamp),
+            phases: args.phases,
+            command,
+            log,
+            only: args.only,
+          })
     if (args.accept) {
       const changes = await acceptExpected(
         join(configsDir, `${name}.yaml`),

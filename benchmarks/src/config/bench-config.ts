@@ -28,6 +28,11 @@ export interface EngineOptions {
 /** One benchmark: `configs/<dataset>.<condition>.yaml` (STYLE.md item 12). */
 export interface BenchConfig {
   readonly name: string
+  /**
+   * `retrieval` (default): queries against an index, scored by ranking metrics. `extraction`: the graph
+   * ingestion builds, judged against gold entities (benchmarks/src/extraction/); metrics are its measures.
+   */
+  readonly kind: 'retrieval' | 'extraction'
   readonly dataset: string
   readonly condition: string
   readonly description: string
@@ -46,6 +51,7 @@ export interface BenchConfig {
 }
 
 const KNOWN_KEYS = new Set([
+  'kind',
   'dataset',
   'condition',
   'description',
@@ -66,6 +72,8 @@ export function parseBenchConfig(name: string, text: string): BenchConfig {
     throw new Error(`config ${name}: ${msg}`)
   }
   for (const key of Object.keys(raw)) if (!KNOWN_KEYS.has(key)) fail(`unknown key '${key}'`)
+  const kind = (raw.kind ?? 'retrieval') as BenchConfig['kind']
+  if (kind !== 'retrieval' && kind !== 'extraction') fail(`kind must be retrieval or extraction`)
   const dataset = typeof raw.dataset === 'string' ? raw.dataset : fail('dataset is required')
   const condition =
     typeof raw.condition === 'string' ? raw.condition : name.slice(dataset.length + 1)
@@ -73,15 +81,16 @@ export function parseBenchConfig(name: string, text: string): BenchConfig {
   const metrics = Array.isArray(raw.metrics)
     ? raw.metrics.map(String)
     : fail('metrics list is required')
-  metrics.forEach(parseMetric)
-  const finiteKs = metrics.map((m) => parseMetric(m).k).filter(Number.isFinite)
+  if (kind === 'retrieval') metrics.forEach(parseMetric)
+  const finiteKs =
+    kind === 'retrieval' ? metrics.map((m) => parseMetric(m).k).filter(Number.isFinite) : []
   const depth = raw.depth === undefined ? Math.max(10, ...finiteKs) : Number(raw.depth)
   if (!Number.isInteger(depth) || depth < Math.max(1, ...finiteKs))
     fail('depth must cover every metric k')
   const gains: GainMode = raw.gains === undefined ? 'graded' : (raw.gains as GainMode)
   if (gains !== 'graded' && gains !== 'binary') fail(`gains must be graded or binary`)
   const engine = (raw.engine ?? {}) as EngineOptions
-  if (!Array.isArray(engine.channels)) fail('engine.channels is required')
+  if (kind === 'retrieval' && !Array.isArray(engine.channels)) fail('engine.channels is required')
   const stats = raw.index_stats as { documents?: unknown } | undefined
   if (stats && !Number.isInteger(stats.documents)) fail('index_stats.documents must be an integer')
   const expected = (raw.expected ?? {}) as Record<string, Record<string, unknown>>
@@ -93,6 +102,7 @@ export function parseBenchConfig(name: string, text: string): BenchConfig {
   }
   return {
     name,
+    kind,
     dataset,
     condition,
     description: typeof raw.description === 'string' ? raw.description.trim() : '',

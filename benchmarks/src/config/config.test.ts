@@ -14,6 +14,20 @@ expected:
 `
 
 describe('parseBenchConfig', () => {
+  it('takes an extraction config: its own measures, no engine', () => {
+    const c = parseBenchConfig(
+      'redocred-dev.extraction',
+      'kind: extraction\ndataset: redocred-dev\nmetrics: [typed-F1, pair-R]\nexpected: { engram: { pair-R: 0.2 } }\n',
+    )
+    expect([c.kind, c.metrics, c.expected.engram]).toEqual([
+      'extraction',
+      ['typed-F1', 'pair-R'],
+      { 'pair-R': 0.2 },
+    ])
+    expect(parseBenchConfig('scifact.bm25', BASE).kind).toBe('retrieval')
+    expect(() => parseBenchConfig('scifact.bm25', `${BASE}kind: graph\n`)).toThrow(/kind/)
+  })
+
   it('reads a config and derives the retrieval depth from the metrics', () => {
     const c = parseBenchConfig('scifact.bm25', BASE)
     expect(c.dataset).toBe('scifact')

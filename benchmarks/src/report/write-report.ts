@@ -6,6 +6,7 @@ import { parseMetric } from '../metrics/evaluate.js'
 import type { ConfigResult, SystemResult } from '../run/run-types.js'
 import { banner, fmt4, fmtMs, headlineMetric, mdTable, ratio, systemLatency } from './format.js'
 import { plotQualityVsLatency, type PlotPoint } from './plot-svg.js'
+import { extractionReport } from '../extraction/extraction-report.js'
 
 export const REPORT_COMMAND = 'npm run bench -- --report'
 
@@ -44,12 +45,14 @@ export function writeReport(configsDir: string, resultsDir: string): string[] {
   const datasets = [...new Set(entries.map((e) => e.config.dataset))].sort()
   for (const dataset of datasets) {
     const file = join(resultsDir, `${dataset}.md`)
+    const of = entries.filter((e) => e.config.dataset === dataset)
+    // An extraction config has its own page (its measures are not ranking metrics).
+    const extraction = of.find((e) => e.config.kind === 'extraction')
     writeFileSync(
       file,
-      datasetReport(
-        dataset,
-        entries.filter((e) => e.config.dataset === dataset),
-      ),
+      extraction
+        ? extractionReport(REPORT_COMMAND, extraction.config, extraction.result)
+        : datasetReport(dataset, of),
     )
     written.push(file)
   }

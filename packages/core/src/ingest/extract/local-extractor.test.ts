@@ -73,3 +73,61 @@ describe('local extractor', () => {
     expect(focused.observations.some((o) => o.text.includes('weather'))).toBe(true)
   })
 })
+
+describe('local extractor on encyclopaedic text (issue 27)', () => {
+  const names = async (text: string) =>
+    (await run(text)).entities
+      .filter((e) => !e.labels.includes('EVENT'))
+      .map((e) => `${e.labels[0]}:${e.name}`)
+
+  it('joins a later surname and a quoted nickname to the full name', async () => {
+    const graph = await run(
+      'Wilfried "Willi" Schneider (born 13 March 1963 in Mediaș, Transylvania) is a German skeleton racer. ' +
+        'Schneider became a coach. Willi won a medal.',
+    )
+    const people = graph.entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)
+    expect(people).toEqual(['Wilfried Schneider'])
+  })
+
+  it('types places from a preposition, a kind of place and a comma list', async () => {
+    const found = await names(
+      'He was born in Mediaș, Transylvania. He moved to the town of Guilderland in 1950.',
+    )
+    expect(found).toContain('PLACE:Mediaș')
+    expect(found).toContain('PLACE:Transylvania')
+    expect(found).toContain('PLACE:Guilderland')
+  })
+
+  it('types organisations by their head word, and dates as dates, with no bare counts', async () => {
+    const found = await names(
+      'Alger served with the Royal Canadian Air Force from 1940 to 1945 and had four children.',
+    )
+    expect(found).toContain('ORGANIZATION:Royal Canadian Air Force')
+    expect(found).toContain('DATE:from 1940 to 1945')
+    expect(found.some((n) => /:four$/.test(n))).toBe(false)
+  })
+
+  it('takes no code fragment as an entity', async () => {
+    const found = await names('Call of(entityUuid) before Store.get(key) returns.')
+    expect(found.some((n) => /[()]/.test(n))).toBe(false)
+  })
+
+  it('links the named participants of a sentence through its event and places in a list', async () => {
+    const graph = await run(
+      'Schneider coached Jon Montgomery to victory at the 2010 Winter Olympics in Vancouver, British Columbia.',
+    )
+    const key = (name: string) => graph.entities.find((e) => e.name === name)!.key
+    const event = graph.entities.find((e) => e.labels.includes('EVENT'))!
+    const legs = graph.relationships.filter((r) => r.eventKey === event.key).map((r) => r.objectKey)
+    expect(legs).toContain(key('2010 Winter Olympics'))
+    expect(legs).toContain(key('Vancouver'))
+    expect(
+      graph.relationships.some(
+        (r) =>
+          r.name === 'LOCATED_IN' &&
+          r.subjectKey === key('Vancouver') &&
+          r.objectKey === key('British Columbia'),
+      ),
+    ).toBe(true)
+  })
+})

@@ -8,6 +8,8 @@ import { predicateName } from '../../model/relationship.js'
 import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
+import { NICKNAME, PersonNames, stripTitles } from './coreference.js'
+import { isProperPhrase, placeInPhrase, properNameType } from './proper-name-type.js'
 
 interface Mention {
   name: string
@@ -55,6 +57,8 @@ const PRONOUNS = new Set([
   'one',
 ])
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
+/** Characters of code and markup, never of a name. */
+const CODE = /[(){}[\]<>=;`|\\]/
 
 function clean(text: string): string {
   return text
@@ -84,6 +88,11 @@ const NAMED: [tag: string, label: string][] = [
   ['Place', 'PLACE'],
   ['Organization', 'ORGANIZATION'],
 ]
+/**
+ * A nationality or people ("German", "Canadian") stands for its country, as DocRED annotates it (Yao et
+ * al., ACL 2019: nationalities are LOC), and is kept as a place even inside a phrase ("German skeleton racer").
+ */
+const DEMONYM: [tag: string, label: string][] = [['Demonym', 'PLACE']]
 const BREAKS_AFTER = /[,.;:!?()"“”]/
 
 /** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
@@ -105,9 +114,9 @@ function mention(
 }
 
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
-function namedMentions(text: string, terms: Term[], base: number): Mention[] {
+function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED): Mention[] {
   const out: Mention[] = []
-  for (const [tag, label] of NAMED) {
+  for (const [tag, label] of kinds) {
     for (let i = 0; i < terms.length; i++) {
       if (!has(terms[i]!, tag)) continue
       let j = i
@@ -160,6 +169,22 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
   }
   return out
 }
+
+const DATE_WORDS =
+  /^(?:from|to|until|till|since|between|and|the|early|late|mid|[-–,]|\d{1,2}(?:st|nd|rd|th)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)$/i
+/** Years with the words of a range around them ("from 1992 to 2002", "1997 - 8"): a date, not a count. */
+function isDateSpan(value: string): boolean {
+  const tokens = value.split(/\s+/).filter((t) => t.length > 0)
+  return (
+    tokens.some((t) => /^(?:1\d{3}|20\d{2})s?$/.test(t)) &&
+    tokens.every((t) => DATE_WORDS.test(t) || /^(?:1\d{3}|20\d{2})s?$/.test(t))
+  )
+}
+
+const PRONOUN_WORD = /\b(?:he|she|they)\b/i
+const hasSubjectPronoun = (sentence: string) => PRONOUN_WORD.test(sentence)
+const subjectPronounBefore = (sentence: string, verbStart: number) =>
+  PRONOUN_WORD.test(sentence.slice(0, verbStart))
 
 /** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */
 function firstVerb(
@@ -246,9 +271,25 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
 
       // The NLP libraries are synchronous: yield to the event loop every ~10 ms so requests keep flowing.
       const pause = loopYielder()
+      // First pass: every sentence's mentions, and the text's full person names (for coreference).
+      const people = new PersonNames()
+      const read: {
+        passage: (typeof input.passages)[number]
+        base: number
+        sentence: string
+        terms: Term[]
+        dates: chrono.ParsedResult[]
+        mentions: Mention[]
+      }[] = []
       for (const passage of input.passages) {
         if (ctx.signal.aborted) throw new Error('extraction aborted')
-        let lastPerson: string | null = null
+        // `First "Nick" Last`: one person, `First Last`, also called `Nick`.
+        const nicknamed = [...passage.text.matchAll(NICKNAME)].map((m) => ({
+          start: m.index,
+          end: m.index + m[0].length,
+          name: stripTitles(`${m[1]} ${m[3]}`),
+          nickname: m[2]!,
+        }))
         // One parse per passage: compromise's tagging is most of the cost (~0.75 of ~1 ms a turn).
         const parsed = parse(passage.text)
         for (const s of parsed) {
@@ -263,7 +304,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             (c) => c.name.split(/\s+/).length <= maxWords && !inDate(c),
           )
           // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
-          const mentions: Mention[] = []
+          let mentions: Mention[] = []
           for (const c of concepts) {
             const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
             const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
@@ -274,20 +315,101 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           for (const n of named)
             if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
               mentions.push(n)
+          for (const d of namedMentions(passage.text, s.terms, base, DEMONYM))
+            if (!mentions.some((m) => m.start === d.start && m.end === d.end)) mentions.push(d)
+          for (const nick of nicknamed) {
+            const start = nick.start - base
+            const end = nick.end - base
+            if (start < 0 || end > sentence.length) continue
+            mentions = mentions.filter((m) => m.end <= start || m.start >= end)
+            mentions.push({ name: nick.name, label: 'PERSON', start, end })
+            people.addFullName(nick.name, [nick.nickname])
+          }
+          for (const m of mentions) {
+            const place = m.label === 'ORGANIZATION' ? null : placeInPhrase(m.name)
+            if (place === null) continue
+            m.start += m.name.lastIndexOf(place)
+            m.end = m.start + place.length
+            m.name = place
+            m.label = 'PLACE'
+          }
+          // Code and markup are not entities (`of(entityUuid`, `a[i]`).
+          mentions = mentions.filter((m) => !CODE.test(m.name))
+          for (const m of mentions) {
+            if (m.label !== 'PERSON') continue
+            m.name = stripTitles(m.name)
+            people.addFullName(m.name)
+          }
           mentions.sort((a, b) => a.start - b.start)
+          read.push({ passage, base, sentence, terms: s.terms, dates, mentions })
+        }
+      }
+
+      // Second pass: coreference and types, then entities, events and observations per sentence.
+      const places = new Set<string>()
+      for (const r of read)
+        for (const m of r.mentions) if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+      let lastPerson: string | null = null
+      let lastPassage: string | null = null
+      for (const { passage, base, sentence, terms, dates, mentions } of read) {
+        await pause()
+        if (passage.id !== lastPassage) lastPerson = null
+        lastPassage = passage.id
+        for (const m of mentions) {
+          const full =
+            m.label === 'PERSON' || (m.label === 'CONCEPT' && isProperPhrase(m.name))
+              ? people.fullNameOf(m.name)
+              : null
+          if (full !== null) {
+            m.name = full
+            m.label = 'PERSON'
+          }
+          m.label = properNameType(
+            m.name,
+            m.label,
+            sentence.slice(0, m.start),
+            sentence.slice(m.end),
+            (name) => places.has(name.toLowerCase()),
+          )
+          if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+        }
+        {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
           for (const e of wink.readDoc(sentence).entities().out(its.detail) as unknown as {
             value: string
             type: string
           }[]) {
-            const label = WINK_LABELS[e.type]
-            if (label !== undefined) entityKey(e.value, label, passage.id)
+            let label = WINK_LABELS[e.type]
+            if (label === undefined) continue
+            // A span chrono reads as a date ("from 1992 to 2002") is a date; a bare count ("four", "8") is no entity.
+            if (
+              isDateSpan(e.value) ||
+              dates.some((d) => d.text.includes(e.value) || e.value.includes(d.text))
+            )
+              label = 'DATE'
+            else if ((e.type === 'CARDINAL' || e.type === 'DURATION') && !/\s/.test(e.value.trim()))
+              continue
+            entityKey(e.value, label, passage.id)
+          }
+
+          // "Vancouver, British Columbia, Canada": each place of a comma-separated run lies in the next.
+          for (let i = 0; i + 1 < mentions.length; i++) {
+            const [a, b] = [mentions[i]!, mentions[i + 1]!]
+            if (a.label !== 'PLACE' || b.label !== 'PLACE' || keys[i] === keys[i + 1]) continue
+            if (!/^\s*,\s*$/.test(sentence.slice(a.end, b.start))) continue
+            relationships.push({
+              subjectKey: keys[i]!,
+              objectKey: keys[i + 1]!,
+              name: 'LOCATED_IN',
+              description: null,
+              passageIds: [passage.id],
+            })
           }
 
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
           let subjectKey: string | null = null
-          const verb = firstVerb(passage.text, s.terms, base)
+          const verb = firstVerb(passage.text, terms, base)
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
@@ -295,19 +417,22 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             subjectKey =
               before.length > 0
                 ? keys[before[before.length - 1]!.i]!
-                : SUBJECT_PRONOUNS.has(firstWord)
+                : SUBJECT_PRONOUNS.has(firstWord) || subjectPronounBefore(sentence, verb.start)
                   ? lastPerson
                   : null
           } else if (person >= 0) {
             subjectKey = keys[person]!
           }
+          // "Born in Prelate, he moved to Alberta": the pronoun after the verb group is the subject.
+          if (subjectKey === null && verb !== null && hasSubjectPronoun(sentence))
+            subjectKey = lastPerson
           if (person >= 0) lastPerson = keys[person]!
 
           const date = dates[0]
           if (verb !== null && subjectKey !== null) {
             const after = mentions.map((m, i) => ({ m, i })).filter(({ m }) => m.start >= verb.end)
             const object = after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
-            const places = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
+            const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             const verbText = clean(verb.text).toLowerCase()
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
@@ -338,7 +463,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 eventKey,
                 passageIds: [passage.id],
               })
-              for (const place of places) {
+              for (const place of placesAfter) {
                 relationships.push({
                   subjectKey: eventKey,
                   objectKey: keys[place.i]!,
@@ -348,6 +473,26 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   passageIds: [passage.id],
                 })
               }
+              // Every other named participant of the sentence, so the event joins what the sentence relates
+              // (the co-occurrence baseline of document-level relation extraction; Yao et al., DocRED, ACL 2019).
+              const legged = new Set([
+                subjectKey,
+                keys[object.i]!,
+                ...placesAfter.map((p) => keys[p.i]!),
+              ])
+              mentions.forEach((m, i) => {
+                const key = keys[i]!
+                if (legged.has(key) || (m.label === 'CONCEPT' && !isProperPhrase(m.name))) return
+                legged.add(key)
+                relationships.push({
+                  subjectKey: eventKey,
+                  objectKey: key,
+                  name: m.label === 'PLACE' ? 'OCCURRED_IN' : 'INVOLVED',
+                  description: null,
+                  eventKey,
+                  passageIds: [passage.id],
+                })
+              })
             }
           }
 

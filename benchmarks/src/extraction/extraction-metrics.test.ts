@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import {
+  countDocument,
+  emptyCounts,
+  extractionScores,
+  goldKeys,
+  matchNodes,
+} from './extraction-metrics.js'
+import { falseMerges } from './false-merges.js'
+import { rebuildText, type RedocredDoc } from './redocred.js'
+
+const doc: RedocredDoc = {
+  id: 'd1',
+  title: 't',
+  text: '',
+  entities: [
+    { index: 0, type: 'PER', names: ['Wilfried "Willi" Schneider', 'Schneider'] },
+    { index: 1, type: 'LOC', names: ['Mediaș'] },
+    { index: 2, type: 'ORG', names: ['FIBT'] },
+  ],
+  relatedPairs: [
+    [0, 1],
+    [0, 2],
+  ],
+}
+
+describe('extraction measures', () => {
+  it('rebuilds text from tokens', () => {
+    expect(
+      rebuildText([
+        'Wilfried',
+        '"',
+        'Willi',
+        '"',
+        'Schneider',
+        '(',
+        'born',
+        ')',
+        ',',
+        'Mediaș',
+        '.',
+      ]),
+    ).toBe('Wilfried "Willi" Schneider (born), Mediaș.')
+  })
+
+  it('matches names exactly, without a quoted nickname, and by a fragment of one entity', () => {
+    expect(goldKeys('Wilfried "Willi" Schneider')).toEqual([
+      'wilfried willi schneider',
+      'wilfried schneider',
+    ])
+    const m = matchNodes(
+      [
+        { uuid: 'a', names: ['Wilfried Schneider'], labels: ['PERSON'] },
+        { uuid: 'b', names: ['Willi'], labels: ['PERSON'] },
+        { uuid: 'c', names: ['skeleton'], labels: ['CONCEPT'] },
+      ],
+      doc.entities,
+    )
+    expect(m.get('a')!.map((e) => e.index)).toEqual([0])
+    expect(m.get('b')!.map((e) => e.index)).toEqual([0])
+    expect(m.get('c')).toEqual([])
+  })
+
+  it('scores types, fragmentation, precision and pairs joined through an event', () => {
+    const counts = emptyCounts()
+    countDocument(counts, doc, {
+      nodes: [
+        { uuid: 'a', names: ['Wilfried Schneider'], labels: ['PERSON'] },
+        { uuid: 'b', names: ['Schneider'], labels: ['PERSON'] },
+        { uuid: 'm', names: ['Mediaș'], labels: ['CONCEPT'] },
+        { uuid: 'x', names: ['racer'], labels: ['CONCEPT'] },
+        { uuid: 'e', names: ['born'], labels: ['EVENT'] },
+      ],
+      edges: [
+        { subject: 'a', object: 'e' },
+        { subject: 'e', object: 'm' },
+      ],
+    })
+    const s = extractionScores(counts)
+    expect(s['PER-P']).toBe(1)
+    expect(s['PER-R']).toBe(1)
+    expect(s['LOC-R']).toBe(0)
+    expect(s['NE-R']).toBeCloseTo(2 / 3)
+    expect(s['nodes-per-entity']).toBe(1.5)
+    expect(s['node-P']).toBe(0.75)
+    expect(s['pair-R']).toBe(0.5)
+  })
+
+  it('counts a node standing for two people of different full names as a false merge', () => {
+    const other: RedocredDoc = {
+      ...doc,
+      id: 'd2',
+      entities: [{ index: 0, type: 'PER', names: ['Romy Schneider', 'Schneider'] }],
+    }
+    const docs = new Map([
+      ['d1', doc],
+      ['d2', other],
+    ])
+    const node = { uuid: 'n', names: ['Schneider'], labels: ['PERSON'] }
+    expect(falseMerges([{ ...node, docs: ['d1', 'd2'] }], docs)).toHaveLength(1)
+    expect(falseMerges([{ ...node, docs: ['d1'] }], docs)).toHaveLength(0)
+  })
+})

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { isProperPhrase, placeInPhrase, properNameType } from './proper-name-type.js'
+
+const none = () => false
+
+describe('proper name types', () => {
+  it('reads organisations and places from the head word', () => {
+    expect(properNameType('Calgary City Council', 'PLACE', '', '', none)).toBe('ORGANIZATION')
+    expect(properNameType('University of Alberta', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
+    expect(properNameType('Hudson River', 'CONCEPT', '', '', none)).toBe('PLACE')
+    expect(properNameType('2002 Winter Olympics', 'CONCEPT', 'at the ', '', none)).toBe('CONCEPT')
+  })
+
+  it('reads places from the preposition before and a place beside', () => {
+    expect(properNameType('Mediaș', 'CONCEPT', 'born in ', ', Transylvania', none)).toBe('PLACE')
+    const isPlace = (n: string) => n === 'Mediaș'
+    expect(properNameType('Transylvania', 'CONCEPT', 'born in Mediaș, ', ')', isPlace)).toBe(
+      'PLACE',
+    )
+    expect(properNameType('Transylvania', 'CONCEPT', 'born in Mediaș, ', ')', none)).toBe('CONCEPT')
+  })
+
+  it('leaves common nouns untyped and types acronyms as organisations', () => {
+    expect(properNameType('school board', 'ORGANIZATION', '', '', none)).toBe('CONCEPT')
+    expect(properNameType('ASCAP', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
+    expect(isProperPhrase('University of Alberta')).toBe(true)
+    expect(isProperPhrase('men of Alberta')).toBe(false)
+  })
+
+  it('finds the place a descriptive phrase names', () => {
+    expect(placeInPhrase('town of Guilderland')).toBe('Guilderland')
+    expect(placeInPhrase('Canadian province of Alberta')).toBe('Alberta')
+    expect(placeInPhrase('northern England')).toBe('England')
+    expect(placeInPhrase('University of Alberta')).toBeNull()
+  })
+})

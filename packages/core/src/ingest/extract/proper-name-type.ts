@@ -1,0 +1,129 @@
+/**
+ * Types for capitalised noun phrases the tagger left untyped (or typed from its lexicon against their head),
+ * from the phrase's head word and its context: the head-word ("trigger word") and preceding-preposition
+ * features of rule-based named-entity recognition (Nadeau & Sekine, "A survey of named entity recognition
+ * and classification", Lingvisticae Investigationes 30(1), 2007, section 4: word-level and context
+ * features; the organisation designators and location keywords of MUC-era systems such as Mikheev,
+ * Moens & Grover, EACL 1999). No gazetteer: the lists are of common nouns that name a kind of thing.
+ */
+
+/** Last words that make a proper noun phrase an organisation ("Calgary City Council", "Royal Air Force"). */
+const ORGANIZATION_HEADS = new Set(
+  (
+    'university college school academy institute institution council committee commission party company ' +
+    'corporation corp inc ltd llc plc group records studios studio band orchestra choir club fc association ' +
+    'federation league union society foundation agency ministry department bank army navy force forces ' +
+    'police church museum library hospital airlines airways press network newspaper magazine journal team ' +
+    'government parliament senate congress court board bureau authority organization organisation trust ' +
+    'brigade regiment division battalion squadron fleet corps railway railways entertainment media ' +
+    'publishing publishers pictures films productions motors industries laboratories laboratory labs ' +
+    'centre center command assembly cabinet administration conservatory seminary brewery guild'
+  ).split(' '),
+)
+
+/** Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"). */
+const PLACE_HEADS = new Set(
+  (
+    'river mountain mountains lake county province state island islands street avenue road valley bay ' +
+    'region district city town village sea ocean peninsula desert forest square bridge canal creek hill ' +
+    'hills gulf strait coast municipality parish prefecture oblast canton borough township kingdom ' +
+    'republic empire highway airport station harbour harbor falls glacier volcano reservoir archipelago'
+  ).split(' '),
+)
+
+/** Heads of named events, works and awards: capitalised, but neither a place nor an organisation. */
+const OTHER_HEADS = new Set(
+  (
+    'olympics games championship championships cup war wars award awards prize festival tournament ' +
+    'series season album song single film show novel book treaty act battle election elections ' +
+    'revolution crisis medal trophy grand prix open'
+  ).split(' '),
+)
+
+/** Lower-case words a proper name may hold between capitalised ones ("University of Alberta"). */
+const CONNECTORS = new Set([
+  'of',
+  'the',
+  'de',
+  'du',
+  'des',
+  'la',
+  'le',
+  'for',
+  'and',
+  'on',
+  'von',
+  'van',
+  'der',
+  'y',
+  '&',
+])
+
+/** Every word capitalised (or a digit-led word, or a connector inside), first and last capitalised. */
+export function isProperPhrase(name: string): boolean {
+  const words = name.split(/\s+/)
+  const cap = (w: string) => /^[\p{Lu}0-9]/u.test(w)
+  return (
+    cap(words[0]!) &&
+    /^\p{Lu}/u.test(words.at(-1)!) &&
+    words.every((w, i) => cap(w) || (i > 0 && i < words.length - 1 && CONNECTORS.has(w)))
+  )
+}
+
+/** Prepositions of location before a name: "born in Mediaș", "near the Hudson". */
+const PLACE_CONTEXT = /\b(?:in|near|at|outside|across|throughout)\s+(?:the\s+)?$/i
+
+/**
+ * The label a mention should carry: `label` as tagged, unless the head of a proper noun phrase or the
+ * preposition before it says otherwise. `before` is the sentence text up to the mention, `after` the text
+ * after it; `places` are names already typed as places in the text (for "Mediaș, Transylvania").
+ */
+export function properNameType(
+  name: string,
+  label: string,
+  before: string,
+  after: string,
+  isPlace: (name: string) => boolean,
+): string {
+  if (label !== 'CONCEPT' && label !== 'PLACE' && label !== 'ORGANIZATION') return label
+  // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
+  if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
+  // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
+  if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name)) return 'ORGANIZATION'
+  const words = name.toLowerCase().split(/\s+/)
+  const head = words.at(-1)!
+  const first = words[0]!
+  if (OTHER_HEADS.has(head) || words.some((w) => OTHER_HEADS.has(w) && /\d/.test(name)))
+    return label
+  if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
+  if (words.length > 2 && words[1] === 'of' && ORGANIZATION_HEADS.has(first)) return 'ORGANIZATION'
+  if (label !== 'CONCEPT') return label
+  if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
+  if (/\d/.test(name)) return label
+  // "Mediaș, Transylvania": a name beside a place, separated by a comma, is a place of that list.
+  const next = /^,\s*(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)/u.exec(after)?.[1]
+  const previous = /(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*),\s*$/u.exec(before)?.[1]
+  if (
+    PLACE_CONTEXT.test(before) ||
+    (next !== undefined && isPlace(next)) ||
+    (previous !== undefined && isPlace(previous))
+  )
+    return 'PLACE'
+  return label
+}
+
+const KIND_OF = new RegExp(
+  `^(?:.*\\s)?(?:${[...PLACE_HEADS].join('|')})\\s+of\\s+(\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*)*)$`,
+  'u',
+)
+const DIRECTION =
+  /^(?:northern|southern|eastern|western|central|north|south|east|west|northeastern|northwestern|southeastern|southwestern|upper|lower|greater|downtown|rural)\s+(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)$/u
+
+/**
+ * The place a descriptive phrase names: "town of Guilderland", "Canadian province of Alberta" ->
+ * "Guilderland", "Alberta"; "northern England" -> "England". Null when the phrase is not of that shape.
+ * The apposition of a place's kind and its name (Nadeau & Sekine 2007, context features).
+ */
+export function placeInPhrase(name: string): string | null {
+  return KIND_OF.exec(name)?.[1] ?? DIRECTION.exec(name)?.[1] ?? null
+}
