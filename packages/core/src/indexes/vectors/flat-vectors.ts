@@ -1,4 +1,5 @@
 import { TopK } from '../bm25/top-k.js'
+import { dotKernel, wasm, type DotsFn, type WasmMemory } from './dot-kernel.js'
 
 /** A scored label from a vector search: `label` is the slot, `score` the cosine with the query. */
 export interface LabelScore {
@@ -6,30 +7,64 @@ export interface LabelScore {
   score: number
 }
 
+const PAGE = 65_536
+const align16 = (n: number) => Math.ceil(n / 16) * 16
+
 /**
- * Unit vectors in one contiguous, growable Float32Array, addressed by slot (label). It is the
+ * Unit vectors in one contiguous, growable float32 matrix, addressed by slot (label). It is the
  * reference for exact search, the source of `get`, and what a snapshot persists next to the HNSW file.
+ *
+ * The matrix lives at the start of a WebAssembly memory, followed by a scratch query and a float64
+ * score per slot, so that exact search is one call of the SIMD kernel of `dot-kernel.ts` over every
+ * row (about four times a JavaScript loop), then a bounded top-k pass over the scores. Dimensions not
+ * divisible by 4 (no real embedder's) take a JavaScript loop instead, for every score of the store, so
+ * exact and HNSW scores of one store always come from the same arithmetic. A WebAssembly memory holds
+ * at most 4 GiB: matrix plus scores cap a store near 1.3M slots of 768-d.
  */
 export class FlatVectors {
-  private data: Float32Array
+  private readonly memory: WasmMemory
+  private readonly dots: DotsFn | null
+  private data!: Float32Array
+  private query!: Float32Array
+  private scores!: Float64Array
+  private slotCount = 0
 
   constructor(
     readonly dimension: number,
     capacity: number,
   ) {
-    this.data = new Float32Array(Math.max(1, capacity) * dimension)
+    this.memory = new wasm.Memory({ initial: 0 })
+    this.dots = dimension % 4 === 0 ? dotKernel(this.memory) : null
+    this.layout(Math.max(1, capacity))
   }
 
   /** Slots the store can hold before `grow`. */
   get capacity(): number {
-    return this.data.length / this.dimension
+    return this.slotCount
   }
 
   grow(capacity: number): void {
     if (capacity <= this.capacity) return
-    const data = new Float32Array(capacity * this.dimension)
-    data.set(this.data)
-    this.data = data
+    const old = this.slotCount * this.dimension
+    this.layout(capacity)
+    // The old scratch area (query, scores) now lies inside the matrix: new slots start at zero.
+    this.data.fill(0, old)
+  }
+
+  /** Sizes the memory for `capacity` slots and lays out matrix, query and scores in it. */
+  private layout(capacity: number): void {
+    const d = this.dimension
+    const queryAt = align16(capacity * d * 4)
+    const scoresAt = align16(queryAt + d * 4)
+    const need = Math.ceil((scoresAt + capacity * 8) / PAGE)
+    const have = this.memory.buffer.byteLength / PAGE
+    if (need > have) this.memory.grow(need - have)
+    // Growing detaches the previous buffer: every view is made anew.
+    const buffer = this.memory.buffer
+    this.data = new Float32Array(buffer, 0, capacity * d)
+    this.query = new Float32Array(buffer, queryAt, d)
+    this.scores = new Float64Array(buffer, scoresAt, capacity)
+    this.slotCount = capacity
   }
 
   /** Copies `vector` into slot `label`, scaled to unit norm (a zero vector stays zero). */
@@ -49,17 +84,39 @@ export class FlatVectors {
 
   /** Dot product of slot `label` with `query` (the cosine, both being unit vectors). */
   dot(label: number, query: ArrayLike<number>): number {
+    this.scoreSlots(query, label, label + 1)
+    return this.scores[label]!
+  }
+
+  /** Fills `scores[from, to)` with the dot products of those slots with `query`. */
+  private scoreSlots(query: ArrayLike<number>, from: number, to: number): void {
     const d = this.dimension
-    const base = label * d
+    if (this.dots !== null) {
+      this.query.set(query)
+      const rowBytes = d * 4
+      this.dots(
+        from * rowBytes,
+        this.query.byteOffset,
+        rowBytes,
+        to * rowBytes,
+        this.scores.byteOffset + from * 8,
+      )
+      return
+    }
     const data = this.data
-    let s = 0
-    for (let i = 0; i < d; i++) s += data[base + i]! * query[i]!
-    return s
+    for (let label = from; label < to; label++) {
+      const base = label * d
+      let s = 0
+      for (let i = 0; i < d; i++) s += data[base + i]! * query[i]!
+      this.scores[label] = s
+    }
   }
 
   /**
    * Exact top-k by brute-force dot product over the first `slots` slots that have an id (and that
    * `accept` takes), best first, ties by id. O(n·d): the reference for HNSW and the small-set path.
+   * Every slot is scored first (one kernel call); ids and `accept` are asked only of the slots that
+   * reach the current k-th best score, which leaves the result unchanged.
    */
   search(
     query: Float32Array,
@@ -69,24 +126,34 @@ export class FlatVectors {
     accept?: (id: string) => boolean,
   ): LabelScore[] {
     const top = new TopK(k)
+    if (k < 1 || slots < 1) return []
+    this.scoreSlots(query, 0, slots)
+    const scores = this.scores
+    let threshold = -Infinity
     for (let label = 0; label < slots; label++) {
+      const score = scores[label]!
+      // Negated so that a NaN score is skipped, as `score >= threshold` skipped it before.
+      if (!(score >= threshold)) continue
       const id = idOf(label)
       if (id === null || (accept !== undefined && !accept(id))) continue
-      const score = this.dot(label, query)
-      if (score >= top.threshold()) top.push(label, score, id)
+      top.push(label, score, id)
+      threshold = top.threshold()
     }
     return top.sorted().map((e) => ({ label: e.doc, score: e.score }))
   }
 
-  /** The first `slots` vectors as bytes (little-endian float32), for snapshots. */
+  /**
+   * The first `slots` vectors as bytes (little-endian float32), for snapshots: a copy, because
+   * growing the memory detaches every view of it, and a snapshot may write while the index grows.
+   */
   bytes(slots: number): Uint8Array {
-    return new Uint8Array(this.data.buffer, this.data.byteOffset, slots * this.dimension * 4)
+    return new Uint8Array(this.memory.buffer, 0, slots * this.dimension * 4).slice()
   }
 
   /** A store holding `bytes` (from `bytes()`), with room for `capacity` slots. */
   static fromBytes(dimension: number, capacity: number, bytes: Uint8Array): FlatVectors {
     const store = new FlatVectors(dimension, capacity)
-    new Uint8Array(store.data.buffer).set(bytes)
+    new Uint8Array(store.memory.buffer).set(bytes)
     return store
   }
 }
