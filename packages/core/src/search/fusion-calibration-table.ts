@@ -8,6 +8,6 @@ export const FUSION_CALIBRATIONS: Readonly<Record<string, FusionCalibrationRecor
     denseShare: 0.2,
     graphWeight: 0.5,
     tunedOn: ['scifact-train nDCG@10', 'locomo-dev R@10', 'musique-100 R@5'],
-    date: '2026-11-25',
+    date: '2026-11-28',
   },
 }
