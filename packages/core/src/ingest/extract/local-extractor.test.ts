@@ -130,4 +130,38 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       ),
     ).toBe(true)
   })
+
+  it('takes the name out of a kind-and-name phrase, and joins an organisation across "of"', async () => {
+    const found = await names(
+      'He played with the band Ladytron. She studied at the Liverpool School of Tropical Medicine.',
+    )
+    expect(found).toContain('ORGANIZATION:Ladytron')
+    expect(found).toContain('ORGANIZATION:Liverpool School of Tropical Medicine')
+  })
+
+  it('ties a sentence opening with a pronoun to the first person of the text', async () => {
+    const graph = await run(
+      'Anna Berg was a Swedish painter. Her teacher Karl Holm admired Lund. She moved to Paris.',
+    )
+    const key = (name: string) => graph.entities.find((e) => e.name === name)!.key
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT'))
+    const legsOf = (event: (typeof events)[number]) =>
+      graph.relationships
+        .filter((r) => r.eventKey === event.key)
+        .flatMap((r) => [r.subjectKey, r.objectKey])
+    const moved = events.find((e) => e.properties?.verb === 'moved')!
+    expect(legsOf(moved)).toContain(key('Anna Berg'))
+    const admired = events.find((e) => e.properties?.verb === 'admired')!
+    expect(legsOf(admired)).toContain(key('Anna Berg'))
+  })
+
+  it('ties a sentence opening with a definite description to the first thing a text about no person names', async () => {
+    const graph = await run(
+      'Polar Music is a Swedish record label. The label signed ABBA in Stockholm in 1972.',
+    )
+    const topic = graph.entities.find((e) => e.name === 'Polar Music')!.key
+    const signed = graph.entities.find((e) => e.properties?.verb === 'signed')!
+    const legs = graph.relationships.filter((r) => r.eventKey === signed.key)
+    expect(legs.some((r) => r.subjectKey === topic || r.objectKey === topic)).toBe(true)
+  })
 })

@@ -9,7 +9,13 @@ import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js
 import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
 import { NICKNAME, PersonNames, stripTitles } from './coreference.js'
-import { isProperPhrase, placeInPhrase, properNameType } from './proper-name-type.js'
+import {
+  isOrganizationHead,
+  isProperPhrase,
+  placeInPhrase,
+  properNameType,
+} from './proper-name-type.js'
+import { personByCue } from './person-cues.js'
 
 interface Mention {
   name: string
@@ -181,10 +187,80 @@ function isDateSpan(value: string): boolean {
   )
 }
 
+const POSSESSIVE_OR_PRONOUN = /\b(?:he|she|his|her|him|hers)\b/i
 const PRONOUN_WORD = /\b(?:he|she|they)\b/i
 const hasSubjectPronoun = (sentence: string) => PRONOUN_WORD.test(sentence)
 const subjectPronounBefore = (sentence: string, verbStart: number) =>
   PRONOUN_WORD.test(sentence.slice(0, verbStart))
+
+/**
+ * "Liverpool School" + "of" + "Tropical Medicine": the chunker stops at the preposition, but a proper
+ * phrase ending in an organisation's head word followed by `of (the)` and another proper phrase is one
+ * name ("Berklee College of Music", "Kingdom of Benares"), as in the organisation-designator patterns
+ * of Mikheev, Moens & Grover (EACL 1999). A place on the right stays a mention of its own too.
+ */
+function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
+  const out: Mention[] = []
+  for (let i = 0; i < mentions.length; i++) {
+    const a = mentions[i]!
+    const b = mentions[i + 1]
+    if (
+      b !== undefined &&
+      a.label !== 'PERSON' &&
+      b.label !== 'PERSON' &&
+      /^ of (?:the )?$/.test(sentence.slice(a.end, b.start)) &&
+      isProperPhrase(a.name) &&
+      isProperPhrase(b.name) &&
+      isOrganizationHead(a.name.split(/\s+/).at(-1)!)
+    ) {
+      out.push({
+        name: sentence.slice(a.start, b.end),
+        label: 'ORGANIZATION',
+        start: a.start,
+        end: b.end,
+      })
+      if (b.label === 'PLACE') out.push(b)
+      i++
+      continue
+    }
+    out.push(a)
+  }
+  return out
+}
+
+/**
+ * A noun phrase mixing a name and common nouns: "bassist Tim Commerford", "band Ladytron", "Fox network",
+ * "Rajanews website". The capitalised run is the mention (an apposition of a kind and a name); when the
+ * common noun beside it is an organisation's head word ("band", "network", "club") the name is typed an
+ * organisation, the head-word feature of Nadeau & Sekine (2007) read across the apposition. A lone
+ * capitalised word after other words is kept only after such a head ("band Vama"), since the tagger
+ * capitalises nothing else mid-phrase.
+ */
+function properPart(c: Mention): Mention {
+  const words = c.name.split(' ')
+  const cap = (w: string) => /^\p{Lu}/u.test(w)
+  let name: string | null = null
+  let kind: string | undefined
+  if (!cap(words[0]!)) {
+    let i = words.length
+    while (i > 0 && cap(words[i - 1]!)) i--
+    // "2010 Winter Olympics": a number before a name is part of it, not a kind.
+    if (i === 0 || i === words.length || !/^\p{Ll}/u.test(words[i - 1]!)) return c
+    kind = words[i - 1]
+    if (words.length - i < 2 && !isOrganizationHead(kind!)) return c
+    name = words.slice(i).join(' ')
+  } else {
+    let i = 0
+    while (i < words.length && cap(words[i]!)) i++
+    if (i === words.length || words.slice(i).some(cap)) return c
+    // "Canada team", "Liverpool club": a place names what it owns, so the head types nothing here.
+    kind = undefined
+    name = words.slice(0, i).join(' ')
+  }
+  const start = c.start + c.name.indexOf(name)
+  const label = kind !== undefined && isOrganizationHead(kind) ? 'ORGANIZATION' : c.label
+  return { name, label, start, end: start + name.length }
+}
 
 /** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */
 function firstVerb(
@@ -305,18 +381,23 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           )
           // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
           let mentions: Mention[] = []
-          for (const c of concepts) {
+          for (const c of concepts.map(properPart)) {
             const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
             const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
-            if (covered.length === 1 && covered[0]!.name === c.name) continue
-            if (covered.length > 0 && !capitalised) continue
+            // A name typed by the kind beside it ("band Ladytron") outranks the tagger's lexicon.
+            const typed = c.label !== 'CONCEPT'
+            if (!typed && covered.length === 1 && covered[0]!.name === c.name) continue
+            if (!typed && covered.length > 0 && !capitalised) continue
             mentions.push(c)
           }
           for (const n of named)
             if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
               mentions.push(n)
-          for (const d of namedMentions(passage.text, s.terms, base, DEMONYM))
-            if (!mentions.some((m) => m.start === d.start && m.end === d.end)) mentions.push(d)
+          for (const d of namedMentions(passage.text, s.terms, base, DEMONYM)) {
+            const same = mentions.find((m) => m.start === d.start && m.end === d.end)
+            if (same === undefined) mentions.push(d)
+            else if (same.label === 'CONCEPT') same.label = d.label
+          }
           for (const nick of nicknamed) {
             const start = nick.start - base
             const end = nick.end - base
@@ -341,15 +422,40 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             people.addFullName(m.name)
           }
           mentions.sort((a, b) => a.start - b.start)
+          mentions = joinOfPhrases(sentence, mentions)
           read.push({ passage, base, sentence, terms: s.terms, dates, mentions })
         }
       }
 
       // Second pass: coreference and types, then entities, events and observations per sentence.
       const places = new Set<string>()
+      const standalone = new Set<string>()
       for (const r of read)
-        for (const m of r.mentions) if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+        for (const m of r.mentions) {
+          if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+          else if (/^\p{Lu}[\p{L}'’-]+$/u.test(m.name)) standalone.add(m.name.toLowerCase())
+        }
+      // People the tagger left as concepts, found by a title, a birth date or a later bare surname.
+      for (const r of read)
+        for (const m of r.mentions) {
+          if (m.label !== 'CONCEPT') continue
+          const before = r.sentence.slice(0, m.start)
+          const name = personByCue(m.name, before, r.sentence.slice(m.end), standalone, (w) =>
+            places.has(w.toLowerCase()),
+          )
+          if (name === null) continue
+          m.start += m.name.lastIndexOf(name)
+          m.end = m.start + name.length
+          m.name = name
+          m.label = 'PERSON'
+          people.addFullName(name)
+        }
       let lastPerson: string | null = null
+      // The first person a text names is its main person: an encyclopaedia article's subject, and the
+      // usual referent of a sentence opening with "He" or "She" (the centering preference for the
+      // topic of the discourse: Grosz, Joshi & Weinstein, Computational Linguistics 21(2), 1995).
+      let mainPerson: string | null = null
+      let mainTopic: string | null = null
       let lastPassage: string | null = null
       for (const { passage, base, sentence, terms, dates, mentions } of read) {
         await pause()
@@ -417,9 +523,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             subjectKey =
               before.length > 0
                 ? keys[before[before.length - 1]!.i]!
-                : SUBJECT_PRONOUNS.has(firstWord) || subjectPronounBefore(sentence, verb.start)
-                  ? lastPerson
-                  : null
+                : (firstWord === 'he' || firstWord === 'she') && mainPerson !== null
+                  ? mainPerson
+                  : SUBJECT_PRONOUNS.has(firstWord) || subjectPronounBefore(sentence, verb.start)
+                    ? lastPerson
+                    : null
           } else if (person >= 0) {
             subjectKey = keys[person]!
           }
@@ -427,6 +535,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (subjectKey === null && verb !== null && hasSubjectPronoun(sentence))
             subjectKey = lastPerson
           if (person >= 0) lastPerson = keys[person]!
+          mainPerson ??= lastPerson
+          mainTopic ??=
+            keys.find(
+              (_, i) => mentions[i]!.label !== 'CONCEPT' || isProperPhrase(mentions[i]!.name),
+            ) ?? null
 
           const date = dates[0]
           if (verb !== null && subjectKey !== null) {
@@ -475,7 +588,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               }
               // Every other named participant of the sentence, so the event joins what the sentence relates
               // (the co-occurrence baseline of document-level relation extraction; Yao et al., DocRED, ACL 2019).
-              const legged = new Set([
+              const legged: Set<string> = new Set<string>([
                 subjectKey,
                 keys[object.i]!,
                 ...placesAfter.map((p) => keys[p.i]!),
@@ -493,6 +606,27 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   passageIds: [passage.id],
                 })
               })
+              // "His father was ...", "... signed her": a third-person pronoun anywhere ties the event to
+              // the main person too (the same centering preference as for a sentence opening with "He").
+              // A text about no person ("It was released ...", "The band toured ..."): a sentence opening
+              // with "It" or a definite description is about the first thing the text names.
+              const topic =
+                mainPerson !== null
+                  ? POSSESSIVE_OR_PRONOUN.test(sentence)
+                    ? mainPerson
+                    : null
+                  : /^\s*(?:It|Its|The \p{Ll}+)\b/u.test(sentence)
+                    ? mainTopic
+                    : null
+              if (topic !== null && !legged.has(topic))
+                relationships.push({
+                  subjectKey: eventKey,
+                  objectKey: topic,
+                  name: 'INVOLVED',
+                  description: null,
+                  eventKey,
+                  passageIds: [passage.id],
+                })
             }
           }
 

@@ -59,6 +59,20 @@ const CONNECTORS = new Set([
   '&',
 ])
 
+/** Whether a word names a kind of organisation or realm ("College", "Party", "Kingdom"). */
+export function isOrganizationHead(word: string): boolean {
+  const w = word.toLowerCase()
+  return ORGANIZATION_HEADS.has(w) || w === 'kingdom' || w === 'house'
+}
+
+/** Whether a word of the phrase names a kind of organisation, place, event or work ("Records", "River", "Cup"). */
+export function hasKindWord(name: string): boolean {
+  return name
+    .toLowerCase()
+    .split(/\s+/)
+    .some((w) => ORGANIZATION_HEADS.has(w) || PLACE_HEADS.has(w) || OTHER_HEADS.has(w))
+}
+
 /** Every word capitalised (or a digit-led word, or a connector inside), first and last capitalised. */
 export function isProperPhrase(name: string): boolean {
   const words = name.split(/\s+/)
@@ -72,6 +86,13 @@ export function isProperPhrase(name: string): boolean {
 
 /** Prepositions of location before a name: "born in Mediaș", "near the Hudson". */
 const PLACE_CONTEXT = /\b(?:in|near|at|outside|across|throughout)\s+(?:the\s+)?$/i
+
+/**
+ * Verbs and prepositions an organisation follows: "published by", "signed to", "played for", "by the".
+ * Chosen on Re-DocRED dev (gold mentions' preceding words; docs/local-extractor.md).
+ */
+const ORGANIZATION_CONTEXT =
+  /(?:\b(?:published|released|developed|distributed|owned|operated|acquired|manufactured|marketed|broadcast|signed|played|playing|plays|joined|joining|founded|co-founded|formed|sponsored|employed|hired)\s+(?:by|to|with|for|on|from)?\s*(?:the\s+)?|\b(?:by|from|member of|members of)\s+the\s+|\bsigned\s+)$/i
 
 /**
  * The label a mention should carry: `label` as tagged, unless the head of a proper noun phrase or the
@@ -100,6 +121,7 @@ export function properNameType(
   if (label !== 'CONCEPT') return label
   if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
   if (/\d/.test(name)) return label
+  if (ORGANIZATION_CONTEXT.test(before) && !PLACE_CONTEXT.test(before)) return 'ORGANIZATION'
   // "Mediaș, Transylvania": a name beside a place, separated by a comma, is a place of that list.
   const next = /^,\s*(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)/u.exec(after)?.[1]
   const previous = /(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*),\s*$/u.exec(before)?.[1]

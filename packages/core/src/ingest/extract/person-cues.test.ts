@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { personByCue } from './person-cues.js'
+
+const none = new Set<string>()
+const noPlace = () => false
+
+describe('person cues', () => {
+  it('finds a person from a title, a life span or a role before the name', () => {
+    expect(personByCue('General Pervez Musharraf', 'held by ', '.', none, noPlace)).toBe(
+      'Pervez Musharraf',
+    )
+    expect(personByCue('Randy Bachman', '', ' (born 27 September 1943) is', none, noPlace)).toBe(
+      'Randy Bachman',
+    )
+    expect(
+      personByCue('Maurice Sendak', '', ' (June 10, 1928 – May 8, 2012) was', none, noPlace),
+    ).toBe('Maurice Sendak')
+    expect(personByCue('Tim Commerford', 'with bassist ', '.', none, noPlace)).toBe(
+      'Tim Commerford',
+    )
+  })
+
+  it('finds a person whose surname stands alone elsewhere in the text', () => {
+    const alone = new Set(['kiarostami'])
+    expect(personByCue('Abbas Kiarostami', 'directed by ', '.', alone, noPlace)).toBe(
+      'Abbas Kiarostami',
+    )
+    expect(personByCue('Abbas Kiarostami', 'directed by ', '.', none, noPlace)).toBeNull()
+  })
+
+  it('leaves kinds of things, places and single words alone', () => {
+    const alone = new Set(['records', 'oilers', 'arenas'])
+    expect(personByCue('Polar Records', '', ' (born 1970 –', alone, noPlace)).toBeNull()
+    expect(personByCue('Punta Arenas', 'in ', '.', alone, (w) => w === 'Punta')).toBeNull()
+    expect(personByCue('Kiarostami', 'singer ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('the Oilers team', '', '.', alone, noPlace)).toBeNull()
+  })
+})

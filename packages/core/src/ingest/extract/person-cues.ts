@@ -1,0 +1,44 @@
+/**
+ * Person names the tagger's lexicon does not know ("Abbas Kiarostami", "Zhou Enlai"), from the evidence
+ * around a capitalised phrase: a person title before it ("General Pervez Musharraf"), a birth parenthesis
+ * after it ("Randy Bachman (born 1943)"), a role noun before it ("guitarist Tim Commerford"), or its last word standing alone elsewhere in the same text, the
+ * way a person is named in full once and by surname after ("... Kiarostami directed"). These are the
+ * context cues and the document-centred "one name, one type" reuse of Mikheev, Moens & Grover, "Named
+ * entity recognition without gazetteers" (EACL 1999, sections 3-4), restricted to two- and three-word
+ * phrases with no word naming a kind of thing ("Records", "River", "Cup").
+ */
+import { stripTitles } from './coreference.js'
+import { hasKindWord, isProperPhrase } from './proper-name-type.js'
+
+/** "(born 12 May 1943", "(1943 –", "( c. 1890 -": a birth date or life span right after a name. */
+const LIFE_SPAN =
+  /^\s*\(\s*(?:born\b|b\.\s|née\b|[^()]{0,30}?\b\d{3,4}\s*[–-]\s*(?:[^()]{0,30}?\b\d{3,4}\b|\)))/u
+
+/** A role noun right before a name: "guitarist Tim Commerford", "actor Maurice Sendak", "wife Lena". */
+const ROLE_BEFORE =
+  /\b(?:\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach)\s+$/u
+
+/** One word of a person name: a capital, then letters (accents, apostrophes and hyphens allowed). */
+const NAME_WORD = /^\p{Lu}[\p{L}'’-]*\.?$/u
+
+/**
+ * The person a capitalised concept phrase names, or null when nothing marks it as a person. `before` and
+ * `after` are the sentence text around it; `standalone` holds lower-cased one-word names found alone
+ * elsewhere in the text; `isPlace` says whether a word is a place of the text ("Chile Punta Arenas").
+ */
+export function personByCue(
+  name: string,
+  before: string,
+  after: string,
+  standalone: ReadonlySet<string>,
+  isPlace: (name: string) => boolean,
+): string | null {
+  if (!isProperPhrase(name)) return null
+  const bare = stripTitles(name)
+  const titled = bare !== name || /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/.test(before)
+  const words = bare.split(/\s+/)
+  if (words.length < 2 || words.length > 3 || !words.every((w) => NAME_WORD.test(w))) return null
+  if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
+  if (titled || LIFE_SPAN.test(after) || ROLE_BEFORE.test(before)) return bare
+  return standalone.has(words.at(-1)!.toLowerCase()) ? bare : null
+}
