@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { mulberry32 } from '../scale/synthetic-corpus.js'
 
 interface Store {
   set(label: number, vector: ArrayLike<number>): void
@@ -30,19 +31,8 @@ const load = async (root: string) =>
   ((await import(pathToFileURL(join(resolve(root), FILE)).href)) as { FlatVectors: StoreClass })
     .FlatVectors
 
-/** Mulberry32, seeded, so every run sees the same vectors. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-const random = prng(27)
+// Seeded, so every run sees the same vectors.
+const random = mulberry32(27)
 const vector = () => Float32Array.from({ length: DIM }, () => random() - 0.5)
 const unit = (v: Float32Array) => {
   const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0))
