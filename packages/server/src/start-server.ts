@@ -171,7 +171,12 @@ async function start(
     engineLog = app.log
     if (embedderReady !== undefined) {
       const loadMs = await embedderReady
-      app.log.info({ loadMs: loadMs.map(Math.round) }, 'embedder workers ready')
+      // use-lite names the engine it runs on (onnx, or tfjs when the optional onnxruntime-node is absent).
+      const runtime = (embedder as { runtime?: unknown } | null)?.runtime
+      app.log.info(
+        { loadMs: loadMs.map(Math.round), ...(typeof runtime === 'string' ? { runtime } : {}) },
+        'embedder workers ready',
+      )
     }
     address =
       config.role === 'worker' ? '' : await app.listen({ port: config.port, host: config.host })

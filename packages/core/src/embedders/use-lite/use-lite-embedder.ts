@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import type { Embedder } from '../../contracts/embedder.js'
 import { VectorCache } from '../vector-cache.js'
 import { UseLitePool } from './use-lite-pool.js'
-import type { UseLiteRuntimeName } from './use-lite-runtime.js'
+import { availableUseLiteRuntime, type UseLiteRuntimeName } from './use-lite-runtime.js'
 import { USE_LITE_MAX_TOKENS } from './use-lite-tokenizer.js'
 
 export interface UseLiteEmbedderOptions {
@@ -22,8 +22,10 @@ export interface UseLiteEmbedderOptions {
   /** Longest one batch may take before its worker is replaced and the batch fails (default 60 s). */
   jobTimeoutMs?: number
   /**
-   * The engine that runs the model: `onnx` (default, ONNX Runtime's native kernels) or `tfjs` (TF.js on
-   * WASM, the route before issue 27). Both give the same vectors within cosine 1e-9.
+   * The engine that runs the model: `onnx` (ONNX Runtime's native kernels; needs the optional peer
+   * onnxruntime-node) or `tfjs` (TF.js on WASM, the route before issue 27). Default: `onnx`
+   * when its peer is installed, else `tfjs` (`availableUseLiteRuntime`; the embedder's `runtime` says
+   * which). Both give the same vectors within cosine 1e-9.
    */
   runtime?: UseLiteRuntimeName
 }
@@ -36,6 +38,8 @@ export interface UseLiteEmbedder extends Embedder {
   warmUp(workers?: number): Promise<number[]>
   /** Terminates the workers; pending and later `embed()` calls reject with SERVICE_UNAVAILABLE. */
   close(): Promise<void>
+  /** The engine that runs the model (see `UseLiteEmbedderOptions.runtime`). */
+  readonly runtime: UseLiteRuntimeName
 }
 
 /**
@@ -49,19 +53,21 @@ export interface UseLiteEmbedder extends Embedder {
  * port of the model's tokenizer, so no input, however long or odd, can hold a worker for long.
  */
 export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEmbedder {
+  const runtime = options.runtime ?? availableUseLiteRuntime()
   const pool = new UseLitePool({
     size: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
     batchSize: Math.max(1, options.batchSize ?? 32),
     batchChars: Math.max(1, options.batchChars ?? 4_000),
     maxTokens: Math.max(1, options.maxTokens ?? USE_LITE_MAX_TOKENS),
     jobTimeoutMs: Math.max(1, options.jobTimeoutMs ?? 60_000),
-    runtime: options.runtime ?? 'onnx',
+    runtime,
   })
   const cache = new VectorCache(options.cacheSize ?? 10_000)
   return {
     kind: 'embedder',
     name: 'use-lite',
     dimension: 512,
+    runtime,
     async embed(texts, signal) {
       if (texts.length === 0) return []
       return cache.through(texts, (missing) => pool.run(missing, signal))

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { useLiteOnnxGraph, type TfjsGraphModel } from './use-lite-onnx-graph.js'
 import type { UseLiteRuntime } from './use-lite-runtime.js'
 
@@ -12,6 +11,8 @@ import type { UseLiteRuntime } from './use-lite-runtime.js'
  * TF.js's WASM SIMD backend on one core (native AVX2 matrix products against 128-bit WASM SIMD).
  */
 export async function useLiteOnnxRuntime(modelDir: string): Promise<UseLiteRuntime> {
+  // Loaded only on this route: onnxruntime-node is an optional peer of @engram/core.
+  const { InferenceSession, Tensor } = await import('onnxruntime-node')
   const model = JSON.parse(readFileSync(join(modelDir, 'model.json'), 'utf8')) as TfjsGraphModel
   const weights = Buffer.concat(
     model.weightsManifest.flatMap((group) =>
