@@ -568,23 +568,19 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 eventKey,
                 passageIds: [passage.id],
               })
-              relationships.push({
-                subjectKey: eventKey,
-                objectKey: keys[object.i]!,
-                name: 'TARGETED',
-                description: null,
-                eventKey,
-                passageIds: [passage.id],
-              })
-              for (const place of placesAfter) {
+              // A leg of the event: what it targeted, where it occurred, who else took part.
+              const addLeg = (objectKey: string, name: string) =>
                 relationships.push({
                   subjectKey: eventKey,
-                  objectKey: keys[place.i]!,
-                  name: 'OCCURRED_IN',
+                  objectKey,
+                  name,
                   description: null,
                   eventKey,
                   passageIds: [passage.id],
                 })
+              addLeg(keys[object.i]!, 'TARGETED')
+              for (const place of placesAfter) {
+                addLeg(keys[place.i]!, 'OCCURRED_IN')
               }
               // Every other named participant of the sentence, so the event joins what the sentence relates
               // (the co-occurrence baseline of document-level relation extraction; Yao et al., DocRED, ACL 2019).
@@ -597,14 +593,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 const key = keys[i]!
                 if (legged.has(key) || (m.label === 'CONCEPT' && !isProperPhrase(m.name))) return
                 legged.add(key)
-                relationships.push({
-                  subjectKey: eventKey,
-                  objectKey: key,
-                  name: m.label === 'PLACE' ? 'OCCURRED_IN' : 'INVOLVED',
-                  description: null,
-                  eventKey,
-                  passageIds: [passage.id],
-                })
+                addLeg(key, m.label === 'PLACE' ? 'OCCURRED_IN' : 'INVOLVED')
               })
               // "His father was ...", "... signed her": a third-person pronoun anywhere ties the event to
               // the main person too (the same centering preference as for a sentence opening with "He").
@@ -618,15 +607,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   : /^\s*(?:It|Its|The \p{Ll}+)\b/u.test(sentence)
                     ? mainTopic
                     : null
-              if (topic !== null && !legged.has(topic))
-                relationships.push({
-                  subjectKey: eventKey,
-                  objectKey: topic,
-                  name: 'INVOLVED',
-                  description: null,
-                  eventKey,
-                  passageIds: [passage.id],
-                })
+              if (topic !== null && !legged.has(topic)) addLeg(topic, 'INVOLVED')
             }
           }
 
