@@ -164,4 +164,26 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     const legs = graph.relationships.filter((r) => r.eventKey === signed.key)
     expect(legs.some((r) => r.subjectKey === topic || r.objectKey === topic)).toBe(true)
   })
+
+  it('ties a definite description to the band or company a text is about, though it names a person', async () => {
+    const graph = await run(
+      'Polar Music is a Swedish record label founded by Stig Anderson. The label signed ABBA in Stockholm in 1972.',
+    )
+    const topic = graph.entities.find((e) => e.name === 'Polar Music')!.key
+    const signed = graph.entities.find((e) => e.properties?.verb === 'signed')!
+    const legs = graph.relationships.filter((r) => r.eventKey === signed.key)
+    expect(legs.some((r) => r.objectKey === topic)).toBe(true)
+  })
+
+  it('relates a place heading a sentence to the places it lies in, with no event', async () => {
+    const graph = await run(
+      'Foots Creek is an unincorporated community in Jackson County, in the U.S. state of Oregon.',
+    )
+    const key = (name: string) => graph.entities.find((e) => e.name === name)!.key
+    const located = graph.relationships
+      .filter((r) => r.name === 'LOCATED_IN' && r.subjectKey === key('Foots Creek'))
+      .map((r) => r.objectKey)
+    expect(located).toEqual([key('Jackson County'), key('Oregon')])
+    expect(graph.entities.some((e) => e.labels.includes('EVENT'))).toBe(false)
+  })
 })

@@ -16,6 +16,7 @@ import {
   properNameType,
 } from './proper-name-type.js'
 import { personByCue } from './person-cues.js'
+import { placeCanBeSubject, placeStatements } from './place-statements.js'
 
 interface Mention {
   name: string
@@ -515,6 +516,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
           let subjectKey: string | null = null
+          let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
           if (verb !== null) {
             const before = mentions
@@ -528,6 +530,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   : SUBJECT_PRONOUNS.has(firstWord) || subjectPronounBefore(sentence, verb.start)
                     ? lastPerson
                     : null
+            // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
+            // sentence says is a description of the place, recorded below as its relationships.
+            if (subjectKey === null)
+              placeSubject = mentions.findLastIndex(
+                (m) =>
+                  m.end <= verb.start &&
+                  m.label === 'PLACE' &&
+                  placeCanBeSubject(sentence.slice(0, m.start)),
+              )
           } else if (person >= 0) {
             subjectKey = keys[person]!
           }
@@ -597,17 +608,38 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               })
               // "His father was ...", "... signed her": a third-person pronoun anywhere ties the event to
               // the main person too (the same centering preference as for a sentence opening with "He").
-              // A text about no person ("It was released ...", "The band toured ..."): a sentence opening
-              // with "It" or a definite description is about the first thing the text names.
-              const topic =
-                mainPerson !== null
-                  ? POSSESSIVE_OR_PRONOUN.test(sentence)
-                    ? mainPerson
-                    : null
-                  : /^\s*(?:It|Its|The \p{Ll}+)\b/u.test(sentence)
-                    ? mainTopic
-                    : null
-              if (topic !== null && !legged.has(topic)) addLeg(topic, 'INVOLVED')
+              // A sentence opening with "It" or a definite description ("It was released ...", "The band
+              // toured ...") is about the first thing the text names, when that is no person: a text
+              // about no person, or about a band, a company or a place that names people after it.
+              const topics = [
+                mainPerson !== null && POSSESSIVE_OR_PRONOUN.test(sentence) ? mainPerson : null,
+                (mainPerson === null || mainTopic !== mainPerson) &&
+                /^\s*(?:It|Its|The \p{Ll}+)\b/u.test(sentence)
+                  ? mainTopic
+                  : null,
+              ]
+              for (const topic of topics)
+                if (topic !== null && !legged.has(topic)) {
+                  legged.add(topic)
+                  addLeg(topic, 'INVOLVED')
+                }
+            }
+          }
+
+          // "Foots Creek is an unincorporated community in Jackson County, in ... Oregon": no event, the
+          // place's relationships (place-statements.ts). No new node, so retrieval's walk is unchanged.
+          if (verb !== null && placeSubject >= 0) {
+            const verbText = clean(verb.text).toLowerCase()
+            const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
+            for (const s of placeStatements(sentence, mentions, placeSubject, verb.end, named)) {
+              if (keys[s.object] === keys[placeSubject]) continue
+              relationships.push({
+                subjectKey: keys[placeSubject]!,
+                objectKey: keys[s.object]!,
+                name: s.located || !/[a-z]/.test(verbText) ? 'LOCATED_IN' : predicateName(verbText),
+                description: sentence.trim(),
+                passageIds: [passage.id],
+              })
             }
           }
 
