@@ -193,3 +193,170 @@ describe('console explorer (e2e)', () => {
     await ui.screenshot('explorer-6-error')
   })
 })
+
+/**
+ * Time in the explorer and the search (docs/time.md, issue 28): "Alice lives in Paris." (2020) then
+ * "Alice moved to Berlin in 2023." (2023) end the Paris fact at 2023-01-01. Opened now, Alice's
+ * neighbourhood draws the Paris event and its edges greyed with their window; as of 2021-06-01 the
+ * Berlin event is not there yet and Paris holds, not greyed. Screenshots: explorer-time-*.png.
+ */
+describe('console explorer and search: as of (e2e)', () => {
+  const TIME_BRAIN = 'explorer-time-e2e'
+  let app: ListeningApp
+  let ui: ConsolePage & { errors: string[] }
+  let api: EngramClient
+  const ids = new Map<string, string>()
+
+  beforeAll(async () => {
+    app = await listeningApp({ storage: 'memory' })
+    const system = createEngramClient({
+      baseUrl: app.url,
+      token: SYSTEM_TOKEN,
+      retry: { retries: 0 },
+    })
+    await system.POST('/system/brains', { body: { brain_id: TIME_BRAIN } })
+    api = system.withBrain(TIME_BRAIN)
+    for (const [text, at] of [
+      ['Alice lives in Paris.', '2020-03-01T00:00:00Z'],
+      ['Alice moved to Berlin in 2023.', '2023-06-01T00:00:00Z'],
+    ] as const) {
+      const { task_id } = await api.POST('/ingest/', { body: { text, source_timestamp: at } })
+      expect((await api.waitForTask(task_id)).status).toBe('completed')
+    }
+    const { entities } = await api.GET('/retrieve/entities', { params: { query: { limit: 100 } } })
+    for (const e of entities) ids.set(e.name, e.uuid)
+    // What the local extractor makes of the two sentences (the story the checks below rely on).
+    for (const name of ['Alice', 'Alice lives Paris', 'Alice moved Berlin', 'Paris', 'Berlin'])
+      expect(ids.has(name), name).toBe(true)
+    ui = await openConsole(app.url)
+    await ui.page.evaluate(
+      ([token, brain]) => {
+        const storage = (
+          globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+        ).sessionStorage
+        storage.setItem('engram.console.token', token)
+        storage.setItem('engram.console.brain', brain)
+      },
+      [SYSTEM_TOKEN, TIME_BRAIN] as const,
+    )
+    await ui.page.reload()
+    ui.errors.length = 0
+  })
+
+  afterAll(async () => {
+    await ui?.close()
+    await app?.close()
+  })
+
+  const counts = async () => {
+    const count = ui.page.getByTestId('explorer-node-count')
+    const read = async (name: string) => Number(await count.getAttribute(name))
+    return {
+      nodes: await read('data-nodes'),
+      edges: await read('data-edges'),
+      endedNodes: await read('data-ended-nodes'),
+      endedEdges: await read('data-ended-edges'),
+    }
+  }
+  /** Alice's relationship row to `other` in the detail panel. */
+  const row = (other: string) =>
+    ui.page.getByTestId('entity-detail').locator('[data-testid="entity-relationship"]', {
+      has: ui.page.locator(
+        `[data-testid="entity-relationship-link"][data-uuid="${ids.get(other)}"]`,
+      ),
+    })
+
+  it('greys the ended fact with its window, and shows 2021 as it was', async () => {
+    const { page } = ui
+    const alice = ids.get('Alice')!
+    await page.getByTestId('tab-explorer').click()
+    await page.getByTestId('explorer-search').fill('Alice')
+    await page.getByTestId('explorer-search-submit').click()
+    expect(await settled(page, RESULTS)).toBe('done')
+    await page.locator(`[data-testid="explorer-result"][data-uuid="${alice}"]`).click()
+    expect(await settled(page, STATUS)).toBe('done')
+    // Alice, both events, Paris and Berlin; the Paris event and its two legs are ended, greyed.
+    expect(await counts()).toEqual({ nodes: 5, edges: 4, endedNodes: 1, endedEdges: 2 })
+    expect(await page.getByTestId('explorer-legend-ended').textContent()).toContain(
+      'ended 1 events',
+    )
+    expect(await settled(page, panel(alice))).toBe('done')
+    const paris = row('Alice lives Paris')
+    expect(await paris.getAttribute('data-ended')).toBe('true')
+    expect(await paris.getByTestId('entity-relationship-window').textContent()).toBe(
+      'valid 2020-03-01 → 2023-01-01, superseded',
+    )
+    const berlin = row('Alice moved Berlin')
+    expect(await berlin.getAttribute('data-ended')).toBe('false')
+    expect(await berlin.getByTestId('entity-relationship-window').textContent()).toBe(
+      'valid since 2023-01-01',
+    )
+    // The Paris event is drawn: the link selects it, and its panel shows its window.
+    await paris.getByTestId('entity-relationship-link').click()
+    expect(await settled(page, panel(ids.get('Alice lives Paris')!))).toBe('done')
+    const window = page.getByTestId('entity-detail').getByTestId('entity-window')
+    // The event node carries the window but not `invalidated_by` (only the legs name their successor).
+    expect(await window.textContent()).toMatch(
+      /^valid 2020-03-01 → 2023-01-01, (superseded|ended)$/,
+    )
+    expect(await window.getAttribute('data-ended')).toBe('true')
+    await ui.screenshot('explorer-time-1-now')
+
+    // The date field is next in the keyboard order after "Whole brain".
+    await page.getByTestId('explorer-load-all').focus()
+    await page.keyboard.press('Tab')
+    expect(
+      await page.evaluate(
+        () =>
+          (
+            globalThis as unknown as {
+              document: { activeElement: { dataset: { testid?: string } } }
+            }
+          ).document.activeElement.dataset.testid,
+      ),
+    ).toBe('explorer-as-of')
+    await page.getByTestId('explorer-as-of').fill('2021-06-01')
+    expect(await settled(page, STATUS)).toBe('done')
+    expect(await page.getByTestId('explorer-node-count').getAttribute('data-as-of')).toBe(
+      '2021-06-01',
+    )
+    // Alice, the Paris event and Paris; nothing greyed, no Berlin yet.
+    expect(await counts()).toEqual({ nodes: 3, edges: 2, endedNodes: 0, endedEdges: 0 })
+    expect(await page.getByTestId('explorer-legend-ended').count()).toBe(0)
+    expect(await settled(page, panel(alice))).toBe('done')
+    expect(await row('Alice moved Berlin').count()).toBe(0)
+    expect(await row('Alice lives Paris').getAttribute('data-ended')).toBe('false')
+    expect(
+      await row('Alice lives Paris').getByTestId('entity-relationship-window').textContent(),
+    ).toBe('valid 2020-03-01 → 2023-01-01')
+    await ui.screenshot('explorer-time-2-as-of-2021')
+
+    await page.getByTestId('explorer-as-of-now').click()
+    expect(await settled(page, STATUS)).toBe('done')
+    expect(await counts()).toEqual({ nodes: 5, edges: 4, endedNodes: 1, endedEdges: 2 })
+    expect(ui.errors).toEqual([])
+  }, 60_000)
+
+  it('searches as of the date field', async () => {
+    const { page } = ui
+    const expected = async (asOf?: string) =>
+      (
+        await api.POST('/retrieve/search', {
+          body: { query: 'Alice', k: 10, channels: ['passages'], ...(asOf ? { as_of: asOf } : {}) },
+        })
+      ).hits.length
+    const [now, then] = [await expected(), await expected('2021-06-01')]
+    // Both passages now (passages are never filtered by default); in 2021 the Berlin one states
+    // nothing true yet.
+    expect([now, then]).toEqual([2, 1])
+    await page.getByTestId('tab-search').click()
+    await page.getByTestId('search-query').fill('Alice')
+    await page.getByTestId('search-as-of').fill('2021-06-01')
+    await page.getByTestId('search-submit').click()
+    await page.getByTestId('search-summary').filter({ hasText: 'hit' }).waitFor()
+    // One hit, as the API answers as of 2021 (two without as_of): the date was sent as `as_of`.
+    expect(await page.getByTestId('search-summary').textContent()).toBe(`${then} hit`)
+    await ui.screenshot('explorer-time-3-search-as-of')
+    expect(ui.errors).toEqual([])
+  })
+})

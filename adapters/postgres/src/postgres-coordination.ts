@@ -3,6 +3,7 @@ import type pg from 'pg'
 import {
   StorageUnavailableError,
   type Coordination,
+  type ExclusiveRun,
   type FeedEntry,
   type StorageRuntime,
   type TaskKey,
@@ -16,6 +17,9 @@ import type { Queryable } from './postgres-sql.js'
 
 /** First key of the brains' advisory write locks ('eng'); the second is `hashtext(brain id)`. */
 const BRAIN_LOCK = 0x656e67
+
+/** First key of `tryExclusive`'s job locks ('ejb'); the second is `hashtext(job name)`. */
+const JOB_LOCK = 0x656a62
 
 /**
  * Leases runnable tasks: the oldest of each brain first, brains in turn (a brain with a backlog does
@@ -164,6 +168,37 @@ export function postgresCoordination(options: PostgresCoordinationOptions): Post
     }
   }
 
+  /**
+   * A session advisory lock taken with `pg_try_advisory_lock` (PostgreSQL 15 documentation, 9.27.10
+   * "Advisory Lock Functions": it "will either obtain the lock immediately and return true, or return
+   * false without waiting"), on a connection of the lock pool held while `work` runs. A dropped
+   * connection frees the lock early: the jobs run under it must bear being run twice.
+   */
+  async function tryExclusive<T>(name: string, work: () => Promise<T>): Promise<ExclusiveRun<T>> {
+    if (lockPool === null) throw new Error('postgres adapter: open() was not called')
+    const client = await lockPool.guarded.connect()
+    let broken = false
+    try {
+      const { rows } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+        [JOB_LOCK, name],
+      )
+      if (rows[0]?.locked !== true) return { acquired: false }
+      try {
+        return { acquired: true, value: await work() }
+      } finally {
+        await client
+          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK, name])
+          .catch(() => (broken = true))
+      }
+    } catch (error) {
+      broken = true
+      throw error
+    } finally {
+      client.release(broken)
+    }
+  }
+
   const writes: WriteFeed = {
     async heads(brainIds) {
       const { rows } = await db().query<{ id: string; seq: string }>(
@@ -233,6 +268,7 @@ export function postgresCoordination(options: PostgresCoordinationOptions): Post
   return {
     origin,
     withBrainLock,
+    tryExclusive,
     writes,
     tasks,
     async claimSetting(key, value) {

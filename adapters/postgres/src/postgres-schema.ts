@@ -152,6 +152,13 @@ export const MIGRATIONS: readonly string[] = [
      SELECT o.brain_id, 'model', 'observation', o.id FROM observations o
      WHERE NOT EXISTS (SELECT 1 FROM evidence v WHERE v.brain_id = o.brain_id AND v.kind = 'observation' AND v.record_id = o.id)
      ON CONFLICT DO NOTHING;`,
+  // 5: expiry (docs/time.md): the source's \`expiresAt\` as a generated column of its JSON (the batch
+  // writes stay as they are; existing rows read NULL, never expiring), indexed for the sweep. A
+  // stored generated column rewrites the sources table once: one row per source, no content.
+  `ALTER TABLE sources ADD COLUMN expires_at text COLLATE "C"
+     GENERATED ALWAYS AS (data ->> 'expiresAt') STORED;
+   CREATE INDEX sources_expiry ON sources (brain_id, expires_at, id)
+     WHERE status = 'active' AND expires_at IS NOT NULL;`,
 ]
 
 /**

@@ -49,6 +49,15 @@ export function postgresSourceRepositories(
         )
         return { items: rows.map((r) => parse<Source>(r)), total: total.rows[0]!.n }
       },
+      async expired(now, limit) {
+        // The terms of the partial index `sources_expiry`, so that the planner can use it.
+        const { rows } = await db.query<{ data: string }>(
+          `SELECT data::text AS data FROM sources WHERE brain_id = $1 AND status = 'active'
+             AND expires_at IS NOT NULL AND expires_at <= $2 ORDER BY expires_at, id LIMIT $3`,
+          [brainId, now, limit],
+        )
+        return rows.map((r) => parse<Source>(r))
+      },
     },
     evidence: {
       async supportedBy(evidenceIds) {

@@ -75,6 +75,11 @@ export const BRAIN_MIGRATIONS = [
    INSERT OR IGNORE INTO evidence (evidence_id, kind, record_id)
      SELECT 'model', 'observation', id FROM observations
      WHERE id NOT IN (SELECT record_id FROM evidence WHERE kind = 'observation');`,
+  // Expiry (docs/time.md): the source's `expiresAt` as a virtual column computed from its JSON (the
+  // batch writes stay as they are; existing rows read NULL, never expiring), indexed for the sweep.
+  `ALTER TABLE sources ADD COLUMN expires_at TEXT
+     GENERATED ALWAYS AS (CASE WHEN json_valid(data) THEN json_extract(data, '$.expiresAt') END) VIRTUAL;
+   CREATE INDEX sources_expiry ON sources(status, expires_at, id) WHERE expires_at IS NOT NULL;`,
 ]
 
 function migrate(db: SqliteDatabaseLike, migrations: string[]): void {

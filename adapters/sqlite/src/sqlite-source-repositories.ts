@@ -62,6 +62,14 @@ export function sqliteSourceRepositories(stmt: (sql: string) => SqliteStatementL
         ).all(...params, q.limit, q.skip)
         return { items: rows.map((r) => parse<Source>(r)), total }
       },
+      async expired(now, limit) {
+        // The terms of the partial index `sources_expiry`, so that SQLite uses it.
+        const rows = stmt(
+          `SELECT data FROM sources WHERE status = 'active' AND expires_at IS NOT NULL
+             AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
+        ).all(now, limit)
+        return rows.map((r) => parse<Source>(r))
+      },
     },
     evidence: {
       async supportedBy(evidenceIds) {

@@ -177,6 +177,21 @@ describe('createEngramClient', () => {
     expect(seen[0]!.body).toMatch(/name="source_id"\r\n\r\nnotes\/a\.md\r\n/)
   })
 
+  it('sends a file’s expiry as multipart fields: a Date as its ISO text, ttl as digits', async () => {
+    const { fetch, seen } = fakeFetch([
+      json(202, { message: 'File ingestion accepted', task_id: 't1', source_id: 't1' }),
+      json(202, { message: 'File ingestion accepted', task_id: 't2', source_id: 't2' }),
+    ])
+    const engram = createEngramClient({ baseUrl: 'http://h', fetch })
+    const file = new Blob(['# Notes\n'])
+    await engram.ingestFile({ file, filename: 'a.md', expiresAt: new Date(Date.UTC(2030, 0, 2)) })
+    await engram.ingestFile({ file, filename: 'a.md', ttl: 3600 })
+    expect(seen[0]!.body).toMatch(/name="expires_at"\r\n\r\n2030-01-02T00:00:00\.000Z\r\n/)
+    expect(seen[0]!.body).not.toContain('name="ttl"')
+    expect(seen[1]!.body).toMatch(/name="ttl"\r\n\r\n3600\r\n/)
+    expect(seen[1]!.body).not.toContain('name="expires_at"')
+  })
+
   it('lists, reads and forgets sources, with ids percent-encoded in the path', async () => {
     const { fetch, seen } = fakeFetch([
       json(200, { sources: [], total: 0, message: 'ok' }),

@@ -74,6 +74,13 @@ export interface FileUpload {
    * its content. Default: the task id.
    */
   sourceId?: string
+  /**
+   * When the source expires (docs/time.md, Expiry): a date-time with a time zone, or a Date. Not with
+   * `ttl`. Without either, the brain's default applies.
+   */
+  expiresAt?: string | Date
+  /** Seconds until the source expires (1 to 100 years). Not with `expiresAt`. */
+  ttl?: number
   /** Brain for this upload, when the client has none or another one. */
   brain?: string
   signal?: AbortSignal
@@ -158,12 +165,23 @@ export function createEngramClient(options: EngramClientOptions): EngramClient {
           file: upload.file,
           ...(upload.metaKeys === undefined ? {} : { meta_keys: JSON.stringify(upload.metaKeys) }),
           ...(upload.sourceId === undefined ? {} : { source_id: upload.sourceId }),
+          ...(upload.expiresAt === undefined
+            ? {}
+            : {
+                expires_at:
+                  upload.expiresAt instanceof Date
+                    ? upload.expiresAt.toISOString()
+                    : upload.expiresAt,
+              }),
+          ...(upload.ttl === undefined ? {} : { ttl: String(upload.ttl) }),
         },
         bodySerializer: (body) => {
           const form = new FormData()
           form.append('file', body.file, upload.filename)
           if (body.meta_keys !== undefined) form.append('meta_keys', body.meta_keys)
           if (body.source_id !== undefined) form.append('source_id', body.source_id)
+          if (body.expires_at !== undefined) form.append('expires_at', body.expires_at)
+          if (body.ttl !== undefined) form.append('ttl', body.ttl)
           return form
         },
         ...(upload.signal === undefined ? {} : { signal: upload.signal }),

@@ -287,3 +287,22 @@ export { VectorCache } from './embedders/vector-cache.js'
 export { scheduledEmbedder, type ScheduledEmbedderOptions } from './embedders/scheduled-embedder.js'
 export { l2Normalize } from './embedders/l2-normalize.js'
 export * from './sources/sources-api.js'
+// Time (docs/time.md): validity windows, contradictions, the brain at a time.
+export {
+  DEFAULT_SINGLE_VALUED,
+  SingleValuedSlots,
+  brainSingleValued,
+  type SingleValuedTable,
+} from './time/single-valued.js'
+export { statedTime, type StatedTime } from './time/stated-time.js'
+export { supersede, type SlotFact, type Ending } from './time/supersede.js'
+export {
+  isNow,
+  timeFilter,
+  visible,
+  windowOf,
+  type TimeFilter,
+  type Timed,
+  type Window,
+} from './time/validity.js'
+export { sliceBrain } from './time/time-slice.js'

@@ -47,6 +47,16 @@ describe('configuration', () => {
     expect(loadConfig({ INDEX_MEMORY_MB: '512' }).indexMemoryMb).toBe(512)
   })
 
+  it('reads the expiry sweep period: 60 s by default, 0 disables, negatives and fractions refused', () => {
+    expect(loadConfig({}).expirySweepSeconds).toBe(60)
+    expect(loadConfig({ ENGRAM_EXPIRY_SWEEP_SECONDS: '0' }).expirySweepSeconds).toBe(0)
+    expect(loadConfig({ ENGRAM_EXPIRY_SWEEP_SECONDS: '5' }).expirySweepSeconds).toBe(5)
+    for (const value of ['-1', '1.5', 'soon'])
+      expect(() => loadConfig({ ENGRAM_EXPIRY_SWEEP_SECONDS: value }), value).toThrow(
+        'ENGRAM_EXPIRY_SWEEP_SECONDS',
+      )
+  })
+
   it('reads BM25 defaults, only the variables set', () => {
     expect(loadConfig({}).bm25).toEqual({})
     expect(loadConfig({ BM25_VARIANT: 'bm25l', BM25_B: '0.75' }).bm25).toEqual({

@@ -88,6 +88,11 @@ export interface ServerConfig {
    * only the variables set, the engine's defaults for the rest.
    */
   bm25: Bm25Settings
+  /**
+   * Seconds between sweeps that forget expired sources (`ENGRAM_EXPIRY_SWEEP_SECONDS`, default 60; 0
+   * disables them). With PostgreSQL one process sweeps at a time (docs/time.md, Expiry).
+   */
+  expirySweepSeconds: number
   version: string
 }
 
@@ -295,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 30, 2, 3600),
     indexMemoryMb: optionalInteger(env, 'INDEX_MEMORY_MB', 1, 16 * 1024 * 1024),
     bm25: bm25FromEnv(env),
+    expirySweepSeconds: integer(env, 'ENGRAM_EXPIRY_SWEEP_SECONDS', 60, 0, 86_400),
     version: packageVersion(),
   }
 }

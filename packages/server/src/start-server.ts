@@ -142,6 +142,7 @@ async function start(
       plugins,
       ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
       bm25: config.bm25,
+      expirySweepSeconds: config.expirySweepSeconds,
       ...(config.searchFusion === undefined ? {} : { defaultFusion: config.searchFusion }),
       graphChannels: {
         passages: config.graphChannels.passages,

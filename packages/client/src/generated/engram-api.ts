@@ -235,12 +235,12 @@ export interface paths {
         };
         /**
          * Get brain settings
-         * @description The BM25 settings the brain scores with (server defaults under its override) and the fields it overrides. Beyond the Engram contract.
+         * @description The BM25 settings the brain scores with (server defaults under its override), the fields it overrides, and its expiry default. Beyond the Engram contract.
          */
         get: operations["system_get_brain_settings"];
         /**
          * Set brain settings
-         * @description Sets the brain's BM25 override (variant, k1, b, delta), applied to its lexical indexes at once without re-indexing (scores change, postings do not). Out-of-range values answer 400. Beyond the Engram contract.
+         * @description Sets the brain's BM25 override (variant, k1, b, delta), applied to its lexical indexes at once without re-indexing (scores change, postings do not), its expiry default (`expiry.default_ttl`) and its single-valued predicates (`temporal.single_valued_predicates`; both docs/time.md). Fields left out are unchanged. Out-of-range values answer 400. Beyond the Engram contract.
          */
         put: operations["system_put_brain_settings"];
         post?: never;
@@ -284,7 +284,7 @@ export interface paths {
         get?: never;
         /**
          * Update a relationship
-         * @description `new_properties` merges (`deprecated: true` deprecates the relationship), `properties_to_remove` deletes keys.
+         * @description `new_properties` merges (`deprecated: true` deprecates the relationship: it ends now), `properties_to_remove` deletes keys. `valid_at` / `invalid_at` correct the fact's validity window (docs/time.md): an `invalid_at` ends the fact (deprecated once it has passed, `expired_at` now) and `null` reopens it; the legs of its event follow, and a `relationship_invalidated` changelog entry records an end.
          */
         put: operations["model_update_relationship"];
         /**
@@ -877,7 +877,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest a file
-         * @description multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id`, `meta_keys` (a JSON object as a string) and `source_id`. One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).
+         * @description multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id`, `meta_keys` (a JSON object as a string), `source_id`, and `expires_at` or `ttl` (not both: 400). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).
          */
         post: operations["ingest_file"];
         delete?: never;
@@ -1044,6 +1044,26 @@ export interface components {
             last_updated: string;
             /** @enum {string} */
             polarity: "positive" | "negative" | "neutral";
+            /**
+             * Format: date-time
+             * @description Event time the fact became true. Left out when unknown or not a fact.
+             */
+            valid_at?: string;
+            /**
+             * Format: date-time
+             * @description Event time the fact stopped being true; left out while it holds (`deprecated` is true once it has passed).
+             */
+            invalid_at?: string;
+            /**
+             * Format: date-time
+             * @description System time the brain learned the record; left out for records written before it was kept.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description System time the brain learned that the fact ended; left out while it holds.
+             */
+            expired_at?: string;
             observations: components["schemas"]["Observation"][];
         };
         Relationship: {
@@ -1065,6 +1085,26 @@ export interface components {
             };
             /** Format: date-time */
             last_updated: string;
+            /**
+             * Format: date-time
+             * @description Event time the fact became true. Left out when unknown or not a fact.
+             */
+            valid_at?: string;
+            /**
+             * Format: date-time
+             * @description Event time the fact stopped being true; left out while it holds (`deprecated` is true once it has passed).
+             */
+            invalid_at?: string;
+            /**
+             * Format: date-time
+             * @description System time the brain learned the record; left out for records written before it was kept.
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description System time the brain learned that the fact ended; left out while it holds.
+             */
+            expired_at?: string;
             observations: components["schemas"]["Observation"][];
         };
         Passage: {
@@ -1142,6 +1182,11 @@ export interface components {
                 observations: number;
                 structured: number;
             };
+            /**
+             * Format: date-time
+             * @description When a sweep forgets it (docs/time.md, Expiry): set by its latest ingestion’s `expires_at` or `ttl`, or the brain’s default. Left out when it never expires.
+             */
+            expires_at?: string;
         };
         Deletion: {
             deleted: {
@@ -1236,7 +1281,7 @@ export interface components {
             /** @description Entity, Relationship, Entity, ...: [actor, leg, event, leg, target] with missing parts left out, or [subject, relationship, object] for a direct fact. */
             triple: (components["schemas"]["Entity"] | components["schemas"]["Relationship"])[];
         };
-        /** @description One statement (entity, predicate, object) asserted by two or more events or relationships with different dates. */
+        /** @description A statement (entity, predicate, object) asserted by two or more events or relationships with different dates, or a fact a newer one superseded, with both validity windows. */
         TemporalConflict: {
             entity_uuid: string;
             entity_name: string;
@@ -1246,10 +1291,35 @@ export interface components {
             object_name: string;
             /** @description Uuids of the events (or, for a direct statement, the relationships) asserting it, oldest first. */
             hubs: string[];
-            /** @description The distinct days it is dated, ascending (two or more). */
+            /** @description The distinct days it is dated, ascending. */
             happened_ats: string[];
             /** @description Each assertion as a line of text, oldest first. */
             facts: string[];
+            /**
+             * @description `restated`: one statement asserted with different dates; `superseded`: a fact that a newer fact with another object ended (docs/time.md), `hubs` old then new.
+             * @enum {string}
+             */
+            kind: "restated" | "superseded";
+            /** @description The validity window of each hub, in the order of `hubs`. */
+            windows: {
+                /**
+                 * Format: date-time
+                 * @description Left out when unknown.
+                 */
+                valid_at?: string;
+                /**
+                 * Format: date-time
+                 * @description Left out while it holds.
+                 */
+                invalid_at?: string;
+            }[];
+            /** @description For `superseded`: the fact that ended this one. Left out otherwise. */
+            superseded_by?: {
+                hub: string;
+                predicate: string;
+                object_uuid: string;
+                object_name: string;
+            };
         };
         /** @description Two events of the selected facts that share an entity. */
         ContextPath: {
@@ -1476,6 +1546,10 @@ export interface operations {
                 profile_stages?: "0" | "1" | "true" | "false";
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -1630,6 +1704,10 @@ export interface operations {
                         [key: string]: string | number | boolean | null;
                     };
                     brain_id?: string;
+                    /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                    as_of?: string;
+                    /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                    known_at?: string;
                 };
             };
         };
@@ -2673,6 +2751,22 @@ export interface operations {
                                 delta?: number;
                             };
                         };
+                        /** @description Expiry of the brain’s sources (docs/time.md). */
+                        expiry: {
+                            /** @description Seconds to the expiry of sources ingested without `expires_at` or `ttl`; left out when unset. */
+                            default_ttl?: number;
+                        };
+                        /** @description Contradictions (docs/time.md). */
+                        temporal: {
+                            /** @description The single-valued predicate table the brain runs with: slot -> predicates (base forms, UPPER_SNAKE). A newer fact of a slot with another object ends the older one (docs/time.md). */
+                            single_valued_predicates: {
+                                [key: string]: string[];
+                            };
+                            /** @description The slots the brain sets itself; the rest are the defaults. */
+                            overrides: {
+                                [key: string]: string[];
+                            };
+                        };
                     };
                 };
             };
@@ -2761,8 +2855,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Replaces the brain's BM25 override; `{}` or null returns it to the server defaults. */
-                    bm25: {
+                    /** @description Replaces the brain's BM25 override; `{}` or null returns it to the server defaults. Left out: unchanged. */
+                    bm25?: {
                         /**
                          * @description Scoring formula: lucene, atire, bm25l or bm25+.
                          * @enum {string}
@@ -2775,6 +2869,18 @@ export interface operations {
                         /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
                         delta?: number;
                     } | null;
+                    /** @description Expiry of the brain’s sources (docs/time.md). Left out: unchanged. */
+                    expiry?: {
+                        /** @description Seconds (1 to 3155760000) from an ingestion to the expiry of its source, for ingestions that send neither `expires_at` nor `ttl`; null clears it. Sources ingested before keep their expiry. */
+                        default_ttl?: number | null;
+                    };
+                    /** @description Contradictions (docs/time.md). Left out: unchanged. */
+                    temporal?: {
+                        /** @description Slots to replace in the single-valued predicate table (slot: lower_snake; predicates: base forms such as PLAY_FOR); an empty list switches a slot off; null or {} returns to the defaults. Applies to what is ingested afterwards. */
+                        single_valued_predicates?: {
+                            [key: string]: string[];
+                        } | null;
+                    };
                 };
             };
         };
@@ -2816,6 +2922,22 @@ export interface operations {
                                 b?: number;
                                 /** @description Lower bound of the tf part (bm25l, bm25+), >= 0. */
                                 delta?: number;
+                            };
+                        };
+                        /** @description Expiry of the brain’s sources (docs/time.md). */
+                        expiry: {
+                            /** @description Seconds to the expiry of sources ingested without `expires_at` or `ttl`; left out when unset. */
+                            default_ttl?: number;
+                        };
+                        /** @description Contradictions (docs/time.md). */
+                        temporal: {
+                            /** @description The single-valued predicate table the brain runs with: slot -> predicates (base forms, UPPER_SNAKE). A newer fact of a slot with another object ends the older one (docs/time.md). */
+                            single_valued_predicates: {
+                                [key: string]: string[];
+                            };
+                            /** @description The slots the brain sets itself; the rest are the defaults. */
+                            overrides: {
+                                [key: string]: string[];
                             };
                         };
                     };
@@ -3247,6 +3369,10 @@ export interface operations {
                     /** @default [] */
                     properties_to_remove?: string[];
                     new_description?: string | null;
+                    /** @description New start of the validity window; null clears it. */
+                    valid_at?: string | null;
+                    /** @description New end of the validity window; null reopens the fact. */
+                    invalid_at?: string | null;
                     brain_id?: string;
                 };
             };
@@ -3396,6 +3522,10 @@ export interface operations {
                      */
                     direction?: "in" | "out" | "neutral";
                     happened_at?: string | null;
+                    /** @description Event time the fact became true (docs/time.md); default `happened_at`, else now. */
+                    valid_at?: string | null;
+                    /** @description Event time the fact stopped being true; default none. */
+                    invalid_at?: string | null;
                     brain_id?: string;
                 };
             };
@@ -5531,6 +5661,10 @@ export interface operations {
                 limit?: number;
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -5650,6 +5784,10 @@ export interface operations {
                 look_for?: string;
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -5783,6 +5921,10 @@ export interface operations {
                     limit?: number;
                     look_for?: string;
                     brain_id?: string;
+                    /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                    as_of?: string;
+                    /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                    known_at?: string;
                 };
             };
         };
@@ -5930,6 +6072,10 @@ export interface operations {
                     /** @default 10 */
                     limit?: number;
                     brain_id?: string;
+                    /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                    as_of?: string;
+                    /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                    known_at?: string;
                 };
             };
         };
@@ -6063,6 +6209,10 @@ export interface operations {
                 context_depth?: number;
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -6181,6 +6331,10 @@ export interface operations {
                 max_depth?: number;
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -6309,6 +6463,10 @@ export interface operations {
                 types?: string | string[];
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -6429,6 +6587,10 @@ export interface operations {
                 flattened?: "0" | "1" | "true" | "false";
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                as_of?: string;
+                /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                known_at?: string;
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */
@@ -6702,6 +6864,10 @@ export interface operations {
                      */
                     profile_stages?: boolean | ("0" | "1" | "true" | "false");
                     brain_id?: string;
+                    /** @description Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept). */
+                    as_of?: string;
+                    /** @description System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now. */
+                    known_at?: string;
                 };
             };
         };
@@ -7204,6 +7370,13 @@ export interface operations {
                     skip_enrichment?: boolean | ("0" | "1" | "true" | "false");
                     /** @description The source this content belongs to: your own id, 1..256 characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id. */
                     source_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the source expires: an ISO 8601 date-time with a time zone (e.g. `2030-01-01T00:00:00Z`). A sweep then forgets it as `DELETE /sources/{source_id}` does (a past time: at the next sweep). Not with `ttl` (both: 400). Without either, the brain’s `expiry.default_ttl` applies, else the source never expires; re-ingesting a source sets its expiry anew.
+                     */
+                    expires_at?: string;
+                    /** @description Seconds until the source expires (1 to 3155760000, 100 years), counted from now: as `expires_at` = now + ttl. Not with `expires_at`. */
+                    ttl?: number;
                     brain_id?: string;
                 };
             };
@@ -7351,6 +7524,13 @@ export interface operations {
                     meta_keys?: string;
                     /** @description The source this content belongs to: your own id, 1..256 characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id. */
                     source_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the source expires: an ISO 8601 date-time with a time zone (e.g. `2030-01-01T00:00:00Z`). A sweep then forgets it as `DELETE /sources/{source_id}` does (a past time: at the next sweep). Not with `ttl` (both: 400). Without either, the brain’s `expiry.default_ttl` applies, else the source never expires; re-ingesting a source sets its expiry anew.
+                     */
+                    expires_at?: string;
+                    /** @description Seconds until the source expires (1 to 3155760000, 100 years), counted from now: as `expires_at` = now + ttl. Not with `expires_at`. A whole number as the field's text. */
+                    ttl?: string;
                 };
             };
         };
@@ -7553,6 +7733,13 @@ export interface operations {
                     mode?: ("deterministic" | "hybrid" | "enrich") | null;
                     /** @description The source this content belongs to: your own id, 1..256 characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id. */
                     source_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the source expires: an ISO 8601 date-time with a time zone (e.g. `2030-01-01T00:00:00Z`). A sweep then forgets it as `DELETE /sources/{source_id}` does (a past time: at the next sweep). Not with `ttl` (both: 400). Without either, the brain’s `expiry.default_ttl` applies, else the source never expires; re-ingesting a source sets its expiry anew.
+                     */
+                    expires_at?: string;
+                    /** @description Seconds until the source expires (1 to 3155760000, 100 years), counted from now: as `expires_at` = now + ttl. Not with `expires_at`. */
+                    ttl?: number;
                     brain_id?: string;
                 };
             };

@@ -10,6 +10,7 @@ const form: SearchForm = {
   fusionAlpha: 0.3,
   rerank: '',
   expand: 'auto',
+  asOf: '',
 }
 
 describe('searchBody', () => {
@@ -39,5 +40,10 @@ describe('searchBody', () => {
       expand: 'neighbors',
     })
     expect(searchBody({ ...form, fusion: 'rrf' })).not.toHaveProperty('fusion_alpha')
+  })
+
+  it('asks as of the date field, and about now when it is empty', () => {
+    expect(searchBody({ ...form, asOf: '2021-06-01' })).toMatchObject({ as_of: '2021-06-01' })
+    expect(searchBody(form)).not.toHaveProperty('as_of')
   })
 })

@@ -1,3 +1,5 @@
+import { asOfParam } from './explorer/fact-window.js'
+
 /** What the search form holds, before it becomes a request. */
 export interface SearchForm {
   query: string
@@ -13,6 +15,8 @@ export interface SearchForm {
   /** `''` for the server's default (`auto`), `none` for no rerank, else `plugin:<name>`. */
   rerank: string
   expand: 'auto' | 'none' | 'neighbors'
+  /** The "as of" date field (`YYYY-MM-DD`), sent as `as_of` (docs/time.md); `''` for now. */
+  asOf: string
 }
 
 /** The `POST /retrieve/search` body of a form (CONTRACT.md section 7), always with `profile_stages`. */
@@ -25,6 +29,7 @@ export function searchBody(form: SearchForm) {
       .filter((c) => c !== ''),
   ]
   const rerank = form.rerank.trim()
+  const asOf = asOfParam(form.asOf)
   return {
     query: form.query.trim(),
     k: form.k,
@@ -35,6 +40,7 @@ export function searchBody(form: SearchForm) {
       : {}),
     ...(rerank !== '' ? { rerank } : {}),
     expand: form.expand,
+    ...(asOf !== undefined ? { as_of: asOf } : {}),
     profile_stages: true,
   }
 }

@@ -12,7 +12,8 @@ const option = (value: string, text = value) => h('option', { attrs: { value }, 
 
 /**
  * The Search tab: `POST /retrieve/search` with the chosen channels, fusion, rerank and expansion, always
- * with `profile_stages`; each hit shows its per-signal scores, the response its stage timings.
+ * with `profile_stages`; each hit shows its per-signal scores, the response its stage timings. The
+ * "As of" date (empty: now) is sent as `as_of`: facts and passages true only at other times drop out.
  */
 export function createSearchView(ctx: ConsoleContext): ConsoleView {
   let abort = new AbortController()
@@ -63,6 +64,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
     option('none'),
     option('neighbors'),
   )
+  const asOf = h('input', { testid: 'search-as-of', attrs: { type: 'date' } })
   const submit = h('button', { testid: 'search-submit', attrs: { type: 'submit' }, text: 'Search' })
 
   const form = h(
@@ -84,6 +86,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
       field('Rerank', rerank),
       field('Expansion', expand),
       field('k', k),
+      field('As of', asOf, 'empty: now'),
     ),
   )
   const summary = h('p', { class: 'hint', testid: 'search-summary' })
@@ -111,6 +114,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
         fusionAlpha: alpha.value === '' ? null : Number(alpha.value),
         rerank: rerank.value,
         expand: expand.value === 'neighbors' || expand.value === 'none' ? expand.value : 'auto',
+        asOf: asOf.value,
       })
       const response = await ctx.client.POST('/retrieve/search', { body, signal })
       summary.textContent = `${response.hits.length} hit${response.hits.length === 1 ? '' : 's'}`

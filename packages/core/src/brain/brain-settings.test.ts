@@ -1,3 +1,4 @@
+import { DEFAULT_SINGLE_VALUED } from '../time/single-valued.js'
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../engine/create-engine.js'
 import { EngramError } from '../errors.js'
@@ -37,6 +38,8 @@ describe('brain settings', () => {
     expect(await engram.brainSettings.get('default')).toEqual({
       bm25: { variant: 'bm25+', k1: 1.2, b: 0.75, delta: 1 },
       overrides: { bm25: {} },
+      expiry: { defaultTtl: null },
+      temporal: { singleValuedPredicates: DEFAULT_SINGLE_VALUED, override: {} },
     })
 
     const updated = await engram.brainSettings.update('default', {
@@ -45,6 +48,8 @@ describe('brain settings', () => {
     expect(updated).toEqual({
       bm25: { variant: 'bm25l', k1: 1.2, b: 0.3, delta: 0.5 },
       overrides: { bm25: { variant: 'bm25l', b: 0.3 } },
+      expiry: { defaultTtl: null },
+      temporal: { singleValuedPredicates: DEFAULT_SINGLE_VALUED, override: {} },
     })
     expect(indexes.passages.size).toBe(3)
     for (const index of [indexes.passages, indexes.entities, indexes.events, indexes.observations])

@@ -22,7 +22,17 @@ export interface Coordination {
    * processes starting at once agree on one (the generated system token's hash).
    */
   claimSetting(key: string, value: string): Promise<string>
+  /**
+   * Runs `work` only if no process sharing the database holds the lock named `name`, holding it until
+   * `work` settles; answers `{ acquired: false }` at once otherwise, without waiting. For jobs one
+   * process should do per round (the expiry sweep, docs/time.md). The lock goes with the process.
+   * Optional: without it, each process runs such jobs itself.
+   */
+  tryExclusive?<T>(name: string, work: () => Promise<T>): Promise<ExclusiveRun<T>>
 }
+
+/** What `Coordination.tryExclusive` did: ran `work` (and what it returned), or found the lock taken. */
+export type ExclusiveRun<T> = { acquired: true; value: T } | { acquired: false }
 
 /**
  * What a committed write changed, by id: enough for a process that follows the brain to read the

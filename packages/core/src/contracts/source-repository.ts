@@ -15,4 +15,11 @@ export interface SourceRepository {
   get(id: string): Promise<Source | null>
   /** Active sources only, newest `updatedAt` first (then id descending), filtered by `query`. */
   list(query: SourceQuery): Promise<Paged<Source>>
+  /**
+   * Active sources whose `expiresAt` is at or before `now` (ISO 8601 UTC, compared as text: every
+   * stored `expiresAt` is `Date.toISOString()` of a year 0000..9999), soonest first, then id; at most
+   * `limit`. Served by an index, not a scan of every source. Sources whose forget is under way are
+   * returned until it commits.
+   */
+  expired(now: string, limit: number): Promise<Source[]>
 }

@@ -8,6 +8,7 @@ import { createRecords } from '../records/create-records.js'
 import { vectorReader } from '../search/dense-access.js'
 import { createSearchService } from '../search/search-service.js'
 import { embedMissing } from '../ingest/pipeline/embed-missing.js'
+import { createExpirySweeper } from '../sources/expiry-sweeper.js'
 import { createSourcesService } from '../sources/sources-service.js'
 import { createEngineCore } from './engine-core.js'
 import type { Engram, EngineOptions } from './engine-types.js'
@@ -51,6 +52,7 @@ export function createEngine(options: EngineOptions): Engram {
     defaultIngestionComponents({ embedder, ...(extractor ? { extractor } : {}) })
   registerIngestion(core, {
     components,
+    ...(options.contradictions === false ? { contradictions: false } : {}),
     // Entity resolution compares candidates with the brain's entity vectors, when there is an embedder.
     entityVectors: async (brainId) =>
       embedder === null ? null : vectorReader(brainId, await indexes.get(brainId)),
@@ -76,11 +78,27 @@ export function createEngine(options: EngineOptions): Engram {
       clearStemCache()
     },
   })
+  const expirySweepSeconds = options.expirySweepSeconds ?? 60
+  if (!Number.isFinite(expirySweepSeconds) || expirySweepSeconds < 0)
+    throw new Error(`createEngine: expirySweepSeconds must be >= 0, got ${expirySweepSeconds}`)
+  const expiry = createExpirySweeper(core, sources, { intervalSeconds: expirySweepSeconds })
+  // The sweeper runs while the engine does: its first round after one period, its last before the
+  // task queue stops (a forget it submits is then left queued for the next start).
+  const { start, stop } = core
   return Object.assign(core, {
     indexes,
     search,
     records: createRecords(core),
     brainSettings: createBrainSettings(core, indexes, bm25),
     sources,
+    expiry,
+    async start() {
+      await start()
+      expiry.start()
+    },
+    async stop(stopOptions?: { graceMs?: number }) {
+      await expiry.stop()
+      await stop(stopOptions)
+    },
   })
 }

@@ -9,6 +9,7 @@ import type { VectorSnapshotOptions } from '../indexes/vector-snapshots.js'
 import type { IngestionComponents } from '../ingest/pipeline/ingestion-components.js'
 import type { Records } from '../records/records.js'
 import type { SearchService } from '../search/search-service.js'
+import type { ExpirySweeper } from '../sources/expiry-sweeper.js'
 import type { SourcesService } from '../sources/sources-api.js'
 import type { GraphChannels } from '../search/graph-channels.js'
 import type { EngineCore, EngineCoreOptions } from './engine-core.js'
@@ -34,6 +35,11 @@ export type { SubmitTaskInput, TaskQueue } from '../tasks/task-queue.js'
 export type { EngineCore, EngineCoreOptions }
 
 export interface EngineOptions extends EngineCoreOptions {
+  /**
+   * End facts that newer single-valued facts contradict at ingestion (docs/time.md); default true.
+   * False records validity windows but ends nothing: the benchmarks' "without" condition.
+   */
+  contradictions?: boolean
   /**
    * Embeds passages and entities at ingestion and queries at search: one model for both. Without it,
    * search is lexical and graph only. The caller owns it (the engine does not close it).
@@ -75,6 +81,11 @@ export interface EngineOptions extends EngineCoreOptions {
    * values fail `createEngine`.
    */
   bm25?: Bm25Settings
+  /**
+   * Seconds between sweeps that forget expired sources (docs/time.md, Expiry); 0 disables the timer
+   * (`expiry.sweep()` still runs one). Default 60.
+   */
+  expirySweepSeconds?: number
 }
 
 /**
@@ -92,4 +103,6 @@ export interface Engram extends EngineCore {
   readonly brainSettings: BrainSettingsService
   /** Sources, forgetting and graph deletes (docs/forgetting.md). */
   readonly sources: SourcesService
+  /** The sweep that forgets expired sources (docs/time.md, Expiry), started and stopped with the engine. */
+  readonly expiry: ExpirySweeper
 }

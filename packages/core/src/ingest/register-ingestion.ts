@@ -1,3 +1,4 @@
+import { brainSlots } from '../time/single-valued.js'
 import type { EmbedOptions } from '../contracts/embedder.js'
 import type { VectorReader } from '../contracts/search-plugins.js'
 import type { WriteBatch } from '../contracts/storage-adapter.js'
@@ -31,6 +32,11 @@ import {
 } from './ingest-payloads.js'
 
 export interface IngestionOptions {
+  /**
+   * End facts that newer single-valued facts contradict (docs/time.md, "Contradictions"); default
+   * true. False keeps every fact open (validity windows are still recorded): the benchmarks' baseline.
+   */
+  contradictions?: boolean
   components: IngestionComponents
   /**
    * The brain's vector indexes (the search service's `vectors`), for the embedding-similarity step of
@@ -142,8 +148,12 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     }
   }
 
-  const textBatch = (ctx: TaskContext, text: ExtractedText, similar: Similarity) =>
-    buildTextBatch(ctx.store, text, { taskId: ctx.task.id, ...similar })
+  const textBatch = async (ctx: TaskContext, text: ExtractedText, similar: Similarity) =>
+    buildTextBatch(ctx.store, text, {
+      taskId: ctx.task.id,
+      ...similar,
+      ...(options.contradictions === false ? {} : { slots: await brainSlots(ctx.store.meta) }),
+    })
 
   /** The source's passages after the task, for its record (none without a text). */
   const currentOf = (text: ExtractedText | null) => ({
@@ -287,6 +297,7 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
         version: engram.version,
         now,
         ...similar,
+        ...(options.contradictions === false ? {} : { slots: await brainSlots(ctx.store.meta) }),
       })
       if (extracted === null) {
         return { batch: built.batch, result: { ...built.counts, passages: 0, observations: 0 } }

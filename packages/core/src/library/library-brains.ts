@@ -34,7 +34,8 @@ export interface EngramSettings {
   get(): Promise<BrainSettings>
   /**
    * Replaces the brain's BM25 override (`{}` or null: back to the engine's defaults), applied at once
-   * without re-indexing. Out-of-range values: VALIDATION_ERROR naming the field.
+   * without re-indexing; sets its expiry default and its single-valued predicates (docs/time.md).
+   * Out-of-range values: VALIDATION_ERROR naming the field.
    */
   update(update: SettingsUpdate): Promise<BrainSettings>
 }
@@ -45,7 +46,18 @@ const bm25 = z.strictObject({
   b: z.number().optional(),
   delta: z.number().optional(),
 })
-const settingsUpdate = z.strictObject({ bm25: bm25.nullable().optional() })
+const settingsUpdate = z.strictObject({
+  bm25: bm25.nullable().optional(),
+  /** Expiry of the brain's sources (docs/time.md): `defaultTtl` seconds, null clears it. */
+  expiry: z.strictObject({ defaultTtl: z.number().nullable().optional() }).nullable().optional(),
+  /** Slots of the single-valued predicate table to replace (docs/time.md); null clears them. */
+  temporal: z
+    .strictObject({
+      singleValuedPredicates: z.record(z.string(), z.array(z.string())).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+})
 export type SettingsUpdate = z.input<typeof settingsUpdate>
 
 const brainId = z.string().min(1).max(200)

@@ -14,15 +14,26 @@ import { createRetrieveDeps, type RetrieveDeps } from '../retrieve/retrieve-deps
 import { retrieveRoot, type RetrieveRootResult } from '../retrieve/retrieve-root.js'
 import { synergies, type SynergiesResult } from '../retrieve/synergies.js'
 import type { LibraryContext } from './library-context.js'
-import { flatMap, jsonMap, list, options, target } from './library-schemas.js'
+import { dateTime, flatMap, jsonMap, list, options, target } from './library-schemas.js'
 
 // Every option and bound is the REST operation's (packages/server/src/routes/retrieve-*-routes.ts),
 // camelCased; each operation calls the core function its route calls.
 
 const text = z.string().min(1).max(2000)
+
+/** `asOf` / `knownAt` (docs/time.md): the operation sees the brain as it was, as then known. */
+const instant = dateTime.refine((v) => Number.isFinite(Date.parse(v)), 'must be a real date')
+const timeOptions = { asOf: instant.optional(), knownAt: instant.optional() }
+
+/** The time filter of parsed options (absent fields: now). */
+const timeOf = (o: { asOf?: string | undefined; knownAt?: string | undefined }) => ({
+  ...(o.asOf !== undefined ? { asOf: Date.parse(o.asOf) } : {}),
+  ...(o.knownAt !== undefined ? { knownAt: Date.parse(o.knownAt) } : {}),
+})
 const polarity = z.enum(['same', 'opposite'])
 
 const retrieveOptions = options({
+  ...timeOptions,
   /** Entity labels whose relationships rank first (REST `preferred_entities`). */
   preferredEntities: list(200, 128).optional(),
   /** Passages returned, 1..100 (default 10). */
@@ -47,6 +58,7 @@ const entityRef = z.union(
 export type EntityRef = z.input<typeof entityRef>
 
 const neighborsOptions = options({
+  ...timeOptions,
   /** Neighbours returned, 1..100 (default 10). */
   limit: z.number().int().min(1).max(100).default(10),
   /** A phrase the neighbours must match; it re-ranks them too. */
@@ -56,22 +68,27 @@ const neighborsOptions = options({
 })
 
 const contextOptions = options({
+  ...timeOptions,
   /** Depth of the neighbourhood, 1..5 (default 3). */
   contextDepth: z.number().int().min(1).max(5).default(3),
 })
 const infoOptions = options({
+  ...timeOptions,
   /** Longest path, 1..5 (default 3). */
   maxDepth: z.number().int().min(1).max(5).default(3),
 })
 const statusOptions = options({
+  ...timeOptions,
   /** Only an entity carrying one of these labels counts. */
   types: list(200, 128).optional(),
 })
 const hopsOptions = options({
+  ...timeOptions,
   /** Degrees of neighbours from each seed, 1..3 (default 2). */
   degrees: z.number().int().min(1).max(3).default(2),
 })
 const packOptions = options({
+  ...timeOptions,
   /** Facts returned, 0..500 (default 40). */
   maxFacts: z.number().int().min(0).max(500).default(40),
   /** Source passages, 0..100 (default 8). */
@@ -166,8 +183,15 @@ function identification(ref: Exclude<z.output<typeof entityRef>, string>): Recor
 
 export function libraryGraph(ctx: LibraryContext, brain: string): EngramGraph {
   /** One operation: its arguments parsed, then the core function on the brain's dependencies. */
-  const op = <T>(what: string, call: (deps: () => Promise<RetrieveDeps>) => Promise<T>) =>
-    ctx.run(what, () => call(() => createRetrieveDeps(ctx.engine, brain)))
+  const op = <T>(
+    what: string,
+    call: (deps: (time?: Parameters<typeof timeOf>[0]) => Promise<RetrieveDeps>) => Promise<T>,
+  ) =>
+    ctx.run(what, () =>
+      call((time) =>
+        createRetrieveDeps(ctx.engine, brain, time === undefined ? {} : { time: timeOf(time) }),
+      ),
+    )
   const arg = <S extends z.ZodType>(what: string, schema: S, value: unknown, loc: string) =>
     parseInput(what, schema, value, [loc])
 
@@ -176,7 +200,7 @@ export function libraryGraph(ctx: LibraryContext, brain: string): EngramGraph {
       op('retrieve', async (deps) => {
         const t = arg('retrieve', text, value, 'text')
         const o = arg('retrieve', retrieveOptions, raw, 'options')
-        return retrieveRoot(await deps(), t, o.preferredEntities ?? [], o.limit)
+        return retrieveRoot(await deps(o), t, o.preferredEntities ?? [], o.limit)
       }),
 
     neighbors: (entity, raw) =>
@@ -192,10 +216,13 @@ export function libraryGraph(ctx: LibraryContext, brain: string): EngramGraph {
           })
         const params = typeof ref === 'string' ? { uuid: ref } : identification(ref)
         if (o.lookingFor !== undefined)
-          return neighborsAiMode(await deps(), params, { lookingFor: o.lookingFor, limit: o.limit })
+          return neighborsAiMode(await deps(o), params, {
+            lookingFor: o.lookingFor,
+            limit: o.limit,
+          })
         if (typeof ref === 'string')
-          return neighborsByUuid(await deps(), ref, { limit: o.limit, lookFor: o.lookFor })
-        return neighborsByIdentification(await deps(), params, {
+          return neighborsByUuid(await deps(o), ref, { limit: o.limit, lookFor: o.lookFor })
+        return neighborsByIdentification(await deps(o), params, {
           limit: o.limit,
           lookFor: o.lookFor,
         })
@@ -205,7 +232,7 @@ export function libraryGraph(ctx: LibraryContext, brain: string): EngramGraph {
       op('entityContext', async (deps) => {
         const t = arg('entityContext', target, value, 'target')
         const o = arg('entityContext', contextOptions, raw, 'options')
-        return entityContext(await deps(), t, o.contextDepth)
+        return entityContext(await deps(o), t, o.contextDepth)
       }),
 
     entityInfo: (value, question, raw) =>
@@ -213,28 +240,28 @@ export function libraryGraph(ctx: LibraryContext, brain: string): EngramGraph {
         const t = arg('entityInfo', target, value, 'target')
         const q = arg('entityInfo', text, question, 'query')
         const o = arg('entityInfo', infoOptions, raw, 'options')
-        return entityInfo(await deps(), t, q, o.maxDepth)
+        return entityInfo(await deps(o), t, q, o.maxDepth)
       }),
 
     entityStatus: (value, raw) =>
       op('entityStatus', async (deps) => {
         const t = arg('entityStatus', target, value, 'target')
         const o = arg('entityStatus', statusOptions, raw, 'options')
-        return entityStatus(await deps(), t, o.types ?? [])
+        return entityStatus(await deps(o), t, o.types ?? [])
       }),
 
     hops: (value, raw) =>
       op('hops', async (deps) => {
         const q = arg('hops', text, value, 'query')
         const o = arg('hops', hopsOptions, raw, 'options')
-        return hops(await deps(), q, o.degrees)
+        return hops(await deps(o), q, o.degrees)
       }),
 
     context: (value, raw) =>
       op('context', async (deps) => {
         const t = arg('context', z.string().min(1).max(10_000), value, 'text')
         const o = arg('context', packOptions, raw, 'options')
-        return contextPack(await deps(), t, o)
+        return contextPack(await deps(o), t, o)
       }),
 
     synergies: (value, raw) =>

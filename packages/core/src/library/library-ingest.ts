@@ -11,6 +11,7 @@ import {
 } from '../ingest/build-ingest-payloads.js'
 import { INGEST_FILE, INGEST_STRUCTURED, INGEST_TEXT } from '../ingest/ingest-payloads.js'
 import { parseInput } from '../invalid-input.js'
+import { resolveExpiry, withExpiry, type ExpiryFields } from '../sources/source-expiry.js'
 import type { LibraryContext } from './library-context.js'
 import { dateTime, jsonMap, list, options } from './library-schemas.js'
 import { taskHandle, type TaskHandle } from './task-handle.js'
@@ -36,6 +37,24 @@ const taskId = z
  * check it.
  */
 const sourceId = z.string().optional()
+/**
+ * When the source expires (docs/time.md, Expiry): a date-time with a time zone (or a Date), or `ttl`
+ * seconds from now; not both. Without either, the brain's `default_ttl` applies.
+ */
+const expiry = {
+  expiresAt: z.union([z.string().max(64), z.date()]).optional(),
+  ttl: z.number().optional(),
+}
+const EXPIRY_FIELDS: ExpiryFields = { expiresAt: ['options', 'expiresAt'], ttl: ['options', 'ttl'] }
+
+/**
+ * The expiry the options ask for (VALIDATION_ERROR naming the option otherwise), checked before the
+ * content is: the cheap check first, as REST does.
+ */
+function expiryOf(o: { expiresAt?: string | Date; ttl?: number }): string | undefined {
+  const at = o.expiresAt instanceof Date ? o.expiresAt.toISOString() : o.expiresAt
+  return resolveExpiry({ expiresAt: at ?? null, ttl: o.ttl ?? null }, EXPIRY_FIELDS)
+}
 
 /** `ingest.text` and `ingest.json` options: REST's `POST /ingest/` body in camelCase. */
 const textOptions = options({
@@ -50,6 +69,7 @@ const textOptions = options({
   /** Client-chosen id: the same id again returns the same task. */
   taskId,
   sourceId,
+  ...expiry,
 })
 export type TextIngestOptions = z.input<typeof textOptions>
 
@@ -62,6 +82,7 @@ const fileOptions = options({
   sourceTimestamp: dateTime.optional(),
   taskId,
   sourceId,
+  ...expiry,
 })
 export type FileIngestOptions = z.input<typeof fileOptions>
 
@@ -110,6 +131,7 @@ const structuredOptions = options({
   sourceTimestamp: dateTime.optional(),
   taskId,
   sourceId,
+  ...expiry,
 })
 export type StructuredIngestOptions = z.input<typeof structuredOptions>
 
@@ -174,20 +196,25 @@ export function libraryIngest(ctx: LibraryContext, brain: string): EngramIngest 
       ctx.run('ingest.text', async () => {
         const content = parseInput('ingest.text', text, value, ['text'])
         const o = parseInput('ingest.text', textOptions, raw, ['options'])
-        return submit(INGEST_TEXT, buildTextPayload({ ...o, text: content }, FIELDS), o.taskId)
+        const expiresAt = expiryOf(o)
+        const payload = buildTextPayload({ ...o, text: content }, FIELDS)
+        return submit(INGEST_TEXT, withExpiry(payload, expiresAt), o.taskId)
       }),
 
     json: (value, raw) =>
       ctx.run('ingest.json', async () => {
         const json = parseInput('ingest.json', jsonMap(Infinity), value, ['json'])
         const o = parseInput('ingest.json', textOptions, raw, ['options'])
-        return submit(INGEST_TEXT, buildTextPayload({ ...o, json }, FIELDS), o.taskId)
+        const expiresAt = expiryOf(o)
+        const payload = buildTextPayload({ ...o, json }, FIELDS)
+        return submit(INGEST_TEXT, withExpiry(payload, expiresAt), o.taskId)
       }),
 
     file: (source, raw) =>
       ctx.run('ingest.file', async () => {
         const from = parseInput('ingest.file', fileSource, source, ['file'])
         const o = parseInput('ingest.file', fileOptions, raw, ['options'])
+        const expiresAt = expiryOf(o)
         if (typeof from !== 'string' && from.byteLength > ctx.maxFileBytes)
           throw tooLarge(from.byteLength, ctx.maxFileBytes)
         const bytes = typeof from === 'string' ? await readLimited(from, ctx.maxFileBytes) : from
@@ -202,13 +229,14 @@ export function libraryIngest(ctx: LibraryContext, brain: string): EngramIngest 
           },
           FIELDS,
         )
-        return submit(INGEST_FILE, payload, o.taskId)
+        return submit(INGEST_FILE, withExpiry(payload, expiresAt), o.taskId)
       }),
 
     structured: (items, raw) =>
       ctx.run('ingest.structured', async () => {
         const parsed = parseInput('ingest.structured', structuredItems, items, ['items'])
         const o = parseInput('ingest.structured', structuredOptions, raw, ['options'])
+        const expiresAt = expiryOf(o)
         const payload = buildStructuredPayload(
           {
             items: parsed,
@@ -220,7 +248,7 @@ export function libraryIngest(ctx: LibraryContext, brain: string): EngramIngest 
           },
           FIELDS,
         )
-        return submit(INGEST_STRUCTURED, payload, o.taskId)
+        return submit(INGEST_STRUCTURED, withExpiry(payload, expiresAt), o.taskId)
       }),
   }
 }

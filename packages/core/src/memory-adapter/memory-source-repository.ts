@@ -44,5 +44,15 @@ export function memorySourceRepository(get: () => BrainData): SourceRepository {
         )
       return { items: items.slice(q.skip, q.skip + q.limit).map(clone), total: items.length }
     },
+    async expired(now, limit) {
+      // A scan: the memory adapter holds test-sized brains, with no index to keep up.
+      return [...get().sources.values()]
+        .filter((s) => s.status === 'active' && s.expiresAt != null && s.expiresAt <= now)
+        .sort((a, b) =>
+          a.expiresAt! < b.expiresAt! ? -1 : a.expiresAt! > b.expiresAt! ? 1 : a.id < b.id ? -1 : 1,
+        )
+        .slice(0, limit)
+        .map(clone)
+    },
   }
 }

@@ -32,6 +32,9 @@ export interface CreateRelationshipInput {
   properties?: JsonObject
   direction?: Direction
   happenedAt?: string | null
+  /** Event time the fact became true and stopped being true (docs/time.md); ISO 8601. */
+  validAt?: string | null
+  invalidAt?: string | null
 }
 
 export interface UpdateRelationshipInput {
@@ -39,4 +42,11 @@ export interface UpdateRelationshipInput {
   newProperties?: JsonObject
   propertiesToRemove?: string[]
   newDescription?: string | null
+  /**
+   * A correction of the fact's window (docs/time.md): `validAt` / `invalidAt` replace the record's (null
+   * clears); an `invalidAt` ends the fact (deprecated, `expiredAt` now) and so does `deprecated: true`
+   * without one (ended now). The legs of its event and the event follow.
+   */
+  validAt?: string | null
+  invalidAt?: string | null
 }

@@ -10,6 +10,7 @@ export const CHANGE_TYPES = [
   'relationship_created',
   'relationship_properties_updated',
   'relationship_deprecated',
+  'relationship_invalidated',
   'relationship_deleted',
   'observation_deleted',
   'source_ingested',

@@ -3,6 +3,17 @@ import { z } from 'zod'
 /** ISO 8601 UTC timestamp, e.g. `2024-03-08T00:00:00.000Z`. */
 export const isoDate = z.string().min(1)
 
+/**
+ * The bi-temporal window of a fact (docs/time.md): event time `validAt`..`invalidAt` (null = unbounded)
+ * and system time `createdAt`..`expiredAt`. Optional: records stored before they existed lack them.
+ */
+export const validityFields = {
+  validAt: isoDate.nullable().optional(),
+  invalidAt: isoDate.nullable().optional(),
+  createdAt: isoDate.nullable().optional(),
+  expiredAt: isoDate.nullable().optional(),
+}
+
 /** Free key/value map as stored on records (`properties`, `metadata`). */
 export const jsonObject = z.record(z.string(), z.unknown())
 export type JsonObject = z.infer<typeof jsonObject>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isoDate, jsonObject, polarity } from './common.js'
+import { isoDate, jsonObject, polarity, validityFields } from './common.js'
 
 /** Label carried by event nodes: the graph is event-centric ("who did what to whom, when"). */
 export const EVENT_LABEL = 'EVENT'
@@ -20,6 +20,8 @@ export const entitySchema = z.object({
   polarity,
   aliases: z.array(z.string()),
   sourcePassageIds: z.array(z.string()),
+  /** Events only: the validity window of the fact the event states (docs/time.md). */
+  ...validityFields,
 })
 export type Entity = z.infer<typeof entitySchema>
 

@@ -1,9 +1,12 @@
 import { z } from 'zod'
-import { direction, isoDate, jsonObject } from './common.js'
+import { direction, isoDate, jsonObject, validityFields } from './common.js'
 
 /**
  * A directed edge subject -> object (spec section 2.2). `name` is the predicate type in UPPER_SNAKE.
- * The legs of one event share a `flowKey`. Facts that stop being true carry `properties.invalid_at`.
+ * The legs of one event share a `flowKey`. Every fact carries a validity window (docs/time.md):
+ * `validAt`/`invalidAt` in event time (when it was true) and `createdAt`/`expiredAt` in system time
+ * (when the brain learned it and when it learned that it stopped being true). Records written before
+ * time existed lack them: `validityOf` reads those as "always valid, known since ever".
  */
 export const relationshipSchema = z.object({
   uuid: z.string(),
@@ -20,6 +23,7 @@ export const relationshipSchema = z.object({
   happenedAt: isoDate.nullable(),
   lastUpdated: isoDate,
   sourcePassageIds: z.array(z.string()),
+  ...validityFields,
 })
 export type Relationship = z.infer<typeof relationshipSchema>
 

@@ -41,6 +41,11 @@ export const sourceSchema = z.object({
   counts: sourceCountsSchema,
   /** When the forget was requested (`forgotten` only): ingestions created before it are superseded. */
   forgottenAt: isoDate.nullable(),
+  /**
+   * When the source expires (docs/time.md, Expiry): the latest ingestion's `expires_at`, `ttl` or the
+   * brain's default. A sweep forgets it once past. Null or absent: it never expires.
+   */
+  expiresAt: isoDate.nullable().optional(),
 })
 export type Source = z.infer<typeof sourceSchema>
 

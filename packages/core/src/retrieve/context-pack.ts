@@ -16,6 +16,7 @@ import type { Relationship } from '../model/relationship.js'
 import { createStageTimer, type StageTimer } from '../search/stage-timer.js'
 import { buildFacts, type Fact } from './context-pack-facts.js'
 import { bridgePaths, temporalConflicts, topicsOf } from './context-pack-links.js'
+import { supersededFacts, type FactWindow } from './context-pack-superseded.js'
 import { personalizedPageRank } from './context-pack-ppr.js'
 import { scoreFacts, selectFacts } from './context-pack-rank.js'
 import { contextSeeds } from './context-pack-seeds.js'
@@ -85,6 +86,15 @@ export interface TemporalConflict {
   /** Distinct ISO days, ascending. */
   happenedAts: string[]
   facts: string[]
+  /**
+   * `restated`: one statement asserted with different dates; `superseded`: a fact a newer one with
+   * another object ended (docs/time.md), `hubs` old then new.
+   */
+  kind: 'restated' | 'superseded'
+  /** The validity window of each hub, in the order of `hubs`. */
+  windows: FactWindow[]
+  /** For `superseded`: the fact that ended this one. */
+  supersededBy: { hub: string; predicate: string; objectUuid: string; objectName: string } | null
 }
 
 export interface ContextPath {
@@ -229,6 +239,14 @@ export async function contextPack(
 
   return timer.time('context.hydrate', async () => {
     const conflicts = temporalConflicts(graph, facts)
+    const actors = [
+      ...new Set(
+        selected.flatMap((f) =>
+          f.actor !== null && !graph.isEvent[f.actor] ? [graph.uuid[f.actor]!] : [],
+        ),
+      ),
+    ]
+    const superseded = await supersededFacts(deps.allTime ?? deps.store, actors)
     const paths = bridgePaths(graph, selected)
     const topics = topicsOf(graph, selected)
     await loadRelationships(conflicts.flatMap((c) => c.facts))
@@ -307,33 +325,63 @@ export async function contextPack(
       textContext,
       triples,
       graphSessionIds: [...sessions].sort(),
-      historicalContext: await historical(
-        deps,
-        seeds.passages.slice(0, seedDepth),
-        passages,
-        historicalLimit,
-      ),
+      // Asked at a time, the facts outside their window there are listed as history too.
+      historicalContext: [
+        ...(await historical(deps, seeds.passages.slice(0, seedDepth), passages, historicalLimit)),
+        ...(deps.time !== undefined ? superseded.map((s) => s.line) : []),
+      ],
       sourcePassages: sourcePassages.map((p) => p.text),
       sourcePassageIds: sourcePassages.map((p) => p.id),
-      temporalConflicts: conflicts.flatMap((c) => {
-        const actor = entity(c.actor)
-        const object = entity(c.target)
-        if (actor === undefined || object === undefined) return []
-        return [
-          {
-            entityUuid: actor.uuid,
-            entityName: actor.name,
-            predicate: c.predicate,
-            objectUuid: object.uuid,
-            objectName: object.name,
-            hubs: c.facts.map((f) =>
-              f.hub !== null ? graph.uuid[f.hub]! : graph.edgeUuid[f.actorLeg!]!,
+      temporalConflicts: [
+        ...conflicts.flatMap((c): TemporalConflict[] => {
+          const actor = entity(c.actor)
+          const object = entity(c.target)
+          if (actor === undefined || object === undefined) return []
+          return [
+            {
+              entityUuid: actor.uuid,
+              entityName: actor.name,
+              predicate: c.predicate,
+              objectUuid: object.uuid,
+              objectName: object.name,
+              hubs: c.facts.map((f) =>
+                f.hub !== null ? graph.uuid[f.hub]! : graph.edgeUuid[f.actorLeg!]!,
+              ),
+              happenedAts: c.days,
+              facts: c.facts.map((f) => factLine(f, entity, relationship, [])),
+              kind: 'restated',
+              windows: c.facts.map((f) => {
+                const timed =
+                  (f.hub !== null ? entity(f.hub) : undefined) ?? relationship(f.actorLeg)
+                return { validAt: timed?.validAt ?? null, invalidAt: timed?.invalidAt ?? null }
+              }),
+              supersededBy: null,
+            },
+          ]
+        }),
+        ...superseded.map((s): TemporalConflict => ({
+          entityUuid: s.actor.uuid,
+          entityName: s.actor.name,
+          predicate: s.predicate,
+          objectUuid: s.object.uuid,
+          objectName: s.object.name,
+          hubs: [s.hub, s.by.hub],
+          happenedAts: [
+            ...new Set(
+              [s.window.validAt, s.by.window.validAt].flatMap((d) => (d ? [d.slice(0, 10)] : [])),
             ),
-            happenedAts: c.days,
-            facts: c.facts.map((f) => factLine(f, entity, relationship, [])),
+          ].sort(),
+          facts: [s.line],
+          kind: 'superseded',
+          windows: [s.window, s.by.window],
+          supersededBy: {
+            hub: s.by.hub,
+            predicate: s.by.predicate,
+            objectUuid: s.by.object.uuid,
+            objectName: s.by.object.name,
           },
-        ]
-      }),
+        })),
+      ],
       paths: paths.flatMap((p) => {
         const shared = entity(p.shared)
         return shared === undefined

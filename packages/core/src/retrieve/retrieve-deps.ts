@@ -4,6 +4,8 @@ import type { BrainStore } from '../contracts/storage-adapter.js'
 import type { Engram } from '../engine/engine-types.js'
 import type { BrainIndexes } from '../indexes/brain-indexes.js'
 import type { DenseReaders, SearchService } from '../search/search-service.js'
+import { sliceBrain } from '../time/time-slice.js'
+import { isNow, type TimeFilter } from '../time/validity.js'
 
 /**
  * What a graph retrieval operation (`/retrieve/*` outside search) reads. Narrow on purpose (STYLE item 4):
@@ -30,6 +32,10 @@ export interface RetrieveDeps {
   now?: () => Date
   /** Graph walk settings of the context pack (default `GRAPH_WALK_DEFAULTS`). */
   graphWalk?: GraphWalkSettings
+  /** The brain's records at every time (the context pack lists superseded facts from it); default `store`. */
+  allTime?: BrainStore
+  /** The time the operation sees the brain at (`as_of`, `known_at`; docs/time.md); absent: now. */
+  time?: TimeFilter
 }
 
 export type { CandidateSource }
@@ -40,6 +46,8 @@ export interface RetrieveDepsOptions {
   /** Overrides the embedder (otherwise the search service's). */
   embed?: ((text: string) => Promise<Float32Array>) | null
   now?: () => Date
+  /** `as_of` / `known_at`: the store and indexes the operation reads are sliced to it (docs/time.md). */
+  time?: TimeFilter
 }
 
 /**
@@ -52,8 +60,13 @@ export async function createRetrieveDeps(
   brainId: string,
   options: RetrieveDepsOptions = {},
 ): Promise<RetrieveDeps> {
-  const [store, indexes] = await Promise.all([engram.store(brainId), engram.indexes.get(brainId)])
-  const readers = await serviceReaders(engram.search, brainId, indexes)
+  const [whole, wholeIndexes] = await Promise.all([
+    engram.store(brainId),
+    engram.indexes.get(brainId),
+  ])
+  const time = options.time ?? {}
+  const { store, indexes } = sliceBrain(whole, wholeIndexes, time)
+  const readers = await serviceReaders(engram.search, brainId, wholeIndexes)
   const vectors = options.vectors !== undefined ? options.vectors : readers.vectors
   const embed = options.embed !== undefined ? options.embed : readers.embed
   const { graphChannels } = engram.search
@@ -68,12 +81,13 @@ export async function createRetrieveDeps(
       (
         await engram.search.candidates(
           brainId,
-          { query, channels: graphChannels[set], fusion: graphChannels.fusion, depth },
+          { query, channels: graphChannels[set], fusion: graphChannels.fusion, depth, time },
           { vectors, embed },
         )
       ).candidates,
   }
   if (options.now !== undefined) deps.now = options.now
+  if (!isNow(time)) Object.assign(deps, { time, allTime: whole })
   return deps
 }
 

@@ -22,6 +22,15 @@ const searchInput = z.object({
   profileStages: z.boolean().default(false),
   extras: z.record(z.string(), z.unknown()).optional(),
   lexicalOnly: z.boolean().optional(),
+  // ISO 8601 instants (docs/time.md); an unparsable one is a VALIDATION_ERROR naming it.
+  asOf: z
+    .string()
+    .refine((v) => Number.isFinite(Date.parse(v)), 'not a date')
+    .optional(),
+  knownAt: z
+    .string()
+    .refine((v) => Number.isFinite(Date.parse(v)), 'not a date')
+    .optional(),
 })
 
 /**
@@ -46,5 +55,7 @@ export function resolveSearchRequest(input: SearchInput): SearchRequest {
     ...(r.target !== undefined ? { target: r.target } : {}),
     ...(r.extras !== undefined ? { extras: r.extras } : {}),
     ...(r.lexicalOnly !== undefined ? { lexicalOnly: r.lexicalOnly } : {}),
+    ...(r.asOf !== undefined ? { asOf: r.asOf } : {}),
+    ...(r.knownAt !== undefined ? { knownAt: r.knownAt } : {}),
   }
 }

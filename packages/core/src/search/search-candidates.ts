@@ -1,3 +1,4 @@
+import type { TimeFilter } from '../time/validity.js'
 import type {
   Candidate,
   CandidateSource,
@@ -25,6 +26,8 @@ export interface CandidatesRequest {
   /** Candidates asked of each channel. */
   depth: number
   nodeLabels?: string[]
+  /** The brain as it was then (docs/time.md); default now. */
+  time?: TimeFilter
 }
 
 /** Fused candidates, best first, and the channel lists they were fused from. */

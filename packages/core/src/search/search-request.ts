@@ -26,6 +26,10 @@ export interface SearchRequest {
   profileStages: boolean
   /** Metadata equality filters applied before the cut to `k` (POST only). */
   extras?: Record<string, unknown>
+  /** Event time (ISO 8601): facts and passages outside their window then are left out (docs/time.md). */
+  asOf?: string
+  /** System time (ISO 8601): what the brain had learned by then (docs/time.md). */
+  knownAt?: string
   /** Lexical only: skip dense retrieval even when an embedder is configured (the demo search). */
   lexicalOnly?: boolean
 }

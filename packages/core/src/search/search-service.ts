@@ -20,6 +20,8 @@ import {
   type CandidatesResult,
 } from './search-candidates.js'
 import { createSearchContext } from './search-context.js'
+import { sliceBrain } from '../time/time-slice.js'
+import { timeFilter } from '../time/validity.js'
 import { resolveSearchRequest } from './resolve-search-request.js'
 import type { SearchInput } from './search-request.js'
 import { DEFAULT_FUSION, resolveGraphChannels, type GraphChannels } from './graph-channels.js'
@@ -153,8 +155,15 @@ export function createSearchService(
       const request = resolveSearchRequest(input)
       const timer = createStageTimer()
       const signal = deadline(given)
-      const brainIndexes = await timer.time('search.indexes', () => indexes(brainId))
-      const store = await storeOf(brainId)
+      const whole = await timer.time('search.indexes', () => indexes(brainId))
+      const { store, indexes: brainIndexes } = sliceBrain(
+        await storeOf(brainId),
+        whole,
+        timeFilter(request.asOf, request.knownAt),
+        Date.now(),
+        // A search answers now by default: events whose fact has ended are not hits (docs/time.md).
+        'hide',
+      )
       // Dense retrieval needs the query embedder and stored vectors; a lexical-only search (the demo)
       // skips it, and a brain without vectors does not pay for embedding the query.
       const dense =
@@ -176,8 +185,11 @@ export function createSearchService(
     },
     async candidates(brainId, request, readers) {
       const timer = createStageTimer()
-      const brainIndexes = await indexes(brainId)
-      const store = await storeOf(brainId)
+      const { store, indexes: brainIndexes } = sliceBrain(
+        await storeOf(brainId),
+        await indexes(brainId),
+        request.time ?? {},
+      )
       const own: DenseReaders =
         readers ??
         (embedder !== null && brainIndexes.vectors.size > 0

@@ -6,6 +6,7 @@ import type { Passage } from '../model/passage.js'
 import type { Source } from '../model/source.js'
 import type { LockedOutcome, TaskContext, TaskOutcome } from '../tasks/task-handler.js'
 import { buildForgetCascade } from './forget-cascade.js'
+import { ingestionExpiry } from './source-expiry.js'
 import {
   contentHash,
   ingestedSource,
@@ -98,6 +99,8 @@ export function createSourceIngestion(engine: EngineCore) {
     try {
       const previous = await store.sources.get(request.sourceId)
       const hash = contentHash(request.kind, request.content)
+      // Not part of the hash: the same content with another expiry is a no-op but for the expiry.
+      const expiresAt = await ingestionExpiry(task, store.meta)
       if (
         previous?.status === 'forgotten' &&
         previous.forgottenAt !== null &&
@@ -113,6 +116,7 @@ export function createSourceIngestion(engine: EngineCore) {
         const source = {
           ...previous,
           taskIds: [...previous.taskIds.filter((id) => id !== task.id), task.id],
+          expiresAt,
         }
         return done({
           status: 'completed',
@@ -128,7 +132,7 @@ export function createSourceIngestion(engine: EngineCore) {
           if (page.items.length < PAGE) break
         }
       }
-      return { session: session(ctx, request, previous, stored, hash, release) }
+      return { session: session(ctx, request, previous, stored, { hash, expiresAt }, release) }
     } catch (error) {
       release()
       throw error
@@ -140,7 +144,7 @@ export function createSourceIngestion(engine: EngineCore) {
     request: SourceRequest,
     previous: Source | null,
     stored: Passage[],
-    hash: string,
+    { hash, expiresAt }: { hash: string; expiresAt: string | null },
     release: () => void,
   ): SourceSession {
     const { task, store } = ctx
@@ -193,6 +197,7 @@ export function createSourceIngestion(engine: EngineCore) {
           meta: request.meta,
           now,
           counts,
+          expiresAt,
         })
         const passages = {
           added: current.passageIds.length - current.kept,

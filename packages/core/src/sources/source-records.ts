@@ -70,6 +70,8 @@ export interface SourceWrite {
   meta: JsonObject
   now: string
   counts: SourceCounts
+  /** When the source expires (`ingestionExpiry`), or null for never. */
+  expiresAt: string | null
 }
 
 /** The source record after an ingestion: created, or updated from `previous` (a tombstone starts over). */
@@ -88,6 +90,7 @@ export function ingestedSource(previous: Source | null, write: SourceWrite): Sou
     taskIds: [...(live?.taskIds ?? []).filter((id) => id !== write.taskId), write.taskId],
     counts: write.counts,
     forgottenAt: null,
+    expiresAt: write.expiresAt,
   }
 }
 
@@ -106,6 +109,7 @@ export function sourceTombstone(id: string, forgetTaskId: string, forgottenAt: s
     taskIds: [forgetTaskId],
     counts: EMPTY_SOURCE_COUNTS,
     forgottenAt,
+    expiresAt: null,
   }
 }
 

@@ -30,6 +30,17 @@ export interface ForgetResult extends GraphDeletion {
   storage_note: string | null
 }
 
+/** How a forget is asked for. */
+export interface ForgetRequest {
+  /**
+   * The expiry sweep's forget (docs/time.md, Expiry), with the sweep's time (ISO 8601 UTC): when it
+   * runs, a source whose `expiresAt` is no longer at or before that time (re-ingested meanwhile with
+   * a later expiry, or none) is kept, and the task completes with `no_longer_expired: true`. Its task
+   * id differs from a plain forget's of the same state.
+   */
+  expiredAt?: string
+}
+
 /**
  * Sources and forgetting (docs/forgetting.md): what the REST routes, MCP tools, the CLI and the
  * library call. Every method is brain-scoped; unknown brains are BRAIN_NOT_FOUND.
@@ -48,7 +59,11 @@ export interface SourcesService {
    * source forgotten twice before the first finishes returns the first task (`created: false`).
    * RESOURCE_NOT_FOUND when the brain has neither an active source nor a pending ingestion of that id.
    */
-  forget(brainId: string, sourceId: string): Promise<{ task: Task; created: boolean }>
+  forget(
+    brainId: string,
+    sourceId: string,
+    options?: ForgetRequest,
+  ): Promise<{ task: Task; created: boolean }>
   /**
    * Deletes an entity, the events it takes part in, their relationships, observations and vectors, and redacts
    * the changelog entries that quote it; RESOURCE_NOT_FOUND for an unknown uuid. Passages that
@@ -60,3 +75,19 @@ export interface SourcesService {
   /** Deletes one observation; RESOURCE_NOT_FOUND otherwise. */
   deleteObservation(brainId: string, id: string): Promise<GraphDeletion>
 }
+
+export {
+  EXPIRY_META,
+  MAX_TTL_SECONDS,
+  REST_EXPIRY_FIELDS,
+  resolveExpiry,
+  withExpiry,
+  type ExpiryFields,
+  type ExpiryInput,
+} from './source-expiry.js'
+export {
+  EXPIRY_SWEEP_LOCK,
+  type ExpirySweep,
+  type ExpirySweeper,
+  type ExpirySweeperOptions,
+} from './expiry-sweeper.js'

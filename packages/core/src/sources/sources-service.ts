@@ -92,12 +92,24 @@ export function createSourcesService(core: EngineCore, deps: SourcesServiceDeps)
    * the counts): a process killed after it redacts on the re-run what the first run touched, although
    * the records are gone by then.
    */
-  async function cascadeStep(ctx: TaskContext, sourceId: string): Promise<ForgetProgress> {
+  async function cascadeStep(
+    ctx: TaskContext,
+    sourceId: string,
+    expiredAt: string | null,
+  ): Promise<ForgetProgress | null> {
     const { task, store } = ctx
     let progress: ForgetProgress | null = null
     let texts: string[] = []
     await core.commit(task.brainId, async () => {
       const source = await store.sources.get(sourceId)
+      // A sweep's forget of a source re-ingested since with a later expiry (or none): nothing to do.
+      const expires = source?.status === 'active' ? source.expiresAt : null
+      if (
+        expiredAt !== null &&
+        source?.status === 'active' &&
+        !(expires != null && expires <= expiredAt)
+      )
+        return {}
       const own = await allPassages(store, { sourceId })
       // A source written before sources existed is its task's passages.
       const passages =
@@ -136,17 +148,23 @@ export function createSourcesService(core: EngineCore, deps: SourcesServiceDeps)
       }
     })
     deps.forgetTexts(texts)
-    return progress!
+    return progress
   }
 
   const forgetSource: TaskHandler = async (ctx) => {
     const { task, store } = ctx
-    const payload = task.payload as { sourceId?: unknown; touched?: unknown }
+    const payload = task.payload as { sourceId?: unknown; touched?: unknown; expiredAt?: unknown }
     const sourceId = String(payload.sourceId)
     // Re-run after a crash between the cascade and the end: the cascade is done, its record is here.
     const progress = Array.isArray(payload.touched)
       ? (payload as unknown as ForgetProgress)
-      : await cascadeStep(ctx, sourceId)
+      : await cascadeStep(
+          ctx,
+          sourceId,
+          typeof payload.expiredAt === 'string' ? payload.expiredAt : null,
+        )
+    if (progress === null)
+      return { status: 'completed', result: { source_id: sourceId, no_longer_expired: true } }
     const { counts } = progress
     const { redacted, note } = await redactAndPurge(
       task.brainId,
@@ -237,7 +255,7 @@ export function createSourcesService(core: EngineCore, deps: SourcesServiceDeps)
       return { source, passages }
     },
 
-    async forget(brainId, sourceId) {
+    async forget(brainId, sourceId, options = {}) {
       const store = await core.store(brainId)
       const source = await store.sources.get(sourceId)
       const active = source?.status === 'active'
@@ -248,8 +266,15 @@ export function createSourcesService(core: EngineCore, deps: SourcesServiceDeps)
       if (!active && !legacy && pending.length === 0) throw notFound('Source', sourceId)
       // One forget per state of the source: asked again before it ran, the same task answers.
       const stateKey = active ? source!.updatedAt : pending.map((t) => t.id).join(',')
-      const taskId = stableId('forget', brainId, sourceId, stateKey)
-      return core.tasks.submit({ brainId, kind: FORGET_SOURCE, payload: { sourceId }, taskId })
+      // The sweep's forget has its own id, per expiry too: a DELETE is never answered with a task that
+      // may keep the source, and an expiry moved by an unchanged re-ingestion gets a forget of its own.
+      const taskId =
+        options.expiredAt !== undefined
+          ? stableId('forget', brainId, sourceId, stateKey, 'expired', source?.expiresAt ?? '')
+          : stableId('forget', brainId, sourceId, stateKey)
+      const payload =
+        options.expiredAt !== undefined ? { sourceId, expiredAt: options.expiredAt } : { sourceId }
+      return core.tasks.submit({ brainId, kind: FORGET_SOURCE, payload, taskId })
     },
 
     deleteEntity(brainId, uuid) {

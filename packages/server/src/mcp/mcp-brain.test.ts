@@ -14,6 +14,7 @@ const TOOLS = [
   'recommend',
   'list_sources',
   'forget_source',
+  'correct_fact',
   'list_brains',
 ]
 
@@ -77,7 +78,7 @@ afterEach(async () => {
 })
 
 describe('authenticated product server at /mcp/brain', () => {
-  it('lists the eleven tools, each with a JSON Schema for its input', async () => {
+  it('lists the twelve tools, each with a JSON Schema for its input', async () => {
     const client = await open({ Authorization: `Bearer ${alpha}` })
     expect(client.getServerVersion()?.name).toBe('engram')
     const { tools } = await client.listTools()

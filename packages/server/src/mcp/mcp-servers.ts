@@ -10,6 +10,7 @@ import {
 } from './brain-tools.js'
 import type { McpServerInfo } from './create-mcp-server.js'
 import { DOCS_TOOLS } from './docs-tools.js'
+import { correctFactTool } from './fact-tools.js'
 import { getEntityTool, traverseGraphTool } from './graph-tools.js'
 import type { McpTool } from './mcp-tool.js'
 import { forgetSourceTool, listSourcesTool } from './source-tools.js'
@@ -46,7 +47,7 @@ export function brainServer(version: string, engram: Engram): McpServerSpec {
       title: 'Engram memory',
       version,
       instructions:
-        'Brain-scoped memory and knowledge graph. Remember with ingest_text (a source_id groups what one document says: sending it again replaces it), then poll get_task until the status is completed, partial_failed or failed. list_sources shows what the brain was told; forget_source removes a source and everything only it supported, for good. Find with search (passages, entities, events) or retrieve_context (an evidence pack for a question); explore with get_entity, entity_context and traverse_graph; recommend for a target. The brain is the X-Brain-ID header of the connection, else the brain_id argument, else the token’s own brain. Results are compact (no empty fields, scores to 3 significant digits); ids (uuids, passage ids) come only with include_ids: true. Failed calls return the REST error envelope: structuredContent.error.code.',
+        'Brain-scoped memory and knowledge graph. Remember with ingest_text (a source_id groups what one document says: sending it again replaces it), then poll get_task until the status is completed, partial_failed or failed. list_sources shows what the brain was told; forget_source removes a source and everything only it supported, for good; correct_fact ends or reopens a fact (when it held), and search and retrieve_context take as_of to ask about the past. Find with search (passages, entities, events) or retrieve_context (an evidence pack for a question); explore with get_entity, entity_context and traverse_graph; recommend for a target. The brain is the X-Brain-ID header of the connection, else the brain_id argument, else the token’s own brain. Results are compact (no empty fields, scores to 3 significant digits); ids (uuids, passage ids) come only with include_ids: true. Failed calls return the REST error envelope: structuredContent.error.code.',
     },
     tools: [
       searchTool,
@@ -59,6 +60,7 @@ export function brainServer(version: string, engram: Engram): McpServerSpec {
       recommendTool,
       listSourcesTool,
       forgetSourceTool,
+      correctFactTool,
       listBrainsTool,
     ],
   }

@@ -10,8 +10,18 @@ import { stageTimingsWire } from '../schemas/search-wire.js'
  * reference.
  */
 
-/** Ids of records: entity and relationship uuids, event flow keys, observation ids. */
-export const RECORD_IDS = ['uuid', 'flow_key', 'id', 'resource_id'] as const
+/**
+ * Ids of records: entity and relationship uuids, event flow keys, observation ids; and with them the
+ * system times of a fact (`created_at`, `expired_at`: bookkeeping an agent rarely needs, docs/time.md).
+ */
+export const RECORD_IDS = [
+  'uuid',
+  'flow_key',
+  'id',
+  'resource_id',
+  'created_at',
+  'expired_at',
+] as const
 
 /** Ids of a search result: each hit's record id and graph node, and the id lists. */
 export const SEARCH_IDS = ['id', 'node_id', 'node_ids', 'channel_lists'] as const
@@ -44,6 +54,19 @@ export const entityOutput = z
     happened_at: z.string().optional().describe('When the event happened, as written.'),
     last_updated: text,
     polarity: z.enum(['positive', 'negative', 'neutral']),
+    valid_at: z.string().optional().describe('When the fact became true (event time).'),
+    invalid_at: z
+      .string()
+      .optional()
+      .describe('When it stopped being true; absent while it holds.'),
+    created_at: z
+      .string()
+      .optional()
+      .describe('When the brain learned it (only with include_ids).'),
+    expired_at: z
+      .string()
+      .optional()
+      .describe('When the brain learned that it ended (only with include_ids).'),
     observations: z.array(observationOutput).optional(),
   })
   .meta({ id: 'McpEntity' })
@@ -60,6 +83,19 @@ export const relationshipOutput = z
     level: text,
     properties: map,
     last_updated: text,
+    valid_at: z.string().optional().describe('When the fact became true (event time).'),
+    invalid_at: z
+      .string()
+      .optional()
+      .describe('When it stopped being true; absent while it holds.'),
+    created_at: z
+      .string()
+      .optional()
+      .describe('When the brain learned it (only with include_ids).'),
+    expired_at: z
+      .string()
+      .optional()
+      .describe('When the brain learned that it ended (only with include_ids).'),
     observations: z.array(observationOutput).optional(),
   })
   .meta({ id: 'McpRelationship' })
@@ -150,10 +186,26 @@ export const contextOutput = z.object({
         hubs: ids('The events asserting it, oldest first'),
         happened_ats: texts,
         facts: texts,
+        kind: z.enum(['restated', 'superseded']),
+        windows: z
+          .array(z.object({ valid_at: text, invalid_at: text }))
+          .optional()
+          .describe('The validity window of each event, in the order of hubs.'),
+        superseded_by: z
+          .object({
+            hub: id('The newer event'),
+            predicate: text,
+            object_uuid: id('The newer value'),
+            object_name: text,
+          })
+          .optional()
+          .describe('For superseded: the fact that ended this one.'),
       }),
     )
     .optional()
-    .describe('One statement asserted at different times.'),
+    .describe(
+      'One statement asserted at different times (restated), or a fact a newer one ended (superseded, docs/time.md).',
+    ),
   topics: z
     .array(
       z.object({

@@ -12,6 +12,9 @@ import {
   INGEST_TEXT,
   ingestionSourceId,
   MAX_SOURCE_ID_LENGTH,
+  MAX_TTL_SECONDS,
+  resolveExpiry,
+  withExpiry,
   STRUCTURED_ITEM_PARTS,
   STRUCTURED_ITEM_SHAPES,
   type StructuredItemPart,
@@ -70,6 +73,29 @@ const sourceIdField = z
   .describe(
     `The source this content belongs to: your own id, 1..${MAX_SOURCE_ID_LENGTH} characters without control characters. Ingesting again under the same id replaces the source's content (unchanged chunks keep their passages; identical content is a no-op); DELETE /sources/{source_id} forgets it. Default: the task id.`,
   )
+
+/** `expires_at` and `ttl` of the ingestion routes (docs/time.md, Expiry): at most one of the two. */
+const expiresAtDescription =
+  'When the source expires: an ISO 8601 date-time with a time zone (e.g. `2030-01-01T00:00:00Z`). A sweep then forgets it as `DELETE /sources/{source_id}` does (a past time: at the next sweep). Not with `ttl` (both: 400). Without either, the brain’s `expiry.default_ttl` applies, else the source never expires; re-ingesting a source sets its expiry anew.'
+const ttlDescription = `Seconds until the source expires (1 to ${MAX_TTL_SECONDS}, 100 years), counted from now: as \`expires_at\` = now + ttl. Not with \`expires_at\`.`
+const expiryFields = {
+  expires_at: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ format: 'date-time' })
+    .describe(expiresAtDescription),
+  ttl: z.number().int().min(1).max(MAX_TTL_SECONDS).optional().describe(ttlDescription),
+}
+
+/** The multipart `ttl` field: a whole number of seconds, as text. */
+function multipartTtl(raw: string | undefined): number | null {
+  if (raw === undefined || raw === '') return null
+  const ttl = /^\d{1,10}$/.test(raw.trim()) ? Number(raw.trim()) : NaN
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS)
+    throw invalid(['body', 'ttl'], `must be a whole number of seconds from 1 to ${MAX_TTL_SECONDS}`)
+  return ttl
+}
 
 /** The 202 answer: the task to poll and the source it writes. */
 const accepted = (message: string, task: { id: string; payload: unknown }) => ({
@@ -161,6 +187,7 @@ export function ingestRoutes(
         source_timestamp: z.string().max(64).nullable().optional(),
         skip_enrichment: bodyBoolean(false),
         source_id: sourceIdField,
+        ...expiryFields,
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: acceptedWire },
@@ -171,7 +198,8 @@ export function ingestRoutes(
       // `data` may carry text too: `text` beside it is two contents, whichever `data` holds.
       if (b.text !== undefined && b.data !== undefined)
         throw invalid(['body'], 'send exactly one of `text` or `data`, not both', 400)
-      const payload = buildTextPayload({
+      const expiresAt = resolveExpiry({ expiresAt: b.expires_at ?? null, ttl: b.ttl ?? null })
+      const built = buildTextPayload({
         text: b.text ?? (b.data && 'text_data' in b.data ? b.data.text_data : null),
         json: b.data && 'json_data' in b.data ? b.data.json_data : null,
         metaKeys: b.meta_keys ?? null,
@@ -180,6 +208,7 @@ export function ingestRoutes(
         skipEnrichment: b.skip_enrichment,
         sourceId: b.source_id ?? null,
       })
+      const payload = withExpiry(built, expiresAt)
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId: request.brainId,
@@ -200,7 +229,7 @@ export function ingestRoutes(
       tag: 'ingest',
       summary: 'Ingest a file',
       description:
-        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id`, `meta_keys` (a JSON object as a string) and `source_id`. One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
+        'multipart/form-data with part `file` (txt, md, json, jsonl, csv, html, pdf; others 415; over MAX_FILE_BYTES 413), optional fields `brain_id`, `meta_keys` (a JSON object as a string), `source_id`, and `expires_at` or `ttl` (not both: 400). One task per file. Broken JSON, JSONL or CSV, or an encrypted or unreadable PDF: 422. PDFs are read through their text layer (no OCR).',
       auth: 'brain',
       unavailableWhen: ['queue'],
       multipartBody: z.object({
@@ -211,8 +240,14 @@ export function ingestRoutes(
           .optional()
           .describe('A JSON object as a string, stored as passage metadata.'),
         source_id: sourceIdField,
+        expires_at: expiryFields.expires_at,
+        ttl: z
+          .string()
+          .optional()
+          .describe(`${ttlDescription} A whole number as the field's text.`),
       }),
       success: { 202: acceptedWire },
+      errors: [400],
     },
     async (request, reply) => {
       if (!request.isMultipart())
@@ -231,13 +266,18 @@ export function ingestRoutes(
       if (fromField && !BRAIN_ID_PATTERN.test(fromField))
         throw invalid(['body', 'brain_id'], `must match ${BRAIN_ID_PATTERN.source}`)
       const brainId = await selectBrain(engram, request.principal!, requested)
-      const payload = await buildFilePayload({
+      const expiresAt = resolveExpiry({
+        expiresAt: fields.expires_at || null,
+        ttl: multipartTtl(fields.ttl),
+      })
+      const built = await buildFilePayload({
         filename: file.filename,
         mimeType: file.mimeType,
         bytes: file.bytes,
         metaKeys: multipartMetaKeys(fields.meta_keys),
         sourceId: fields.source_id ?? null,
       })
+      const payload = withExpiry(built, expiresAt)
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId,
@@ -276,13 +316,16 @@ export function ingestRoutes(
         text: z.string().max(10_000_000).nullable().optional(),
         mode: z.enum(['deterministic', 'hybrid', 'enrich']).nullable().optional(),
         source_id: sourceIdField,
+        ...expiryFields,
         brain_id: z.string().max(200).optional(),
       }),
       success: { 202: acceptedWire },
+      errors: [400],
     },
     async (request, reply) => {
       const b = request.body
-      const payload = buildStructuredPayload({
+      const expiresAt = resolveExpiry({ expiresAt: b.expires_at ?? null, ttl: b.ttl ?? null })
+      const built = buildStructuredPayload({
         items: b.data.map((item) => ({
           object: toNode(item.object),
           ...(item.subject ? { subject: toNode(item.subject) } : {}),
@@ -295,6 +338,7 @@ export function ingestRoutes(
         mode: b.mode ?? null,
         sourceId: b.source_id ?? null,
       })
+      const payload = withExpiry(built, expiresAt)
       const taskId = taskIdentifier(request)
       const { task } = await engram.tasks.submit({
         brainId: request.brainId,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { type Engram } from '@engram/core'
-import { brainIdQuery } from '../schemas/common.js'
+import { brainIdQuery, isoInstant } from '../schemas/common.js'
 import { freeFormMap } from '../schemas/free-form-map.js'
 import { deletionWire, toDeletion } from '../schemas/source-wire.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from '../schemas/wire-records.js'
@@ -13,6 +13,9 @@ const label = z.string().min(1).max(128)
 const isoDate = z.string().min(1).max(64)
 
 /** `/model/*` (CONTRACT.md section 2): synchronous graph writes, each with its changelog entry. */
+/** An instant of the wire as the record keeps it (ISO 8601 in UTC), null kept. */
+const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString())
+
 export function modelRoutes(app: FastifyInstance, engram: Engram) {
   defineRoute(
     app,
@@ -119,6 +122,16 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         properties: freeFormMap().default({}),
         direction: z.enum(['in', 'out', 'neutral']).default('neutral'),
         happened_at: isoDate.nullable().optional(),
+        valid_at: isoInstant
+          .nullable()
+          .optional()
+          .describe(
+            'Event time the fact became true (docs/time.md); default `happened_at`, else now.',
+          ),
+        invalid_at: isoInstant
+          .nullable()
+          .optional()
+          .describe('Event time the fact stopped being true; default none.'),
         ...brainId,
       }),
       success: { 201: z.string() },
@@ -134,6 +147,8 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         properties: b.properties,
         direction: b.direction,
         happenedAt: b.happened_at ?? null,
+        ...(b.valid_at != null ? { validAt: instant(b.valid_at) } : {}),
+        ...(b.invalid_at != null ? { invalidAt: instant(b.invalid_at) } : {}),
       })
       return reply.status(201).type('application/json').send(JSON.stringify(relationship.uuid))
     },
@@ -148,13 +163,21 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
       tag: 'model',
       summary: 'Update a relationship',
       description:
-        '`new_properties` merges (`deprecated: true` deprecates the relationship), `properties_to_remove` deletes keys.',
+        "`new_properties` merges (`deprecated: true` deprecates the relationship: it ends now), `properties_to_remove` deletes keys. `valid_at` / `invalid_at` correct the fact's validity window (docs/time.md): an `invalid_at` ends the fact (deprecated once it has passed, `expired_at` now) and `null` reopens it; the legs of its event follow, and a `relationship_invalidated` changelog entry records an end.",
       auth: 'brain',
       body: z.object({
         uuid: z.string().min(1).max(200),
         new_properties: freeFormMap().default({}),
         properties_to_remove: z.array(z.string().max(256)).max(500).default([]),
         new_description: z.string().max(20_000).nullable().optional(),
+        valid_at: isoInstant
+          .nullable()
+          .optional()
+          .describe('New start of the validity window; null clears it.'),
+        invalid_at: isoInstant
+          .nullable()
+          .optional()
+          .describe('New end of the validity window; null reopens the fact.'),
         ...brainId,
       }),
       success: { 200: relationshipWire },
@@ -166,6 +189,8 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         newProperties: b.new_properties,
         propertiesToRemove: b.properties_to_remove,
         ...(b.new_description !== undefined ? { newDescription: b.new_description } : {}),
+        ...(b.valid_at !== undefined ? { validAt: instant(b.valid_at) } : {}),
+        ...(b.invalid_at !== undefined ? { invalidAt: instant(b.invalid_at) } : {}),
       })
       return toRelationship(relationship)
     },

@@ -10,7 +10,15 @@ import {
   type RecommendOptions,
   type RecommendResult,
 } from '@engram/core'
-import { bodyBoolean, bodyList, brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
+import {
+  bodyBoolean,
+  bodyList,
+  brainIdQuery,
+  csvList,
+  queryBoolean,
+  requestTime,
+  timeQuery,
+} from '../schemas/common.js'
 import { contextPackWire, toContextWire } from '../schemas/context-pack-wire.js'
 import { flatMap } from '../schemas/free-form-map.js'
 import { entityWire, toEntity } from '../schemas/wire-records.js'
@@ -87,7 +95,10 @@ function toRecommendOptions(wire: WireRecommend): RecommendOptions {
  * pack, synergies and recommendations. Each request builds its dependencies from the selected brain.
  */
 export function retrieveContextRoutes(app: FastifyInstance, engram: Engram) {
-  const deps = (request: FastifyRequest) => createRetrieveDeps(engram, request.brainId)
+  const deps = (request: FastifyRequest) =>
+    createRetrieveDeps(engram, request.brainId, {
+      time: requestTime(request.method === 'GET' ? request.query : request.body),
+    })
   const recommendWire = async (store: BrainStore, result: RecommendResult) => ({
     target_node: (await withObservations(store, [result.targetNode]))[0]!,
     recommendations: result.recommendations.map((r) => ({
@@ -176,6 +187,7 @@ export function retrieveContextRoutes(app: FastifyInstance, engram: Engram) {
         use_ppr: bodyBoolean(true),
         profile_stages: bodyBoolean(false),
         brain_id: z.string().max(200).optional(),
+        ...timeQuery,
       }),
       success: { 200: contextPackWire },
       unavailableWhen: ['embedder'],

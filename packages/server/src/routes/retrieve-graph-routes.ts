@@ -15,7 +15,7 @@ import {
   type MatchPath,
   type NeighborsResult,
 } from '@engram/core'
-import { brainIdQuery, csvList, queryBoolean } from '../schemas/common.js'
+import { brainIdQuery, csvList, queryBoolean, requestTime, timeQuery } from '../schemas/common.js'
 import { entityContextWire, toEntityContextWire } from '../schemas/entity-context-wire.js'
 import { freeFormMap } from '../schemas/free-form-map.js'
 import {
@@ -122,7 +122,10 @@ const hopsResponse = z
  * builds its dependencies from the selected brain (store, indexes and, when configured, vectors).
  */
 export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
-  const deps = (request: FastifyRequest) => createRetrieveDeps(engram, request.brainId)
+  const deps = (request: FastifyRequest) =>
+    createRetrieveDeps(engram, request.brainId, {
+      time: requestTime(request.method === 'GET' ? request.query : request.body),
+    })
 
   defineRoute(
     app,
@@ -141,6 +144,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         preferred_entities: z.string().max(2000),
         limit: z.coerce.number().int().min(1).max(100).default(10),
         ...brainIdQuery,
+        ...timeQuery,
       }),
       success: {
         200: z.object({
@@ -189,6 +193,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         limit: z.coerce.number().int().min(1).max(100).default(10),
         look_for: z.string().max(2000).optional(),
         ...brainIdQuery,
+        ...timeQuery,
       }),
       success: { 200: neighborsResponse },
     },
@@ -217,6 +222,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         limit: z.number().int().min(1).max(100).default(10),
         look_for: z.string().max(2000).optional(),
         brain_id: z.string().max(200).optional(),
+        ...timeQuery,
       }),
       success: { 200: neighborsResponse },
     },
@@ -248,6 +254,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         looking_for: z.array(z.string().max(500)).min(1).max(20),
         limit: z.number().int().min(1).max(100).default(10),
         brain_id: z.string().max(200).optional(),
+        ...timeQuery,
       }),
       success: { 200: neighborsResponse },
     },
@@ -276,6 +283,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         target,
         context_depth: z.coerce.number().int().min(1).max(5).default(3),
         ...brainIdQuery,
+        ...timeQuery,
       }),
       success: {
         200: z.object({ target_node: entityWire, ...entityContextWire }),
@@ -307,6 +315,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         query: z.string().min(1).max(2000),
         max_depth: z.coerce.number().int().min(1).max(5).default(3),
         ...brainIdQuery,
+        ...timeQuery,
       }),
       success: { 200: z.object({ target_node: entityWire, path: matchPathWire }) },
     },
@@ -338,6 +347,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
           'Relationship types and/or entity labels, comma-separated; repeating the key is also accepted.',
         ),
         ...brainIdQuery,
+        ...timeQuery,
       }),
       success: {
         200: z.object({
@@ -385,6 +395,7 @@ export function retrieveGraphRoutes(app: FastifyInstance, engram: Engram) {
         degrees: z.coerce.number().int().min(1).max(3).default(2),
         flattened: queryBoolean(true),
         ...brainIdQuery,
+        ...timeQuery,
       }),
       success: { 200: hopsResponse },
     },

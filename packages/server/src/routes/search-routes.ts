@@ -6,7 +6,7 @@ import {
   type SearchResponse,
   type SearchService,
 } from '@engram/core'
-import { bodyBoolean, bodyList, brainIdQuery } from '../schemas/common.js'
+import { bodyBoolean, bodyList, brainIdQuery, timeQuery } from '../schemas/common.js'
 import { searchOptions } from '../schemas/search-options.js'
 import { searchResponseWire } from '../schemas/search-wire.js'
 import { flatMap } from '../schemas/free-form-map.js'
@@ -45,6 +45,8 @@ interface WireSearch {
   target?: string | undefined
   profile_stages: boolean
   extras?: Record<string, string | number | boolean | null> | undefined
+  as_of?: string | undefined
+  known_at?: string | undefined
 }
 
 function toRequest(wire: WireSearch): SearchRequest {
@@ -61,6 +63,8 @@ function toRequest(wire: WireSearch): SearchRequest {
     ...(wire.fusion_alpha !== undefined ? { fusionAlpha: wire.fusion_alpha } : {}),
     ...(wire.target ? { target: wire.target } : {}),
     ...(wire.extras ? { extras: wire.extras } : {}),
+    ...(wire.as_of !== undefined ? { asOf: wire.as_of } : {}),
+    ...(wire.known_at !== undefined ? { knownAt: wire.known_at } : {}),
   }
 }
 
@@ -79,7 +83,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
       description: DESCRIPTION,
       auth: 'brain',
       unavailableWhen: ['embedder'],
-      querystring: z.object({ ...searchOptions, ...brainIdQuery }),
+      querystring: z.object({ ...searchOptions, ...brainIdQuery, ...timeQuery }),
       success: { 200: searchResponseWire },
       errors: [400, 501],
     },
@@ -112,6 +116,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService) {
           z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]),
         ).optional(),
         brain_id: z.string().max(200).optional(),
+        ...timeQuery,
       }),
       success: { 200: searchResponseWire },
       errors: [400, 501],

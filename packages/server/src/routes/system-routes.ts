@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { BM25_VARIANTS, maskToken, type BrainSettings, type Engram } from '@engram/core'
+import {
+  BM25_VARIANTS,
+  MAX_TTL_SECONDS,
+  maskToken,
+  type BrainSettings,
+  type Engram,
+} from '@engram/core'
 import { defineRoute } from './define-route.js'
 
 const brainWire = z.object({ id: z.string(), name_key: z.string(), pat: z.string() })
@@ -23,20 +29,77 @@ const settingsWire = z.object({
       .partial()
       .describe('The fields the brain sets; the rest are the server defaults.'),
   }),
+  expiry: z
+    .object({
+      default_ttl: z
+        .number()
+        .int()
+        .optional()
+        .describe(
+          'Seconds to the expiry of sources ingested without `expires_at` or `ttl`; left out when unset.',
+        ),
+    })
+    .describe('Expiry of the brain’s sources (docs/time.md).'),
+  temporal: z
+    .object({
+      single_valued_predicates: z
+        .record(z.string(), z.array(z.string()))
+        .describe(
+          'The single-valued predicate table the brain runs with: slot -> predicates (base forms, UPPER_SNAKE). A newer fact of a slot with another object ends the older one (docs/time.md).',
+        ),
+      overrides: z
+        .record(z.string(), z.array(z.string()))
+        .describe('The slots the brain sets itself; the rest are the defaults.'),
+    })
+    .describe('Contradictions (docs/time.md).'),
 })
 const settingsBody = z
   .object({
     bm25: bm25Fields
       .partial()
       .nullable()
+      .optional()
       .describe(
-        "Replaces the brain's BM25 override; `{}` or null returns it to the server defaults.",
+        "Replaces the brain's BM25 override; `{}` or null returns it to the server defaults. Left out: unchanged.",
       ),
+    expiry: z
+      .object({
+        default_ttl: z
+          .number()
+          .int()
+          .nullable()
+          .optional()
+          .describe(
+            `Seconds (1 to ${MAX_TTL_SECONDS}) from an ingestion to the expiry of its source, for ingestions that send neither \`expires_at\` nor \`ttl\`; null clears it. Sources ingested before keep their expiry.`,
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('Expiry of the brain’s sources (docs/time.md). Left out: unchanged.'),
+    temporal: z
+      .object({
+        single_valued_predicates: z
+          .record(z.string().max(64), z.array(z.string().max(128)).max(200))
+          .nullable()
+          .optional()
+          .describe(
+            'Slots to replace in the single-valued predicate table (slot: lower_snake; predicates: base forms such as PLAY_FOR); an empty list switches a slot off; null or {} returns to the defaults. Applies to what is ingested afterwards.',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('Contradictions (docs/time.md). Left out: unchanged.'),
   })
   .strict()
 const settingsOut = (brainId: string, settings: BrainSettings) => ({
   brain_id: brainId,
-  ...settings,
+  bm25: settings.bm25,
+  overrides: settings.overrides,
+  expiry: settings.expiry.defaultTtl === null ? {} : { default_ttl: settings.expiry.defaultTtl },
+  temporal: {
+    single_valued_predicates: settings.temporal.singleValuedPredicates,
+    overrides: settings.temporal.override,
+  },
 })
 
 /** `/system/*` (CONTRACT.md section 9): the system token only. */
@@ -140,7 +203,7 @@ export function systemRoutes(app: FastifyInstance, engram: Engram) {
       tag: 'system',
       summary: 'Get brain settings',
       description:
-        'The BM25 settings the brain scores with (server defaults under its override) and the fields it overrides. Beyond the Engram contract.',
+        'The BM25 settings the brain scores with (server defaults under its override), the fields it overrides, and its expiry default. Beyond the Engram contract.',
       auth: 'system',
       params: brainParams,
       success: { 200: settingsWire },
@@ -159,7 +222,7 @@ export function systemRoutes(app: FastifyInstance, engram: Engram) {
       tag: 'system',
       summary: 'Set brain settings',
       description:
-        "Sets the brain's BM25 override (variant, k1, b, delta), applied to its lexical indexes at once without re-indexing (scores change, postings do not). Out-of-range values answer 400. Beyond the Engram contract.",
+        "Sets the brain's BM25 override (variant, k1, b, delta), applied to its lexical indexes at once without re-indexing (scores change, postings do not), its expiry default (`expiry.default_ttl`) and its single-valued predicates (`temporal.single_valued_predicates`; both docs/time.md). Fields left out are unchanged. Out-of-range values answer 400. Beyond the Engram contract.",
       auth: 'system',
       params: brainParams,
       body: settingsBody,
@@ -169,7 +232,19 @@ export function systemRoutes(app: FastifyInstance, engram: Engram) {
     async (request) =>
       settingsOut(
         request.params.brain_id,
-        await engram.brainSettings.update(request.params.brain_id, request.body),
+        await engram.brainSettings.update(request.params.brain_id, {
+          ...(request.body.bm25 === undefined ? {} : { bm25: request.body.bm25 }),
+          ...(request.body.expiry?.default_ttl === undefined
+            ? {}
+            : { expiry: { defaultTtl: request.body.expiry.default_ttl } }),
+          ...(request.body.temporal?.single_valued_predicates === undefined
+            ? {}
+            : {
+                temporal: {
+                  singleValuedPredicates: request.body.temporal.single_valued_predicates,
+                },
+              }),
+        }),
       ),
   )
 }

@@ -71,6 +71,39 @@ export const brainIdQuery = {
 
 export const jsonObjectWire = z.record(z.string(), z.unknown())
 
+/** An instant as the wire writes it: an ISO 8601 date (`2021-06-01`) or date-time with an offset. */
+export const isoInstant = z
+  .string()
+  .max(64)
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/,
+    'must be an ISO 8601 date or date-time with an offset',
+  )
+  .refine((v) => Number.isFinite(Date.parse(v)), 'must be a real date')
+
+/** `as_of` and `known_at` (docs/time.md), on every retrieval operation that reads facts. */
+export const timeQuery = {
+  as_of: isoInstant
+    .optional()
+    .describe(
+      'Event time (ISO 8601): answer as the world was then. Facts whose validity window does not contain it, and passages whose facts all lie outside theirs, are left out. Default: now (ended facts left out, facts stated for the future kept).',
+    ),
+  known_at: isoInstant
+    .optional()
+    .describe(
+      'System time (ISO 8601): answer with what the brain had learned by then. Records ingested later are left out, and an ending learned later is not yet known. Default: now.',
+    ),
+}
+
+/** The `TimeFilter` of a request's `as_of` / `known_at` (query or body). */
+export function requestTime(params: unknown): { asOf?: number; knownAt?: number } {
+  const p = (params ?? {}) as { as_of?: string; known_at?: string }
+  return {
+    ...(p.as_of !== undefined ? { asOf: Date.parse(p.as_of) } : {}),
+    ...(p.known_at !== undefined ? { knownAt: Date.parse(p.known_at) } : {}),
+  }
+}
+
 /** The error envelope every failure uses (CONTRACT.md section 1). */
 export const errorEnvelope = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { dateTimeWire } from './date-time-wire.js'
 import type { ContextPack, Entity, Relationship } from '@engram/core'
 import { stageTimingsWire } from './search-wire.js'
 import { entityWire, relationshipWire, toEntity, toRelationship } from './wire-records.js'
@@ -37,15 +38,35 @@ const temporalConflictWire = z
       .describe(
         'Uuids of the events (or, for a direct statement, the relationships) asserting it, oldest first.',
       ),
-    happened_ats: z
-      .array(dayWire)
-      .describe('The distinct days it is dated, ascending (two or more).'),
+    happened_ats: z.array(dayWire).describe('The distinct days it is dated, ascending.'),
     facts: z.array(z.string()).describe('Each assertion as a line of text, oldest first.'),
+    kind: z
+      .enum(['restated', 'superseded'])
+      .describe(
+        '`restated`: one statement asserted with different dates; `superseded`: a fact that a newer fact with another object ended (docs/time.md), `hubs` old then new.',
+      ),
+    windows: z
+      .array(
+        z.object({
+          valid_at: dateTimeWire.optional().describe('Left out when unknown.'),
+          invalid_at: dateTimeWire.optional().describe('Left out while it holds.'),
+        }),
+      )
+      .describe('The validity window of each hub, in the order of `hubs`.'),
+    superseded_by: z
+      .object({
+        hub: z.string(),
+        predicate: z.string(),
+        object_uuid: z.string(),
+        object_name: z.string(),
+      })
+      .optional()
+      .describe('For `superseded`: the fact that ended this one. Left out otherwise.'),
   })
   .meta({
     id: 'TemporalConflict',
     description:
-      'One statement (entity, predicate, object) asserted by two or more events or relationships with different dates.',
+      'A statement (entity, predicate, object) asserted by two or more events or relationships with different dates, or a fact a newer one superseded, with both validity windows.',
   })
 
 const contextPathWire = z
@@ -127,6 +148,21 @@ export function toContextWire(pack: ContextPack): z.infer<typeof contextPackWire
       hubs: c.hubs,
       happened_ats: c.happenedAts,
       facts: c.facts,
+      kind: c.kind,
+      windows: c.windows.map((w) => ({
+        ...(w.validAt !== null ? { valid_at: w.validAt } : {}),
+        ...(w.invalidAt !== null ? { invalid_at: w.invalidAt } : {}),
+      })),
+      ...(c.supersededBy !== null
+        ? {
+            superseded_by: {
+              hub: c.supersededBy.hub,
+              predicate: c.supersededBy.predicate,
+              object_uuid: c.supersededBy.objectUuid,
+              object_name: c.supersededBy.objectName,
+            },
+          }
+        : {}),
     })),
     topics: pack.topics.map((t) => ({
       uuid: t.uuid,

@@ -33,6 +33,11 @@ export const sourceWire = z
         structured: z.number().int(),
       })
       .describe('What its latest ingestion produced.'),
+    expires_at: dateTimeWire
+      .optional()
+      .describe(
+        'When a sweep forgets it (docs/time.md, Expiry): set by its latest ingestion’s `expires_at` or `ttl`, or the brain’s default. Left out when it never expires.',
+      ),
   })
   .meta({ id: 'Source' })
 
@@ -47,6 +52,7 @@ export const toSource = (s: Source): z.infer<typeof sourceWire> => ({
   updated_at: s.updatedAt,
   task_ids: s.taskIds,
   counts: { ...s.counts },
+  ...(s.expiresAt == null ? {} : { expires_at: s.expiresAt }),
 })
 
 /** What a `DELETE /model/*` removed, the named record and what went with it. */

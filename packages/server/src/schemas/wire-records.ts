@@ -26,6 +26,39 @@ export const observationWire = z
   })
   .meta({ id: 'Observation' })
 
+/** A fact's bi-temporal window (docs/time.md); a field is left out when unbounded or unknown. */
+const validityWire = {
+  valid_at: dateTimeWire
+    .optional()
+    .describe('Event time the fact became true. Left out when unknown or not a fact.'),
+  invalid_at: dateTimeWire
+    .optional()
+    .describe(
+      'Event time the fact stopped being true; left out while it holds (`deprecated` is true once it has passed).',
+    ),
+  created_at: dateTimeWire
+    .optional()
+    .describe(
+      'System time the brain learned the record; left out for records written before it was kept.',
+    ),
+  expired_at: dateTimeWire
+    .optional()
+    .describe('System time the brain learned that the fact ended; left out while it holds.'),
+}
+
+/** The wire's window fields of a record: those that are set. */
+const toValidity = (r: {
+  validAt?: string | null
+  invalidAt?: string | null
+  createdAt?: string | null
+  expiredAt?: string | null
+}) => ({
+  ...(r.validAt != null ? { valid_at: r.validAt } : {}),
+  ...(r.invalidAt != null ? { invalid_at: r.invalidAt } : {}),
+  ...(r.createdAt != null ? { created_at: r.createdAt } : {}),
+  ...(r.expiredAt != null ? { expired_at: r.expiredAt } : {}),
+})
+
 export const entityWire = z
   .object({
     uuid: z.string(),
@@ -39,6 +72,7 @@ export const entityWire = z
       .describe('When the event the entity stands for happened, as written; "" when unset.'),
     last_updated: dateTimeWire,
     polarity: z.enum(['positive', 'negative', 'neutral']),
+    ...validityWire,
     observations: z.array(observationWire),
   })
   .meta({ id: 'Entity' })
@@ -55,6 +89,7 @@ export const relationshipWire = z
     level: z.string().describe('"" when unset.'),
     properties: jsonObjectWire,
     last_updated: dateTimeWire,
+    ...validityWire,
     observations: z.array(observationWire),
   })
   .meta({ id: 'Relationship' })
@@ -126,6 +161,7 @@ export const toEntity = (
   happened_at: e.happenedAt ?? '',
   last_updated: e.lastUpdated,
   polarity: e.polarity,
+  ...toValidity(e),
   observations: observations.map(toObservation),
 })
 
@@ -140,6 +176,7 @@ export const toRelationship = (r: Relationship): z.infer<typeof relationshipWire
   level: r.level ?? '',
   properties: r.properties,
   last_updated: r.lastUpdated,
+  ...toValidity(r),
   observations: [],
 })
 

@@ -1,5 +1,10 @@
-import { createExplorerGraph, sizeByDegree, type ExplorerGraph } from './explorer-graph.js'
-import { labelColor } from './label-palette.js'
+import {
+  addEdge,
+  createExplorerGraph,
+  nodeAttributes,
+  sizeByDegree,
+  type ExplorerGraph,
+} from './explorer-graph.js'
 import type { BrainGraph } from './brain-loader.js'
 import { radialLayout } from './radial-layout.js'
 
@@ -10,21 +15,9 @@ import { radialLayout } from './radial-layout.js'
 export function brainGraph(data: BrainGraph): ExplorerGraph {
   const graph = createExplorerGraph()
   for (const node of data.nodes) {
-    graph.addNode(node.uuid, {
-      x: 0,
-      y: 0,
-      size: 3,
-      color: labelColor(node.labels[0]),
-      label: node.name,
-      labels: node.labels,
-      expanded: true,
-    })
+    graph.addNode(node.uuid, { ...nodeAttributes(node, { x: 0, y: 0 }, true), size: 3 })
   }
-  for (const edge of data.edges) {
-    const [a, b] = edge.ends
-    if (a === b || graph.hasEdge(edge.uuid)) continue
-    graph.addEdgeWithKey(edge.uuid, a, b, { label: edge.predicate, size: 1, color: '#c9ced8' })
-  }
+  for (const edge of data.edges) addEdge(graph, edge)
   if (graph.order === 0) return graph
   let root = ''
   let best = -1

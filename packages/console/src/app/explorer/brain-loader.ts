@@ -1,6 +1,7 @@
 import type { EngramClient } from '@engram/client'
 import { boundedMap } from './bounded-map.js'
-import { LOAD_CONCURRENCY } from './neighbourhood-loader.js'
+import { atOf, factTime } from './fact-window.js'
+import { LOAD_CONCURRENCY, toNode } from './neighbourhood-loader.js'
 import type { ExplorerEdge, ExplorerNode } from './neighbourhood.js'
 
 type EntityPage = Awaited<ReturnType<typeof listEntities>>
@@ -39,13 +40,21 @@ export interface BrainGraph {
  * The whole brain through the spec's list endpoints: `GET /retrieve/entities` and
  * `GET /retrieve/relationships` page by page (1,000 records each, {@link LOAD_CONCURRENCY} pages in
  * flight once the first page gave the total). Edges whose ends were not loaded are dropped.
+ *
+ * The lists are not sliced by time (docs/time.md): every record comes with its window, so the time
+ * is applied here. Facts (relationships and events) that had ended at `asOf` (now when absent) carry
+ * an `ended` time and are drawn greyed; with `asOf`, facts that had not started yet are left out, as
+ * the server leaves them out of an `as_of` question (without one, facts stated for the future stay).
  */
 export async function loadBrainGraph(
   client: EngramClient,
   maxNodes: number,
   maxEdges: number,
   signal?: AbortSignal,
+  asOf?: string,
 ): Promise<BrainGraph> {
+  const at = atOf(asOf)
+  const hidden = (state: string) => asOf !== undefined && state === 'future'
   const entityPage = (skip: number) => listEntities(client, skip, signal)
   const relationshipPage = (skip: number) => listRelationships(client, skip, signal)
   const [firstEntities, firstRelationships] = await Promise.all([
@@ -70,10 +79,12 @@ export async function loadBrainGraph(
   )
   const nodes: ExplorerNode[] = []
   const have = new Set<string>()
-  const addNode = (e: { uuid: string; name: string; labels: string[] }) => {
+  const addNode = (e: EntityPage['entities'][number]) => {
     if (have.has(e.uuid) || nodes.length >= maxNodes) return
+    const node = toNode(e, at)
+    if (node.time !== undefined && hidden(node.time.state)) return
     have.add(e.uuid)
-    nodes.push({ uuid: e.uuid, name: e.name, labels: e.labels })
+    nodes.push(node)
   }
   const entityPages = [firstEntities, ...rest.flatMap((p) => (p.kind === 'e' ? [p.page] : []))]
   for (const page of entityPages) for (const e of page.entities) addNode(e)
@@ -85,10 +96,13 @@ export async function loadBrainGraph(
   for (const page of relationshipPages) {
     for (const t of page.relationships) {
       if (!have.has(t.subject.uuid) || !have.has(t.object.uuid)) continue
+      const time = factTime(t.predicate, at)
+      if (hidden(time.state)) continue
       edges.push({
         uuid: t.predicate.uuid,
         predicate: t.predicate.name,
         ends: [t.subject.uuid, t.object.uuid],
+        ...(time.text !== '' || time.state !== 'valid' ? { time } : {}),
       })
     }
   }

@@ -1,6 +1,7 @@
 import type { EngramClient, Entity, Relationship } from '@engram/client'
 import { el } from './explorer-dom.js'
 import { errorBox } from './explorer-error.js'
+import { atOf, factTime, type FactTime } from './fact-window.js'
 import { labelColor } from './label-palette.js'
 
 /** Relationships listed per direction (the list endpoint's page size). */
@@ -75,14 +76,23 @@ function entityLink(
  * with its own `data-state` (`loading`, `done`, `error`); the panel's `data-state` turns `done` when
  * every part has settled, the completion signal the end-to-end tests wait on. `open(uuid)` navigates
  * to another entity.
+ *
+ * Time (docs/time.md): as of `asOf` (a date; now when absent). An event shows its window
+ * (`entity-window`), each relationship its own (`entity-relationship-window`); ended ones are marked
+ * `data-ended` and greyed. The relationship list is not sliced by time, so the panel applies it:
+ * with `asOf`, relationships that had not started yet are left out (as the server does).
  */
 export function entityDetail(
   client: EngramClient,
   uuid: string,
   open: (uuid: string) => void,
+  asOf?: string,
 ): HTMLElement {
+  const at = atOf(asOf)
   const panel = el('div', { class: 'explorer-detail-body', attrs: { 'data-uuid': uuid } })
-  const status = client.GET('/retrieve/entity/status', { params: { query: { target: uuid } } })
+  const status = client.GET('/retrieve/entity/status', {
+    params: { query: { target: uuid, ...(asOf === undefined ? {} : { as_of: asOf }) } },
+  })
   const header = el('div', { testid: 'entity-detail-header', text: 'Loading…' })
   panel.append(header)
   const headerShown = status.then(
@@ -92,7 +102,7 @@ export function entityDetail(
         header.replaceWith(errorBox(error, 'entity-detail-error'))
         throw error
       }
-      header.replaceChildren(...headerNodes(s.node))
+      header.replaceChildren(...headerNodes(s.node, at))
     },
     (error: unknown) => {
       header.replaceWith(errorBox(error, 'entity-detail-error'))
@@ -108,7 +118,7 @@ export function entityDetail(
     section('Relationships', 'entity-relationships', async () => {
       const s = await status
       if (s.node === undefined) return []
-      return relationshipNodes(client, s.node, open)
+      return relationshipNodes(client, s.node, open, at, asOf !== undefined)
     }),
     section('Synergies', 'entity-synergies', async () => {
       const r = await client.GET('/retrieve/entity/synergies', {
@@ -145,8 +155,21 @@ export function entityDetail(
   return panel
 }
 
-function headerNodes(node: Entity): Node[] {
+/** A fact's window in words, greyed when it had ended (`data-ended`). */
+function windowNote(time: FactTime, testid: string): HTMLElement {
+  return el('span', {
+    class: time.state === 'ended' ? 'explorer-window explorer-ended' : 'explorer-window',
+    testid,
+    text: time.text,
+    attrs: { 'data-state': time.state, 'data-ended': String(time.state === 'ended') },
+  })
+}
+
+function headerNodes(node: Entity, at: number): Node[] {
   const out: Node[] = [el('h3', { testid: 'entity-name', text: node.name })]
+  const time = factTime(node, at)
+  if (node.labels.some((l) => l.toUpperCase() === 'EVENT') && time.text !== '')
+    out.push(el('p', {}, windowNote(time, 'entity-window')))
   const labels = el('div', { class: 'explorer-labels', testid: 'entity-labels' })
   for (const label of node.labels) {
     const chip = el('span', { class: 'explorer-chip', text: label })
@@ -176,6 +199,8 @@ async function relationshipNodes(
   client: EngramClient,
   node: Entity,
   open: (uuid: string) => void,
+  at: number,
+  dropFuture: boolean,
 ): Promise<Node[]> {
   const list = (target: 'source' | 'target') =>
     client.GET('/retrieve/relationships', {
@@ -184,13 +209,15 @@ async function relationshipNodes(
       },
     })
   const [outgoing, incoming] = await Promise.all([list('source'), list('target')])
-  const row = (predicate: Relationship, other: Entity, direction: 'out' | 'in') =>
-    el(
+  const row = (predicate: Relationship, other: Entity, direction: 'out' | 'in') => {
+    const time = factTime(predicate, at)
+    const ended = time.state === 'ended'
+    return el(
       'div',
       {
-        class: 'explorer-row',
+        class: ended ? 'explorer-row explorer-ended' : 'explorer-row',
         testid: 'entity-relationship',
-        attrs: { 'data-direction': direction },
+        attrs: { 'data-direction': direction, 'data-ended': String(ended) },
       },
       el('span', {
         class: 'explorer-predicate',
@@ -198,12 +225,15 @@ async function relationshipNodes(
       }),
       ' ',
       entityLink(other, open, 'entity-relationship-link'),
+      ...(time.text === '' ? [] : [' ', windowNote(time, 'entity-relationship-window')]),
     )
+  }
+  const shown = (r: Relationship) => !(dropFuture && factTime(r, at).state === 'future')
   const out = outgoing.relationships
-    .filter((t) => t.subject.uuid === node.uuid)
+    .filter((t) => t.subject.uuid === node.uuid && shown(t.predicate))
     .map((t) => row(t.predicate, t.object, 'out'))
   const inc = incoming.relationships
-    .filter((t) => t.object.uuid === node.uuid)
+    .filter((t) => t.object.uuid === node.uuid && shown(t.predicate))
     .map((t) => row(t.predicate, t.subject, 'in'))
   const nodes: Node[] = [...out, ...inc]
   if (outgoing.total > RELATIONSHIPS_LIMIT || incoming.total > RELATIONSHIPS_LIMIT) {

@@ -1,6 +1,7 @@
 import { MultiUndirectedGraph } from 'graphology'
 import { labelColor } from './label-palette.js'
-import type { ExplorerNode, Neighbourhood } from './neighbourhood.js'
+import type { FactTime } from './fact-window.js'
+import type { ExplorerEdge, ExplorerNode, Neighbourhood } from './neighbourhood.js'
 import { radialLayout, ringAround, type Point } from './radial-layout.js'
 
 /** Node attributes sigma reads (`x`, `y`, `size`, `color`, `label`) plus the entity's labels. */
@@ -15,6 +16,10 @@ export interface NodeAttributes {
   labels: string[]
   /** Whether its neighbours were fetched. */
   expanded: boolean
+  /** An event whose fact had ended at the time viewed: drawn greyed. */
+  ended: boolean
+  /** Its window in words ("valid 2020-03-01 → 2023-01-01, superseded"); "" for none. */
+  window: string
 }
 
 /** Edge attributes: the predicate drawn as the edge label. */
@@ -22,6 +27,59 @@ export interface EdgeAttributes {
   label: string
   size: number
   color: string
+  /** A fact that had ended at the time viewed: drawn greyed and thinner, its window in the label. */
+  ended: boolean
+  window: string
+}
+
+/** The colour of an edge, and of an ended fact's edge and event (muted, so live facts stand out). */
+export const EDGE_COLOR = '#c9ced8'
+export const ENDED_EDGE_COLOR = '#e6e8ed'
+export const ENDED_NODE_COLOR = '#d5d8de'
+
+/** Sigma's attributes of an edge: ended facts greyed, thinner, with their window after the predicate. */
+export function edgeAttributes(predicate: string, time: FactTime | undefined): EdgeAttributes {
+  const ended = time?.state === 'ended'
+  return {
+    label: ended ? `${predicate} (${time!.text})` : predicate,
+    size: ended ? 0.5 : 1,
+    color: ended ? ENDED_EDGE_COLOR : EDGE_COLOR,
+    ended,
+    window: time?.text ?? '',
+  }
+}
+
+/** Sigma's attributes of a node at `at`; an ended event is greyed whatever its label. */
+export function nodeAttributes(node: ExplorerNode, at: Point, expanded: boolean): NodeAttributes {
+  const ended = node.time?.state === 'ended'
+  return {
+    x: at.x,
+    y: at.y,
+    size: 4,
+    color: ended ? ENDED_NODE_COLOR : labelColor(node.labels[0]),
+    label: node.name,
+    labels: node.labels,
+    expanded,
+    ended,
+    window: node.time?.text ?? '',
+  }
+}
+
+/** Ended facts drawn: greyed events and edges (the legend and `explorer-node-count` show them). */
+export function endedCounts(graph: ExplorerGraph): { nodes: number; edges: number } {
+  let nodes = 0
+  let edges = 0
+  graph.forEachNode((_n, a) => void (a.ended && nodes++))
+  graph.forEachEdge((_e, a) => void (a.ended && edges++))
+  return { nodes, edges }
+}
+
+/** Adds `edge` when both its ends are drawn and it is not yet; returns whether it did. */
+export function addEdge(graph: ExplorerGraph, edge: ExplorerEdge): boolean {
+  const [a, b] = edge.ends
+  if (graph.hasEdge(edge.uuid) || !graph.hasNode(a) || !graph.hasNode(b) || a === b) return false
+  graph.addEdgeWithKey(edge.uuid, a, b, edgeAttributes(edge.predicate, edge.time))
+  return true
 }
 
 export type ExplorerGraph = MultiUndirectedGraph<NodeAttributes, EdgeAttributes>
@@ -31,27 +89,10 @@ export function createExplorerGraph(): ExplorerGraph {
   return new MultiUndirectedGraph<NodeAttributes, EdgeAttributes>({ allowSelfLoops: false })
 }
 
-function nodeAttributes(node: ExplorerNode, at: Point, expanded: boolean): NodeAttributes {
-  return {
-    x: at.x,
-    y: at.y,
-    size: 4,
-    color: labelColor(node.labels[0]),
-    label: node.name,
-    labels: node.labels,
-    expanded,
-  }
-}
-
 /** Adds `n`'s edges whose two ends are in the graph; returns how many were new. */
 function addEdges(graph: ExplorerGraph, n: Neighbourhood): number {
   let added = 0
-  for (const edge of n.edges) {
-    const [a, b] = edge.ends
-    if (graph.hasEdge(edge.uuid) || !graph.hasNode(a) || !graph.hasNode(b) || a === b) continue
-    graph.addEdgeWithKey(edge.uuid, a, b, { label: edge.predicate, size: 1, color: '#c9ced8' })
-    added++
-  }
+  for (const edge of n.edges) if (addEdge(graph, edge)) added++
   return added
 }
 

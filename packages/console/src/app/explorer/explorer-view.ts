@@ -4,7 +4,13 @@ import { loadBrainGraph } from './brain-loader.js'
 import { entityDetail } from './entity-detail.js'
 import { el } from './explorer-dom.js'
 import { errorBox } from './explorer-error.js'
-import { mergeNeighbourhood, neighbourhoodGraph, type ExplorerGraph } from './explorer-graph.js'
+import {
+  endedCounts,
+  mergeNeighbourhood,
+  neighbourhoodGraph,
+  type ExplorerGraph,
+} from './explorer-graph.js'
+import { asOfParam } from './fact-window.js'
 import { renderLegend } from './legend.js'
 import { loadNeighbourhood } from './neighbourhood-loader.js'
 import { searchEntities } from './search-entities.js'
@@ -27,6 +33,12 @@ export const WHOLE_BRAIN_MAX_EDGES = 100_000
  * `loading` while their call runs, then `done` (the result is drawn; the status's `data-action` names
  * the load) or `error` (the error box is shown). A call superseded by a newer one leaves the state to
  * the newer one; a search clears the status's attributes (it cancels any load).
+ *
+ * Time (docs/time.md): the toolbar's "As of" date (`explorer-as-of`, empty = now) is sent as `as_of`
+ * with every load and the detail panel; changing it (or **Now**, which empties it) reloads what is
+ * drawn: the last neighbourhood opened, or the whole brain. Facts that had ended at that time (from
+ * the relationship list, which is not sliced) are drawn greyed, their window in the edge label and the
+ * detail panel; `explorer-node-count` carries `data-ended-nodes` and `data-ended-edges`.
  */
 export function createExplorerView(
   ctx: ConsoleContext,
@@ -62,7 +74,36 @@ export function createExplorerView(
     testid: 'explorer-status',
     attrs: { 'aria-live': 'polite' },
   })
-  const toolbar = el('div', { class: 'explorer-toolbar' }, expand, wholeBrain, count, status)
+  const asOfInput = el('input', {
+    testid: 'explorer-as-of',
+    attrs: { type: 'date', id: 'explorer-as-of', 'aria-describedby': 'explorer-as-of-hint' },
+  })
+  const asOfNow = el('button', {
+    testid: 'explorer-as-of-now',
+    text: 'Now',
+    attrs: { type: 'button', 'aria-label': 'As of now (clear the date)' },
+  })
+  const asOfField = el(
+    'span',
+    { class: 'explorer-as-of' },
+    el('label', { text: 'As of', attrs: { for: 'explorer-as-of' } }),
+    asOfInput,
+    asOfNow,
+    el('span', {
+      class: 'explorer-visually-hidden',
+      text: 'Empty: now. Facts that had ended by then are greyed.',
+      attrs: { id: 'explorer-as-of-hint' },
+    }),
+  )
+  const toolbar = el(
+    'div',
+    { class: 'explorer-toolbar' },
+    expand,
+    wholeBrain,
+    asOfField,
+    count,
+    status,
+  )
   const canvas = el('div', { class: 'explorer-canvas', testid: 'explorer-canvas' })
   const legend = el('ul', { class: 'explorer-legend', testid: 'explorer-legend' })
   const detail = el(
@@ -92,6 +133,10 @@ export function createExplorerView(
   let selected: string | null = null
   let generation = 0
   let controller: AbortController | null = null
+  /** What is drawn, so a new "as of" can load it again. */
+  let shown: { kind: 'entity'; uuid: string } | { kind: 'brain' } | null = null
+  /** The `as_of` of every call (the toolbar's date), or undefined for now. */
+  let asOf: string | undefined
 
   const restart = () => {
     controller?.abort()
@@ -117,6 +162,11 @@ export function createExplorerView(
     count.textContent = `${nodes.toLocaleString('en')} nodes · ${edges.toLocaleString('en')} edges`
     count.dataset.nodes = String(nodes)
     count.dataset.edges = String(edges)
+    const ended = graph === null ? { nodes: 0, edges: 0 } : endedCounts(graph)
+    count.dataset.endedNodes = String(ended.nodes)
+    count.dataset.endedEdges = String(ended.edges)
+    if (asOf === undefined) delete count.dataset.asOf
+    else count.dataset.asOf = asOf
   }
   const recordTiming = (
     what: string,
@@ -150,7 +200,7 @@ export function createExplorerView(
     selected = uuid
     view?.setSelected(graph?.hasNode(uuid) === true ? uuid : null)
     expand.disabled = !(graph?.hasNode(uuid) ?? false)
-    detail.replaceChildren(entityDetail(ctx.client, uuid, navigate))
+    detail.replaceChildren(entityDetail(ctx.client, uuid, navigate, asOf))
   }
 
   /** From the detail panel: select the entity when drawn, else open its neighbourhood. */
@@ -160,10 +210,11 @@ export function createExplorerView(
   }
 
   const open = async (uuid: string) => {
+    shown = { kind: 'entity', uuid }
     const run = startLoad(`Loading the ${OPEN_DEPTH}-hop neighbourhood…`)
     try {
       const t0 = performance.now()
-      const n = await loadNeighbourhood(ctx.client, uuid, OPEN_DEPTH, run.signal)
+      const n = await loadNeighbourhood(ctx.client, uuid, OPEN_DEPTH, run.signal, asOf)
       const t1 = performance.now()
       if (run.id !== generation) return
       const next = neighbourhoodGraph(n, OPEN_DEPTH)
@@ -191,7 +242,7 @@ export function createExplorerView(
     const run = startLoad('Expanding…')
     try {
       const t0 = performance.now()
-      const n = await loadNeighbourhood(ctx.client, uuid, 1, run.signal)
+      const n = await loadNeighbourhood(ctx.client, uuid, 1, run.signal, asOf)
       const t1 = performance.now()
       if (run.id !== generation || graph === null) return
       const added = mergeNeighbourhood(graph, n)
@@ -212,6 +263,7 @@ export function createExplorerView(
   }
 
   const loadAll = async () => {
+    shown = { kind: 'brain' }
     const run = startLoad('Loading the whole brain…')
     try {
       const t0 = performance.now()
@@ -220,6 +272,7 @@ export function createExplorerView(
         WHOLE_BRAIN_MAX_NODES,
         WHOLE_BRAIN_MAX_EDGES,
         run.signal,
+        asOf,
       )
       const t1 = performance.now()
       if (run.id !== generation) return
@@ -284,6 +337,20 @@ export function createExplorerView(
     if (selected !== null) void expandNode(selected)
   })
   wholeBrain.addEventListener('click', () => void loadAll())
+  /** A new time: what is drawn is loaded again as of then (an expansion is not replayed). */
+  const setAsOf = () => {
+    const next = asOfParam(asOfInput.value)
+    if (next === asOf) return
+    asOf = next
+    if (shown?.kind === 'entity') void open(shown.uuid)
+    else if (shown?.kind === 'brain') void loadAll()
+    else updateCount()
+  }
+  asOfInput.addEventListener('change', setAsOf)
+  asOfNow.addEventListener('click', () => {
+    asOfInput.value = ''
+    setAsOf()
+  })
 
   return {
     element,

@@ -1,8 +1,12 @@
+import type { FactTime } from './fact-window.js'
+
 /** An entity as the explorer draws it. */
 export interface ExplorerNode {
   uuid: string
   name: string
   labels: string[]
+  /** An event's window at the time viewed (absent for other entities); `ended` ones are greyed. */
+  time?: FactTime
 }
 
 /** A relationship as the explorer draws it: undirected, labelled by its predicate. */
@@ -12,6 +16,8 @@ export interface ExplorerEdge {
   predicate: string
   /** Its two ends, in no particular order (`/retrieve/entity/status` does not say which is the subject). */
   ends: [string, string]
+  /** Its window at the time viewed; `ended` ones are greyed, their window in the label. */
+  time?: FactTime
 }
 
 /** Nodes reached from a root with their distance and the node they were first reached from. */

@@ -28,6 +28,8 @@ export interface SigmaView {
 
 const DIMMED_NODE = '#e3e6ec'
 const HIGHLIGHTED_EDGE = '#5b6475'
+/** A highlighted ended fact stays lighter than a live one. */
+const HIGHLIGHTED_ENDED_EDGE = '#a3a9b6'
 
 /**
  * Sigma (WebGL) over the explorer graph. Hovering a node highlights it, its neighbours and its edges
@@ -64,10 +66,12 @@ export function createSigmaView(
       if (state.isHighlighted) return { labelVisibility: 'visible', zIndex: 2 }
       return {}
     },
-    edgeReducer: (_key, _data, _attrs, state, graphState) => {
+    edgeReducer: (_key, _data, attrs, state, graphState) => {
       if (graphState.hasHighlighted && !state.isHighlighted) return { visibility: 'hidden' }
       if (state.isHighlighted)
-        return { color: HIGHLIGHTED_EDGE, size: 2, labelVisibility: 'visible' }
+        return attrs.ended
+          ? { color: HIGHLIGHTED_ENDED_EDGE, size: 1, labelVisibility: 'visible' }
+          : { color: HIGHLIGHTED_EDGE, size: 2, labelVisibility: 'visible' }
       return {}
     },
   })

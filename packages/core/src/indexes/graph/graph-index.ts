@@ -5,6 +5,7 @@ import type { Observation } from '../../model/observation.js'
 import type { Relationship } from '../../model/relationship.js'
 import { INDEX_BYTES } from '../index-bytes.js'
 import type { IndexComponent } from '../index-component.js'
+import { visible, windowOf, type TimeFilter, type Timed, type Window } from '../../time/validity.js'
 
 const PAGE = 2000
 /** Observations kept per node for community summaries (the first ones seen). */
@@ -15,15 +16,35 @@ const TEXT_CAP = 300
 const cap = (text: string | null): string | null =>
   text === null ? null : text.length > TEXT_CAP ? `${text.slice(0, TEXT_CAP - 1)}…` : text
 
+/** The window of a record with none: always valid, known since ever. */
+const ALWAYS: Window = Object.freeze({
+  validFrom: Number.NEGATIVE_INFINITY,
+  validTo: Number.POSITIVE_INFINITY,
+  created: Number.NEGATIVE_INFINITY,
+  expired: Number.POSITIVE_INFINITY,
+})
+
+/** `ALWAYS` itself for an unbounded window, so records without time share one object. */
+function sameWindow(w: Window): Window {
+  return w.validFrom === ALWAYS.validFrom &&
+    w.validTo === ALWAYS.validTo &&
+    w.created === ALWAYS.created &&
+    w.expired === ALWAYS.expired
+    ? ALWAYS
+    : w
+}
+
 /** Milliseconds since the epoch of an ISO date, NaN when absent or unparsable. */
 export function timeOf(iso: string | null | undefined): number {
   return iso === null || iso === undefined ? Number.NaN : Date.parse(iso)
 }
 
-/** A relationship that stopped being true: deprecated, or carrying `properties.invalid_at`. */
-export function isSuperseded(r: Pick<Relationship, 'deprecated' | 'properties'>): boolean {
-  const invalidAt = r.properties.invalid_at
-  return r.deprecated || (invalidAt !== undefined && invalidAt !== null && invalidAt !== false)
+/**
+ * A relationship that stopped being true by now: deprecated, ended (`invalidAt`, or a hand-written
+ * `properties.invalid_at`) at or before now (docs/time.md).
+ */
+export function isSuperseded(r: Timed, now = Date.now()): boolean {
+  return !visible(windowOf(r), {}, now)
 }
 
 /** Strings that can name what kind of event a node is (its behaviour): properties first, then the name. */
@@ -121,6 +142,10 @@ export class GraphIndex {
   readonly valid: boolean[] = []
   /** The relationship's own `deprecated` flag. */
   readonly deprecated: boolean[] = []
+  /** Each edge's validity window (docs/time.md), for `at`. */
+  private readonly edgeWindow: Window[] = []
+  /** Each node's window: events carry one; other nodes only `created` (-Infinity when unknown). */
+  private readonly nodeWindow: Window[] = []
   readonly live: boolean[] = []
 
   /** Self-loops per node (kept out of `adjacency`, but the store counts them once). */
@@ -211,6 +236,35 @@ export class GraphIndex {
     return this.subject[e] === n ? this.object[e]! : this.subject[e]!
   }
 
+  /**
+   * The graph as it was at `filter` (docs/time.md): a view sharing this index's arrays in which nodes
+   * and edges the brain had not learned by `knownAt`, or that had not begun by `asOf`, are gone, and
+   * facts ended by then are not `valid` (still walkable for history, as superseded facts are now).
+   * O(nodes + edges) per call; the default filter returns this index itself.
+   */
+  at(filter: TimeFilter, now = Date.now()): GraphIndex {
+    if (filter.asOf === undefined && filter.knownAt === undefined) return this
+    const unborn = (w: Window) =>
+      (filter.knownAt !== undefined && w.created > filter.knownAt) ||
+      (filter.asOf !== undefined && w.validFrom > filter.asOf)
+    const present = this.present.map((p, n) => p && !unborn(this.nodeWindow[n]!))
+    const hidden = this.edgeWindow.map(unborn)
+    const valid = this.valid.map((_, e) => !hidden[e] && visible(this.edgeWindow[e]!, filter, now))
+    const deprecated = this.deprecated.map((d, e) => d && !valid[e])
+    const { live, subject, object } = this
+    const view = Object.create(this) as GraphIndex
+    Object.defineProperties(view, {
+      present: { value: present },
+      valid: { value: valid },
+      deprecated: { value: deprecated },
+      usable: {
+        value: (e: number) =>
+          live[e]! && !hidden[e] && present[subject[e]!]! && present[object[e]!]!,
+      },
+    })
+    return view
+  }
+
   /** Edge `e` can be traversed: live and both ends present. */
   usable(e: number): boolean {
     return this.live[e]! && this.present[this.subject[e]!]! && this.present[this.object[e]!]!
@@ -288,6 +342,7 @@ export class GraphIndex {
       this.adjacency.push([])
       this.loops.push(0)
       this.nodePassages.push([])
+      this.nodeWindow.push(ALWAYS)
     }
     return n
   }
@@ -311,6 +366,7 @@ export class GraphIndex {
     this.time[n] = timeOf(e.happenedAt)
     this.present[n] = true
     this.isEvent[n] = e.labels.includes(EVENT_LABEL)
+    this.nodeWindow[n] = sameWindow(windowOf(e))
     this.kindSetId[n] = this.internKinds(this.isEvent[n] ? eventKinds(e) : [])
     for (const p of e.sourcePassageIds) this.cite(this.passageNodes, p, n)
     this.citePassages(n, e.sourcePassageIds)
@@ -364,6 +420,7 @@ export class GraphIndex {
       this.valid.push(true)
       this.deprecated.push(false)
       this.live.push(false)
+      this.edgeWindow.push(ALWAYS)
     } else if (this.live[e] && (this.subject[e] !== s || this.object[e] !== o)) {
       this.detach(e)
     }
@@ -383,6 +440,7 @@ export class GraphIndex {
     this.weight[e] = numberOr(r.properties.weight, numberOr(r.amount, Number.NaN))
     this.valid[e] = valid
     this.deprecated[e] = r.deprecated
+    this.edgeWindow[e] = sameWindow(windowOf(r))
     this.forgetLoop(e)
     if (s === o) {
       this.loops[s]!++

@@ -1,6 +1,6 @@
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
-import { EVENT_LABEL, type Entity } from '../../model/entity.js'
+import { EVENT_LABEL, isEvent, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
 import type { EvidenceLink } from '../../model/source.js'
 import { predicateName, type Relationship } from '../../model/relationship.js'
@@ -13,6 +13,32 @@ import {
 import { mergedRelationshipChange, mergeWithStored } from '../resolve/merge-relationships.js'
 import type { ExtractedText } from './extract-text.js'
 import { loopYielder } from '../../loop-yielder.js'
+import { endContradictedFacts } from '../../time/contradictions.js'
+import { SingleValuedSlots } from '../../time/single-valued.js'
+import { statedTime } from '../../time/stated-time.js'
+
+/** Without a table (`contradictions: false`), no fact ends another. */
+const NO_SLOTS = new SingleValuedSlots({})
+
+/** The window a new fact starts with (docs/time.md): what its sentence says, else the source's time. */
+function windowFromText(
+  sentence: string | null,
+  happenedAt: string | null,
+  sourceTimestamp: string,
+  now: string,
+) {
+  const reference = new Date(Number.isFinite(Date.parse(sourceTimestamp)) ? sourceTimestamp : now)
+  const stated = statedTime(sentence ?? '', reference, happenedAt)
+  return {
+    window: {
+      validAt: stated.validAt ?? reference.toISOString(),
+      invalidAt: stated.invalidAt,
+      createdAt: now,
+      expiredAt: stated.invalidAt === null ? null : now,
+    },
+    future: stated.future,
+  }
+}
 
 /**
  * The text pipeline's `resolving` after `extractText`: entity resolution against the brain, then the
@@ -24,7 +50,11 @@ import { loopYielder } from '../../loop-yielder.js'
 export async function buildTextBatch(
   store: BrainStore,
   text: ExtractedText,
-  options: { taskId: string } & Pick<ResolverOptions, 'similar' | 'prepareSimilar'>,
+  options: {
+    taskId: string
+    /** The brain's single-valued predicates (`brainSlots`); none: no fact ends another. */
+    slots?: SingleValuedSlots
+  } & Pick<ResolverOptions, 'similar' | 'prepareSimilar'>,
 ) {
   const { taskId } = options
   const { passages, extracted, input, now } = text
@@ -41,6 +71,7 @@ export async function buildTextBatch(
     for (const evidenceId of passageIds) evidence.push({ kind, recordId, evidenceId })
   }
 
+  let own = { entities: 0, relationships: 0 }
   if (extracted !== null) {
     const candidates: EntityCandidate[] = extracted.entities.map((e) => ({
       key: e.key,
@@ -64,6 +95,24 @@ export async function buildTextBatch(
       if (resolved !== undefined) cite('entity', resolved.uuid, c.passageIds)
     }
     const distinct = new Map([...resolutions.values()].map((r) => [r.uuid, r]))
+    // A new event states a fact: its validity window comes from its sentence (docs/time.md).
+    const futures = new Set<string>()
+    for (const r of distinct.values()) {
+      if (r.outcome !== 'new') continue
+      r.entity = { ...r.entity, createdAt: r.entity.createdAt ?? now }
+      if (!isEvent(r.entity) || r.entity.validAt != null) continue
+      const { window, future } = windowFromText(
+        r.entity.description,
+        r.entity.happenedAt,
+        input.sourceTimestamp,
+        now,
+      )
+      r.entity = { ...r.entity, ...window }
+      if (future) {
+        futures.add(r.uuid)
+        r.entity.properties = { ...r.entity.properties, future: true }
+      }
+    }
     entities = [...distinct.values()].map((r) => r.entity)
     for (const r of distinct.values()) {
       await pause()
@@ -92,6 +141,15 @@ export async function buildTextBatch(
       if (seen.has(uuid)) continue
       seen.add(uuid)
       const event = [subject, object].find((r) => r.entity.labels.includes(EVENT_LABEL))
+      const window =
+        event !== undefined
+          ? {
+              validAt: event.entity.validAt ?? null,
+              invalidAt: event.entity.invalidAt ?? null,
+              createdAt: now,
+              expiredAt: event.entity.expiredAt ?? null,
+            }
+          : windowFromText(rel.description ?? null, null, input.sourceTimestamp, now).window
       built.push({
         uuid,
         subjectUuid: subject.uuid,
@@ -103,13 +161,15 @@ export async function buildTextBatch(
         direction: 'neutral',
         flowKey,
         level: null,
-        properties: {},
+        properties: event !== undefined && futures.has(event.uuid) ? { future: true } : {},
         happenedAt: event?.entity.happenedAt ?? null,
         lastUpdated: now,
         sourcePassageIds: rel.passageIds,
+        ...window,
       })
     }
-    for (const merged of await mergeWithStored(store, built, now)) {
+    const mergedRelationships = await mergeWithStored(store, built, now)
+    for (const merged of mergedRelationships) {
       await pause()
       const { relationship } = merged
       relationships.push(relationship)
@@ -122,6 +182,17 @@ export async function buildTextBatch(
         ),
       )
     }
+    // Facts this write contradicts end where the new ones begin (docs/time.md, "Contradictions"):
+    // the batch's records are updated in place and stored ones it ends are added to it (not counted).
+    own = { entities: entities.length, relationships: relationships.length }
+    changelog.push(
+      ...(await endContradictedFacts(
+        store,
+        { entities, relationships },
+        options.slots ?? NO_SLOTS,
+        now,
+      )),
+    )
     extracted.observations.forEach((obs, index) => {
       const about = resolutions.get(obs.aboutKey)
       if (about === undefined) return
@@ -142,13 +213,13 @@ export async function buildTextBatch(
     })
   }
 
-  const events = entities.filter((e) => e.labels.includes(EVENT_LABEL)).length
+  const events = entities.slice(0, own.entities).filter(isEvent).length
   const batch: WriteBatch = { passages, entities, relationships, observations, changelog, evidence }
   const result = {
     passages: passages.length,
-    entities: entities.length - events,
+    entities: own.entities - events,
     events,
-    relationships: relationships.length,
+    relationships: own.relationships,
     observations: observations.length,
   }
   return { batch, result }

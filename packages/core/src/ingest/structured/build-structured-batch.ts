@@ -1,3 +1,5 @@
+import { endContradictedFacts } from '../../time/contradictions.js'
+import type { SingleValuedSlots } from '../../time/single-valued.js'
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import type { EvidenceLink } from '../../model/source.js'
 import { EngramError } from '../../errors.js'
@@ -30,6 +32,8 @@ export interface StructuredBuildContext {
   now: string
   similar?: ResolverOptions['similar']
   prepareSimilar?: ResolverOptions['prepareSimilar']
+  /** The brain's single-valued predicates (docs/time.md); none: no fact ends another. */
+  slots?: SingleValuedSlots
 }
 
 export interface StructuredBuild {
@@ -156,6 +160,11 @@ export async function buildStructuredBatch(
       happenedAt,
       lastUpdated: ctx.now,
       sourcePassageIds: [],
+      // A structured fact holds from its date, else from when it was written (docs/time.md).
+      validAt: happenedAt === null ? ctx.now : new Date(Date.parse(happenedAt)).toISOString(),
+      invalidAt: null,
+      createdAt: ctx.now,
+      expiredAt: null,
     }
     const earlier = built.get(relationship.uuid)
     built.set(
@@ -181,10 +190,29 @@ export async function buildStructuredBatch(
   const merged = await mergeWithStored(store, [...built.values()], ctx.now)
   const relationships = merged.map((m) => m.relationship)
   const distinct = new Map<string, Resolution>()
-  for (const resolution of resolutions.values()) distinct.set(resolution.uuid, resolution)
+  for (const resolution of resolutions.values()) {
+    if (resolution.outcome === 'new') {
+      const e = resolution.entity
+      const validAt = e.happenedAt != null ? Date.parse(e.happenedAt) : Number.NaN
+      resolution.entity = {
+        ...e,
+        createdAt: e.createdAt ?? ctx.now,
+        ...(e.labels.includes(EVENT_LABEL) && e.validAt == null
+          ? { validAt: Number.isFinite(validAt) ? new Date(validAt).toISOString() : ctx.now }
+          : {}),
+      }
+    }
+    distinct.set(resolution.uuid, resolution)
+  }
   const entities: Entity[] = [...distinct.values()].map((r) => r.entity)
+  const ownRelationships = relationships.length
+  const ownEntities = entities.length
   const byUuid = new Map(entities.map((e) => [e.uuid, e]))
   const changelog = [
+    // Facts this write contradicts end (docs/time.md); stored records it ends join the batch.
+    ...(ctx.slots === undefined
+      ? []
+      : await endContradictedFacts(store, { entities, relationships }, ctx.slots, ctx.now)),
     ...[...distinct.values()].map((r) =>
       r.outcome === 'new'
         ? nodeCreated(r.entity, `${ctx.taskId}:${r.uuid}`)
@@ -221,12 +249,12 @@ export async function buildStructuredBatch(
 
   // Provenance (docs/forgetting.md): the structured record supports every node and edge it states.
   const evidence: EvidenceLink[] = [
-    ...entities.map((e) => ({
+    ...entities.slice(0, ownEntities).map((e) => ({
       kind: 'entity' as const,
       recordId: e.uuid,
       evidenceId: structured.id,
     })),
-    ...relationships.map((r) => ({
+    ...relationships.slice(0, ownRelationships).map((r) => ({
       kind: 'relationship' as const,
       recordId: r.uuid,
       evidenceId: structured.id,
@@ -236,9 +264,10 @@ export async function buildStructuredBatch(
   return {
     batch: { entities, relationships, changelog, structured: [structured], evidence },
     counts: {
-      entities: entities.filter((e) => !e.labels.includes(EVENT_LABEL)).length,
-      events: entities.filter((e) => e.labels.includes(EVENT_LABEL)).length,
-      relationships: relationships.length,
+      entities: entities.slice(0, ownEntities).filter((e) => !e.labels.includes(EVENT_LABEL))
+        .length,
+      events: entities.slice(0, ownEntities).filter((e) => e.labels.includes(EVENT_LABEL)).length,
+      relationships: ownRelationships,
       structured: 1,
     },
     resolutions,

@@ -1,0 +1,126 @@
+import type { EngineCore } from '../engine/engine-core.js'
+import { EngramError } from '../errors.js'
+import type { SourcesService } from './sources-api.js'
+
+/** What one sweep did. */
+export interface ExpirySweep {
+  /** False when another process held the sweep lock (PostgreSQL): this one did nothing this round. */
+  ran: boolean
+  /** Brains looked at. */
+  brains: number
+  /** Expired sources found (a source whose forget is queued is found again until it runs). */
+  expired: number
+  /** Forget tasks created; a forget already queued for the same source is not counted. */
+  submitted: number
+  /** The forget task of each expired source found (created now or queued before), to wait for. */
+  forgets: { brainId: string; sourceId: string; taskId: string }[]
+}
+
+/** Forgets sources once past their `expiresAt` (docs/time.md, Expiry). */
+export interface ExpirySweeper {
+  /**
+   * Runs one sweep now: for every brain, the expired sources (`SourceRepository.expired`) get their
+   * forget submitted (`SourcesService.forget`). Sweeps of one process run one after the other; with
+   * an adapter several processes share, one process at a time sweeps (`Coordination.tryExclusive`)
+   * and the others skip the round (`ran: false`). Resolves once the forgets are submitted, not run.
+   */
+  sweep(now?: Date): Promise<ExpirySweep>
+  /** Sweeps every `intervalSeconds` from now on (0: never). Called by the engine's `start()`. */
+  start(): void
+  /** Stops the timer and waits for a sweep under way. Called by the engine's `stop()`. */
+  stop(): Promise<void>
+}
+
+export interface ExpirySweeperOptions {
+  /** Seconds between sweeps; 0 disables the timer (`sweep()` still works). */
+  intervalSeconds: number
+  /** Most sources forgotten per brain per sweep (default 1000); the rest wait for the next round. */
+  limit?: number
+}
+
+/** Name of the sweep's lock among the processes sharing a database. */
+export const EXPIRY_SWEEP_LOCK = 'expiry-sweep'
+
+/**
+ * The expiry sweeper. Each round is a query per brain on an index of `expiresAt` and a forget task per
+ * expired source; the sweep's forget has one task id per state and expiry of a source
+ * (`SourcesService.forget` with `expiredAt`), so a source found twice, by two rounds or by two
+ * processes, still gets one forget task.
+ */
+export function createExpirySweeper(
+  core: EngineCore,
+  sources: SourcesService,
+  options: ExpirySweeperOptions,
+): ExpirySweeper {
+  const limit = options.limit ?? 1000
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<ExpirySweep> | null = null
+  let queue: Promise<unknown> = Promise.resolve()
+
+  async function sweepBrains(now: string): Promise<ExpirySweep> {
+    const result: ExpirySweep = { ran: true, brains: 0, expired: 0, submitted: 0, forgets: [] }
+    for (const brain of await core.storage.catalog.list()) {
+      await noteFailure(brain.id, async () => {
+        const store = await core.store(brain.id)
+        result.brains++
+        for (const source of await store.sources.expired(now, limit)) {
+          result.expired++
+          await noteFailure(brain.id, async () => {
+            const { task, created } = await sources.forget(brain.id, source.id, { expiredAt: now })
+            if (created) result.submitted++
+            result.forgets.push({ brainId: brain.id, sourceId: source.id, taskId: task.id })
+          })
+        }
+      })
+    }
+    return result
+  }
+
+  /** Runs `work`, logging its failure: one brain or source failing does not stop the round. */
+  async function noteFailure(brainId: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work()
+    } catch (error) {
+      // A brain deleted meanwhile, or a source its owner forgot meanwhile: nothing left to do.
+      if (error instanceof EngramError && error.status === 404) return
+      core.logger.warn({ err: error, brainId }, 'expiry sweep: a forget could not be submitted')
+    }
+  }
+
+  async function once(now: Date): Promise<ExpirySweep> {
+    const at = now.toISOString()
+    const coordination = core.storage.coordination
+    if (coordination?.tryExclusive === undefined) return sweepBrains(at)
+    const run = await coordination.tryExclusive(EXPIRY_SWEEP_LOCK, () => sweepBrains(at))
+    return run.acquired
+      ? run.value
+      : { ran: false, brains: 0, expired: 0, submitted: 0, forgets: [] }
+  }
+
+  function sweep(now: Date = new Date()): Promise<ExpirySweep> {
+    const next = queue.then(() => once(now))
+    queue = next.catch(() => undefined)
+    return next
+  }
+
+  return {
+    sweep,
+    start() {
+      if (timer !== undefined || options.intervalSeconds <= 0) return
+      timer = setInterval(() => {
+        // A round still running (a slow database) makes the next tick skip rather than queue up.
+        if (running !== null) return
+        running = sweep()
+        running
+          .catch((error) => core.logger.warn({ err: error }, 'expiry sweep failed'))
+          .finally(() => (running = null))
+      }, options.intervalSeconds * 1000)
+      timer.unref()
+    },
+    async stop() {
+      if (timer !== undefined) clearInterval(timer)
+      timer = undefined
+      await queue
+    },
+  }
+}
