@@ -127,6 +127,32 @@ describe('Bm25Index', () => {
     a.forEach((h, i) => expect(h.score).toBeCloseTo(b[i]!.score, 9))
   })
 
+  it('keeps a document replaced by the same terms as it is, and replaces it when they differ', () => {
+    const index = new Bm25Index({ analyze: plain })
+    index.add('a', 'red apple')
+    index.add('b', 'green apple apple')
+    const bytes = index.bytes()
+    const before = index.search('apple red', 5)
+    // Same terms and counts, in another order: nothing changes, no dead document is left behind.
+    index.add('b', 'apple green apple')
+    expect(index.bytes()).toBe(bytes)
+    expect(index.search('apple red', 5)).toEqual(before)
+    // Same terms, another count; then a term more: each is a replacement.
+    index.add('b', 'green apple')
+    expect(index.bytes()).toBeGreaterThan(bytes)
+    const reference = new Bm25Index({ analyze: plain })
+    reference.add('a', 'red apple')
+    reference.add('b', 'green apple')
+    expect(index.search('apple green', 5)).toEqual(reference.search('apple green', 5))
+    index.add('b', 'green apple pie')
+    reference.add('b', 'green apple pie')
+    expect(index.search('pie apple', 5)).toEqual(reference.search('pie apple', 5))
+    expect(index.explain('pie apple', 'b').value).toBeCloseTo(
+      reference.explain('pie apple', 'b').value,
+      12,
+    )
+  })
+
   it.each(BM25_VARIANTS)(
     'returns the same top k as exhaustive scoring despite pruning (%s)',
     (variant) => {

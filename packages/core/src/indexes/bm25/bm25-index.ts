@@ -159,11 +159,19 @@ export class Bm25Index {
     return bm25Bytes(this.postings.length, this.postingCount, this.ids.length)
   }
 
-  /** Adds or replaces a document. */
+  /**
+   * Adds or replaces a document. Replacing a document by the same terms changes nothing: an entity is
+   * written again by every task that cites it, mostly with the text it had, and a replacement left a
+   * dead document behind each time (its postings, until `compact` rebuilds them all).
+   */
   add(id: string, text: string): void {
-    if (this.docOf.has(id)) this.remove(id)
-    const counts = new Map<number, number>()
     const tokens = this.analyzeText(text)
+    const existing = this.docOf.get(id)
+    if (existing !== undefined) {
+      if (this.holds(existing, tokens)) return
+      this.remove(id)
+    }
+    const counts = new Map<number, number>()
     for (const token of tokens) {
       let term = this.terms.get(token)
       if (term === undefined) {
@@ -189,6 +197,21 @@ export class Bm25Index {
     this.live++
     this.totalLength += tokens.length
     this.norms = null
+  }
+
+  /** Live document `doc` has exactly `tokens`: the same terms, each as often, and so the same length. */
+  private holds(doc: number, tokens: string[]): boolean {
+    if (this.lengths[doc] !== tokens.length) return false
+    const held = this.docTerms[doc]!
+    const counts = new Map<number, number>()
+    for (const token of tokens) {
+      const term = this.terms.get(token)
+      if (term === undefined || !held.has(term)) return false
+      counts.set(term, (counts.get(term) ?? 0) + 1)
+    }
+    if (counts.size !== held.size) return false
+    for (const [term, tf] of counts) if (held.get(term) !== tf) return false
+    return true
   }
 
   remove(id: string): boolean {

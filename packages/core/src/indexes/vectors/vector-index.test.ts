@@ -1,4 +1,4 @@
-import { mkdtemp, rm, truncate } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -153,5 +153,41 @@ describe('VectorIndex', () => {
     await expect(loadVectorIndex(dir, { id: 'second' })).rejects.toThrow(/'first'/)
     await truncate(join(dir, 'vectors.f32'), 1000)
     await expect(loadVectorIndex(dir, { id: 'first' })).rejects.toThrow(/inconsistent/)
+  })
+
+  it('builds the same graph from queued writes as from writes made one by one', async () => {
+    const data = clustered(1_500, 16, 20, 0.5, 5)
+    const moved = clustered(200, 16, 20, 0.5, 6)
+    // Same calls on both: adds past two doublings, updates, deletes, freed slots taken again.
+    const run = (index: VectorIndex) => {
+      data.forEach((v, i) => index.add(`v${i}`, v))
+      for (let i = 0; i < 300; i += 3) index.remove(`v${i}`)
+      moved.forEach((v, i) => index.add(`v${i * 5 + 1}`, v))
+      moved.forEach((v, i) =>
+        index.add(
+          `n${i}`,
+          v.map((x) => -x),
+        ),
+      )
+      return index
+    }
+    const options = { dimension: 16, initialCapacity: 512, ef: 20 }
+    // One write per replay: the graph as eager writes build it.
+    const eager = run(new VectorIndex({ ...options, maxPendingWrites: 1 }))
+    const lazy = run(new VectorIndex(options))
+    const bounded = run(new VectorIndex({ ...options, maxPendingWrites: 97 }))
+    const bytes = async (index: VectorIndex) => {
+      const dir = await mkdtemp(join(tmpdir(), 'engram-vectors-'))
+      dirs.push(dir)
+      await saveVectorIndex(index, dir)
+      return [await readFile(join(dir, 'hnsw.bin')), await readFile(join(dir, 'vectors.f32'))]
+    }
+    const expected = await bytes(eager)
+    expect(await bytes(lazy)).toEqual(expected)
+    expect(await bytes(bounded)).toEqual(expected)
+    // Approximate search replays the queue too, and finds what the eager graph finds.
+    const again = run(new VectorIndex(options))
+    for (const q of [data[10]!, moved[3]!, data[999]!])
+      expect(again.approximateSearch(q, 10)).toEqual(eager.approximateSearch(q, 10))
   })
 })

@@ -200,11 +200,16 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     return id
   }
 
-  /** Keeps every worker fed with up to IN_FLIGHT waiting slices, brains in turn. */
+  /**
+   * Keeps every worker fed with up to IN_FLIGHT waiting slices, brains in turn, least loaded first: a
+   * slice queues behind another in a busy worker only when no worker is idle. (Filling worker 0 to
+   * IN_FLIGHT first left worker 1 idle whenever two slices waited, e.g. a few short tasks at once.)
+   */
   function dispatch(): void {
     if (closed) return
-    for (let index = 0; index < size && waiting.size > 0; index++) {
-      while ((slots[index]?.busy ?? 0) < IN_FLIGHT && waiting.size > 0) {
+    for (let load = 0; load < IN_FLIGHT && waiting.size > 0; load++) {
+      for (let index = 0; index < size && waiting.size > 0; index++) {
+        if ((slots[index]?.busy ?? 0) > load) continue
         const next = waiting.shift()!
         const slot = (slots[index] ??= start(index))
         next.sent(slot, send(slot, next.input, next.pending))
