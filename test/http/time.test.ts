@@ -167,6 +167,24 @@ describe('facts that stop being true (issue 28)', () => {
     expect(conflict!.windows[1]!.invalid_at).toBeUndefined()
   })
 
+  it('as_of on /retrieve/, hops and entity status', async () => {
+    const text = (body: unknown) => JSON.stringify(body)
+    const at = '&as_of=2021-06-01'
+    const root = await call<unknown>('GET', `/retrieve/?text=Alice&preferred_entities=PERSON${at}`)
+    expect(text(root)).toContain('Alice lives in Paris.')
+    expect(text(root)).not.toContain('Berlin')
+    // The city of Berlin may be a seed (it existed in 2021); the fact that Alice moved there may not.
+    const hops = await call<unknown>('GET', `/retrieve/hops?query=Alice&degrees=2${at}`)
+    expect(text(hops)).toContain('Alice lives Paris')
+    expect(text(hops)).not.toContain('Alice moved Berlin')
+    const status = await call<unknown>('GET', `/retrieve/entity/status?target=Alice${at}`)
+    expect(text(status)).toContain('Alice lives Paris')
+    expect(text(status)).not.toContain('Alice moved Berlin')
+    const now = await call<unknown>('GET', '/retrieve/entity/status?target=Alice')
+    expect(text(now)).toContain('Alice moved Berlin')
+    expect(text(now)).not.toContain('Alice lives Paris')
+  })
+
   it('every invalidation is a changelog entry', async () => {
     const { changelogs } = await call<{
       changelogs: { type: string; change: { subject: { name: string } } }[]
