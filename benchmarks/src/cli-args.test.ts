@@ -46,6 +46,9 @@ describe('parseCliArgs', () => {
       ingest: true,
     })
     expect(parseCliArgs(['--ingest']).forgetting).toBeNull()
+    expect(parseCliArgs(['--time']).time).toBe(2)
+    expect(parseCliArgs(['--time', '3', '--ingest'])).toMatchObject({ time: 3, ingest: true })
+    expect(parseCliArgs(['--ingest']).time).toBeNull()
   })
 
   it('refuses unknown flags and bad sizes', () => {
@@ -55,5 +58,6 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--startup', '0'])).toThrow(/positive integer/)
     expect(() => parseCliArgs(['--startup', 'x'])).toThrow(/positive integer/)
     expect(() => parseCliArgs(['--forgetting', '0'])).toThrow(/positive integer/)
+    expect(() => parseCliArgs(['--time', '0'])).toThrow(/positive integer/)
   })
 })

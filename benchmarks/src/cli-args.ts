@@ -25,6 +25,8 @@ export interface CliArgs {
   readonly tuneBm25: boolean
   /** Timed forget cycles of `--forgetting` (issue 26, results/forgetting.md); null when not asked. */
   readonly forgetting: number | null
+  /** Rounds per condition of `--time` (issue 28, results/time.md); null when not asked. */
+  readonly time: number | null
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -68,6 +70,10 @@ export const USAGE = `usage: npm run bench -- [options]
                           (default 20), index memory before and after; and "no ghosts" on LoCoMo dev: a
                           brain that forgot half the sessions against one that never saw them
                           (results/forgetting.md)
+  --time [rounds]         issue 28: ingestion passages/s with and without ending contradicted facts (LoCoMo dev
+                          turns and a synthetic moves corpus, alternating, rounds per condition, default 2), then
+                          search latency now / as_of / known_at on the brains built; quotes the per-category
+                          run of locomo-dev.default (results/time.md)
   --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
                           MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
@@ -91,6 +97,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     startup: null as number | null,
     tuneBm25: false,
     forgetting: null as number | null,
+    time: null as number | null,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -165,6 +172,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.forgetting = next === undefined ? 20 : Number(next)
         if (!Number.isInteger(args.forgetting) || args.forgetting <= 0)
           throw new Error('--forgetting runs must be a positive integer')
+        break
+      }
+      case '--time': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.time = next === undefined ? 2 : Number(next)
+        if (!Number.isInteger(args.time) || args.time <= 0)
+          throw new Error('--time rounds must be a positive integer')
         break
       }
       case '--recsys-validation':

@@ -28,6 +28,7 @@ import { runConsoleExplorer } from './console/run-console-explorer.js'
 import { runStartup } from './startup/run-startup.js'
 import { rewriteForgettingReport, runForgetting } from './forgetting/run-forgetting.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
+import { rewriteTimeReport, runTimeBench } from './time/run-time-bench.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { chooseBm25, tuneBm25, tuningReport } from './tune/tune-bm25.js'
 import { runFusionCalibration } from './calibration/run-fusion-calibration.js'
@@ -53,7 +54,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.calibrateFusion &&
       !args.consoleExplorer &&
       args.startup === null &&
-      args.forgetting === null)
+      args.forgetting === null &&
+      args.time === null)
   ) {
     log(USAGE)
     return 0
@@ -70,7 +72,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.manyBrains ||
       args.tuneBm25 ||
       args.calibrateFusion ||
-      args.forgetting !== null) &&
+      args.forgetting !== null ||
+      args.time !== null) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -161,6 +164,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // Needs no dataset either: the built server on temporary data directories.
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
   if (args.forgetting !== null) await runForgetting(dataDir, resultsDir, log, args.forgetting)
+  if (args.time !== null) await runTimeBench(dataDir, resultsDir, log, args.time)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains
     const defaults =
@@ -176,6 +180,11 @@ async function main(argv: readonly string[]): Promise<number> {
     args.scaleOut
   ) {
     for (const file of writeReport(configsDir, resultsDir)) log(`wrote ${file}`)
+    // time.md quotes locomo-dev.default's per-category numbers: a new run of it rewrites the page too.
+    if (args.report || names.includes('locomo-dev.default') || names.includes('all')) {
+      const time = rewriteTimeReport(resultsDir)
+      if (time !== null) log(`wrote ${time}`)
+    }
     if (args.report) {
       const forgetting = rewriteForgettingReport(resultsDir)
       if (forgetting !== null) log(`wrote ${forgetting}`)

@@ -20,6 +20,18 @@ interface LocomoSample {
 }
 
 /**
+ * LoCoMo's question categories as the release (locomo10.json) numbers them (Maharana et al., ACL 2024,
+ * Section 4; the mapping mem0's and Zep's LoCoMo evaluations use). Category 5 is excluded by default.
+ */
+export const LOCOMO_CATEGORIES: Readonly<Record<string, string>> = {
+  '1': 'multi-hop',
+  '2': 'temporal',
+  '3': 'open-domain',
+  '4': 'single-hop',
+  '5': 'adversarial',
+}
+
+/**
  * LoCoMo loader (Maharana et al., ACL 2024; data/locomo10.json). One passage per turn, text
  * `speaker: text`, metadata {dia_id, session, session_date}. One group per conversation: questions are asked of
  * their own conversation only. Gold = the question's evidence turns (turn-level evidence recall).

@@ -4,6 +4,7 @@ import { listConfigNames, loadBenchConfig, type BenchConfig } from '../config/be
 import { worstVerdict } from '../config/verdict.js'
 import { parseMetric } from '../metrics/evaluate.js'
 import type { ConfigResult, SystemResult } from '../run/run-types.js'
+import { categorySection } from './category-report.js'
 import { banner, fmt4, fmtMs, headlineMetric, mdTable, ratio, systemLatency } from './format.js'
 import { plotQualityVsLatency, type PlotPoint } from './plot-svg.js'
 import { extractionReport } from '../extraction/extraction-report.js'
@@ -107,6 +108,10 @@ const EXTRA_RESULTS: readonly [string, string][] = [
   [
     'scale-out.md',
     'scale-out on PostgreSQL: ingestion with 1 and 2 workers, search vs SQLite (`--scale-out`)',
+  ],
+  [
+    'time.md',
+    'time: invalidation cost at ingestion, `as_of` search latency, LoCoMo per category (`--time`)',
   ],
   [
     'startup.md',
@@ -234,6 +239,7 @@ function datasetReport(dataset: string, entries: readonly Entry[]): string {
       )
     }
   }
+  for (const e of entries) if (e.result) lines.push(...categorySection(e.result))
   return lines.join('\n')
 }
 

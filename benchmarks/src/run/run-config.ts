@@ -6,6 +6,7 @@ import { configVerdict, judge, type Verdict } from '../config/verdict.js'
 import { documentCount, indexText, queryCount, type Qrels } from '../loaders/dataset-types.js'
 import { loadRetrievalDataset } from '../loaders/load-dataset.js'
 import { evaluateRun } from '../metrics/evaluate.js'
+import { evaluateByCategory } from '../metrics/evaluate-by-category.js'
 import { summarizeLatency } from '../metrics/percentiles.js'
 import { formatTrecRun } from '../metrics/trec-run.js'
 import { resolvePeer } from '../peers/peer-registry.js'
@@ -54,6 +55,13 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
   )
 
   const qrels: Qrels = new Map(dataset.groups.flatMap((g) => [...g.qrels]))
+  const categoryOf = new Map(
+    dataset.groups.flatMap((g) =>
+      g.queries.flatMap((q) =>
+        q.metadata?.category === undefined ? [] : [[q.id, String(q.metadata.category)] as const],
+      ),
+    ),
+  )
   const candidates: [string, 'engram' | 'peer', SystemResolution][] = [
     ['engram', 'engram', await resolveEngramSystem(config)],
     ...config.peers.map((p): [string, 'peer', SystemResolution] => [
@@ -109,6 +117,10 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
       }
       if (opts.phases.includes('search')) {
         const metrics = evaluateRun(m.run, qrels, config.metrics, config.gains)
+        const byCategory =
+          categoryOf.size === 0
+            ? undefined
+            : evaluateByCategory(m.run, qrels, categoryOf, config.metrics, config.gains)
         const expected = config.expected[name] ?? {}
         const verdicts = Object.fromEntries(
           config.metrics.map((k) => [k, judge(metrics[k]!, expected[k])]),
@@ -123,8 +135,20 @@ export async function runConfig(config: BenchConfig, opts: RunOptions): Promise<
         log(
           `  latency ms p50 ${latency.p50.toFixed(3)} p95 ${latency.p95.toFixed(3)} p99 ${latency.p99.toFixed(3)}`,
         )
+        for (const [c, scores] of Object.entries(byCategory ?? {}))
+          log(
+            `  category ${c} (${scores.queries} queries): ` +
+              config.metrics.map((k) => `${k} ${scores.metrics[k]!.toFixed(4)}`).join(', '),
+          )
         log(`  run file ${runFile}`)
-        result = { ...result, metrics, verdicts, latency, runFile: basename(runFile) }
+        result = {
+          ...result,
+          metrics,
+          ...(byCategory === undefined ? {} : { byCategory }),
+          verdicts,
+          latency,
+          runFile: basename(runFile),
+        }
       }
       systems.push(result)
     }

@@ -1,4 +1,5 @@
 import type { Verdict } from '../config/verdict.js'
+import type { CategoryScores } from '../metrics/evaluate-by-category.js'
 import type { LatencySummary } from '../metrics/percentiles.js'
 import type { EmbeddingSummary } from '../vectors/bench-vectors.js'
 import type { Environment } from './environment.js'
@@ -18,6 +19,11 @@ export interface SystemResult {
   readonly indexMs?: number
   readonly latency?: LatencySummary
   readonly metrics?: Readonly<Record<string, number>>
+  /**
+   * The metrics per query category, when the dataset's queries carry one (LoCoMo's question categories);
+   * reported, not judged (the verdict reads `metrics`).
+   */
+  readonly byCategory?: Readonly<Record<string, CategoryScores>>
   readonly verdicts?: Readonly<Record<string, Verdict>>
   readonly statsVerdict?: Verdict
   readonly runFile?: string

@@ -63,7 +63,11 @@ export async function createEngramGraphSearchSystem(
         : `Engram ${config.condition}, ${variant.description}`,
     scored: true,
     async index(docs: readonly BenchDoc[]) {
-      brain = await sharedIngest(docs, { embedder, progress: logProgress() })
+      brain = await sharedIngest(docs, {
+        embedder,
+        progress: logProgress(),
+        ...(variant?.contradictions === false ? { contradictions: false } : {}),
+      })
       console.log(`  ${ingestCountsLine(brain.counts)}`)
       search =
         variant?.graphWalk === undefined
@@ -96,6 +100,11 @@ export interface GraphVariant {
   readonly graphWalk?: Partial<GraphWalkSettings>
   /** The request's rerank instead of the config's (`plugin:coverage`: the query-coverage rerank). */
   readonly rerank?: string
+  /**
+   * False: a brain of its own, ingested with `EngineOptions.contradictions: false` (validity windows
+   * recorded, no fact ended by a newer single-valued one: issue 28's "without" condition).
+   */
+  readonly contradictions?: false
 }
 
 /**
@@ -110,6 +119,12 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
     description: 'the default search before issue 27 (no graph stage, no rerank)',
     expand: 'none',
     rerank: 'none',
+  },
+  'no-contradictions': {
+    name: 'no-contradictions',
+    description:
+      'brain ingested without ending contradicted single-valued facts (contradictions: false)',
+    contradictions: false,
   },
   'graph-only': {
     name: 'graph-only',

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { BenchDoc } from '../loaders/dataset-types.js'
-import { DOC_ID_KEY, docTask, ingestDocs, UNDATED_SOURCE } from './ingested-brain.js'
+import {
+  closeSharedBrains,
+  DOC_ID_KEY,
+  docTask,
+  ingestDocs,
+  sharedIngest,
+  UNDATED_SOURCE,
+} from './ingested-brain.js'
 
 const turns: BenchDoc[] = [
   {
@@ -73,6 +80,39 @@ describe('ingestDocs (lexical, no embedder)', () => {
       expect(deps.embed).toBeNull()
     } finally {
       await brain.close()
+    }
+  })
+})
+
+describe('sharedIngest with contradictions off', () => {
+  const moves: BenchDoc[] = [
+    {
+      id: 'c/D1:1',
+      text: 'Alice Moreau lives in Lisbon.',
+      metadata: { session: 1, session_date: '1:56 pm on 8 May, 2019' },
+    },
+    {
+      id: 'c/D2:1',
+      text: 'Alice Moreau moved to Berlin.',
+      metadata: { session: 2, session_date: '1:56 pm on 8 May, 2022' },
+    },
+  ]
+  const ended = async (brain: Awaited<ReturnType<typeof sharedIngest>>) => {
+    const store = await brain.engram.store(brain.brainId)
+    const all = await store.relationships.scan(null, 1000)
+    return all.filter((r) => r.invalidAt !== null && r.invalidAt !== undefined).length
+  }
+
+  it('builds a brain of its own in which no fact is ended', async () => {
+    try {
+      const on = await sharedIngest(moves, { embedder: null })
+      const off = await sharedIngest(moves, { embedder: null, contradictions: false })
+      expect(off.engram).not.toBe(on.engram)
+      expect((await sharedIngest(moves, { embedder: null })).engram).toBe(on.engram)
+      expect(await ended(on)).toBeGreaterThan(0)
+      expect(await ended(off)).toBe(0)
+    } finally {
+      await closeSharedBrains()
     }
   })
 })

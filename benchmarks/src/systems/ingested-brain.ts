@@ -109,6 +109,11 @@ export interface IngestOptions {
   /** Called every `progressMs` (default 30 s) while tasks run, with the tasks finished so far. */
   readonly progress?: (done: number, total: number) => void
   readonly progressMs?: number
+  /**
+   * False ingests with `EngineOptions.contradictions: false`: validity windows are recorded but no newer
+   * single-valued fact ends an older one (issue 28's "without" condition). Default: the engine's (on).
+   */
+  readonly contradictions?: boolean
 }
 
 const BRAIN = 'bench'
@@ -138,6 +143,7 @@ export async function ingestDocs(
     // Configured as the server: the indexes follow every commit and resolution compares candidates
     // with the entity vectors.
     embedder: options.embedder,
+    ...(options.contradictions === false ? { contradictions: false } : {}),
   })
   const search = engram.search
   try {
@@ -238,29 +244,34 @@ async function requireCompleted(engram: Engram, submitted: number): Promise<void
     )
 }
 
-const shared = new Map<readonly BenchDoc[], Promise<IngestedBrain>>()
+/** Brains by documents, then by the options that change what ingestion writes (`contradictions`). */
+const shared = new Map<readonly BenchDoc[], Map<string, Promise<IngestedBrain>>>()
 
 /**
  * `ingestDocs` shared by the systems of one config run that read the same documents with the same embedder
  * (a graph condition and its ablations, which run one after another): the first ingests, the others reuse
  * the brain; `close` on a shared brain does nothing, and `closeSharedBrains` (at the end of the config) stops
- * them all. Ingestion is deterministic, so sharing changes no number, only the time.
+ * them all. Ingestion is deterministic, so sharing changes no number, only the time. A system asking for
+ * another ingestion (`contradictions: false`) gets a brain of its own, shared the same way.
  */
 export async function sharedIngest(
   docs: readonly BenchDoc[],
   options: IngestOptions,
 ): Promise<IngestedBrain> {
-  let brain = shared.get(docs)
+  const key = options.contradictions === false ? 'no-contradictions' : 'default'
+  const ofDocs = shared.get(docs) ?? new Map<string, Promise<IngestedBrain>>()
+  shared.set(docs, ofDocs)
+  let brain = ofDocs.get(key)
   if (brain === undefined) {
     brain = ingestDocs(docs, options)
-    shared.set(docs, brain)
+    ofDocs.set(key, brain)
   }
   return { ...(await brain), close: async () => {} }
 }
 
 /** Stops every brain `sharedIngest` made (the run calls it after each config). */
 export async function closeSharedBrains(): Promise<void> {
-  const brains = [...shared.values()]
+  const brains = [...shared.values()].flatMap((m) => [...m.values()])
   shared.clear()
   for (const brain of brains) await (await brain.catch(() => null))?.close()
 }

@@ -82,6 +82,22 @@ export function restTool<S extends z.ZodObject>(spec: {
   })
 }
 
+/** `as_of` / `known_at` (docs/time.md), checked by REST (a malformed date is its 422). */
+const timeArgs = {
+  as_of: z
+    .string()
+    .max(64)
+    .optional()
+    .describe(
+      'Answer as the world was at this time (ISO 8601 date or date-time): facts not true then, and passages stating only such facts, are left out. Default: now.',
+    ),
+  known_at: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('Answer with what the brain had learned by this time (ISO 8601). Default: now.'),
+}
+
 export const searchTool = restTool({
   name: 'search',
   title: 'Search the brain',
@@ -151,18 +167,7 @@ export const searchTool = restTool({
       )
       .optional()
       .describe('Metadata equality filters (case-insensitive) applied before the cut to k.'),
-    as_of: z
-      .string()
-      .max(64)
-      .optional()
-      .describe(
-        'Answer as the world was at this time (ISO 8601 date or date-time): facts not true then, and passages stating only such facts, are left out. Default: now.',
-      ),
-    known_at: z
-      .string()
-      .max(64)
-      .optional()
-      .describe('Answer with what the brain had learned by this time (ISO 8601). Default: now.'),
+    ...timeArgs,
     brain_id: brainIdArg,
   }),
   output: searchOutput,
@@ -199,18 +204,7 @@ export const retrieveContextTool = restTool({
         'Rank facts with personalized PageRank and passages with a walk over the passage-entity graph (default true).',
       ),
     profile_stages: z.boolean().optional().describe('Include stage_timings (default false).'),
-    as_of: z
-      .string()
-      .max(64)
-      .optional()
-      .describe(
-        'Answer as the world was at this time (ISO 8601 date or date-time): facts not true then, and passages stating only such facts, are left out. Default: now.',
-      ),
-    known_at: z
-      .string()
-      .max(64)
-      .optional()
-      .describe('Answer with what the brain had learned by this time (ISO 8601). Default: now.'),
+    ...timeArgs,
     brain_id: brainIdArg,
   }),
   output: contextOutput,

@@ -33,6 +33,17 @@ const id = (what: string) => z.string().optional().describe(`${what} (only with 
 const ids = (what: string) =>
   z.array(z.string()).optional().describe(`${what} (only with include_ids).`)
 
+/** A fact's window (docs/time.md); the system times count as ids (`RECORD_IDS`). */
+const windowOutput = {
+  valid_at: z.string().optional().describe('When the fact became true (event time).'),
+  invalid_at: z.string().optional().describe('When it stopped being true; absent while it holds.'),
+  created_at: z.string().optional().describe('When the brain learned it (only with include_ids).'),
+  expired_at: z
+    .string()
+    .optional()
+    .describe('When the brain learned that it ended (only with include_ids).'),
+}
+
 export const observationOutput = z
   .object({
     id: id('The observation id'),
@@ -54,19 +65,7 @@ export const entityOutput = z
     happened_at: z.string().optional().describe('When the event happened, as written.'),
     last_updated: text,
     polarity: z.enum(['positive', 'negative', 'neutral']),
-    valid_at: z.string().optional().describe('When the fact became true (event time).'),
-    invalid_at: z
-      .string()
-      .optional()
-      .describe('When it stopped being true; absent while it holds.'),
-    created_at: z
-      .string()
-      .optional()
-      .describe('When the brain learned it (only with include_ids).'),
-    expired_at: z
-      .string()
-      .optional()
-      .describe('When the brain learned that it ended (only with include_ids).'),
+    ...windowOutput,
     observations: z.array(observationOutput).optional(),
   })
   .meta({ id: 'McpEntity' })
@@ -83,19 +82,7 @@ export const relationshipOutput = z
     level: text,
     properties: map,
     last_updated: text,
-    valid_at: z.string().optional().describe('When the fact became true (event time).'),
-    invalid_at: z
-      .string()
-      .optional()
-      .describe('When it stopped being true; absent while it holds.'),
-    created_at: z
-      .string()
-      .optional()
-      .describe('When the brain learned it (only with include_ids).'),
-    expired_at: z
-      .string()
-      .optional()
-      .describe('When the brain learned that it ended (only with include_ids).'),
+    ...windowOutput,
     observations: z.array(observationOutput).optional(),
   })
   .meta({ id: 'McpRelationship' })
