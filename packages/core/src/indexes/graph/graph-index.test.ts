@@ -134,3 +134,59 @@ describe('GraphIndex', () => {
     expect(await lazy.get(s)).toBe(g)
   })
 })
+
+describe('GraphIndex.at (docs/time.md)', () => {
+  const t = (iso: string) => Date.parse(iso)
+  /** Ann lived in Paris (2020 to 2023, learned to end in 2024), then in Berlin (2023-). */
+  async function timed() {
+    const g = await GraphIndex.build(await store())
+    const w = (validAt: string, invalidAt: string | null, expiredAt: string | null) => ({
+      validAt,
+      invalidAt,
+      createdAt: '2020-01-01T00:00:00Z',
+      expiredAt,
+    })
+    g.apply({
+      entities: [
+        entity('paris', ['PLACE']),
+        entity('berlin', ['PLACE']),
+        entity('e-paris', ['EVENT'], w('2020-01-01', '2023-01-01', '2024-01-01')),
+        entity('e-berlin', ['EVENT'], w('2023-01-01', null, null)),
+      ],
+      relationships: [
+        rel('lp', 'ann', 'LIVES', 'e-paris', {
+          flowKey: 'fp',
+          deprecated: true,
+          ...w('2020-01-01', '2023-01-01', '2024-01-01'),
+        }),
+        rel('lb', 'ann', 'MOVED', 'e-berlin', { flowKey: 'fb', ...w('2023-01-01', null, null) }),
+      ],
+    })
+    return g
+  }
+  const edge = (g: GraphIndex, uuid: string) => g.edgeUuid.indexOf(uuid)
+
+  it('hides what had not begun, marks what had ended, and is the index itself for now', async () => {
+    const g = await timed()
+    expect(g.at({})).toBe(g)
+    expect(g.valid[edge(g, 'lp')]).toBe(false)
+    const in2021 = g.at({ asOf: t('2021-06-01') })
+    expect(in2021.valid[edge(g, 'lp')]).toBe(true)
+    expect(in2021.deprecated[edge(g, 'lp')]).toBe(false)
+    expect(in2021.usable(edge(g, 'lb'))).toBe(false)
+    expect(g.usable(edge(g, 'lb'))).toBe(true)
+    const in2024 = g.at({ asOf: t('2024-06-01') })
+    expect(in2024.valid[edge(g, 'lp')]).toBe(false)
+    expect(in2024.usable(edge(g, 'lb'))).toBe(true)
+    // Known in mid 2023: the end of Paris was learned in 2024, so it still held.
+    expect(g.at({ knownAt: t('2023-06-01') }).valid[edge(g, 'lp')]).toBe(true)
+  })
+
+  it('keeps a view per time until the next write', async () => {
+    const g = await timed()
+    const view = g.at({ asOf: t('2021-06-01') })
+    expect(g.at({ asOf: t('2021-06-01') })).toBe(view)
+    g.apply({ entities: [entity('rome', ['PLACE'])] })
+    expect(g.at({ asOf: t('2021-06-01') })).not.toBe(view)
+  })
+})

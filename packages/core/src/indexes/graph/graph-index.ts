@@ -16,6 +16,9 @@ const TEXT_CAP = 300
 const cap = (text: string | null): string | null =>
   text === null ? null : text.length > TEXT_CAP ? `${text.slice(0, TEXT_CAP - 1)}…` : text
 
+/** Time views kept per graph (`GraphIndex.at`). */
+const MAX_VIEWS = 4
+
 /** The window of a record with none: always valid, known since ever. */
 const ALWAYS: Window = Object.freeze({
   validFrom: Number.NEGATIVE_INFINITY,
@@ -142,6 +145,8 @@ export class GraphIndex {
   readonly valid: boolean[] = []
   /** The relationship's own `deprecated` flag. */
   readonly deprecated: boolean[] = []
+  /** Views `at` built since the last write, by filter (a time slider asks the same times again). */
+  private readonly views = new Map<string, GraphIndex>()
   /** Each edge's validity window (docs/time.md), for `at`. */
   private readonly edgeWindow: Window[] = []
   /** Each node's window: events carry one; other nodes only `created` (-Infinity when unknown). */
@@ -202,6 +207,7 @@ export class GraphIndex {
 
   /** Follows a committed batch (same order as the store: puts, then deletes). */
   apply(batch: WriteBatch): void {
+    this.views.clear()
     for (const e of batch.entities ?? []) this.putEntity(e)
     for (const r of batch.relationships ?? []) this.putRelationship(r)
     for (const o of batch.observations ?? []) this.putObservation(o)
@@ -240,10 +246,22 @@ export class GraphIndex {
    * The graph as it was at `filter` (docs/time.md): a view sharing this index's arrays in which nodes
    * and edges the brain had not learned by `knownAt`, or that had not begun by `asOf`, are gone, and
    * facts ended by then are not `valid` (still walkable for history, as superseded facts are now).
-   * O(nodes + edges) per call; the default filter returns this index itself.
+   * O(nodes + edges) per new time (the last few are kept until a write); the default filter returns
+   * this index itself.
    */
   at(filter: TimeFilter, now = Date.now()): GraphIndex {
     if (filter.asOf === undefined && filter.knownAt === undefined) return this
+    // With `asOf` or `knownAt` the view does not depend on `now`: the last few are kept until a write.
+    const key = `${filter.asOf ?? ''}|${filter.knownAt ?? ''}`
+    const kept = this.views.get(key)
+    if (kept !== undefined) return kept
+    const view = this.viewAt(filter, now)
+    if (this.views.size >= MAX_VIEWS) this.views.delete(this.views.keys().next().value!)
+    this.views.set(key, view)
+    return view
+  }
+
+  private viewAt(filter: TimeFilter, now: number): GraphIndex {
     const unborn = (w: Window) =>
       (filter.knownAt !== undefined && w.created > filter.knownAt) ||
       (filter.asOf !== undefined && w.validFrom > filter.asOf)
