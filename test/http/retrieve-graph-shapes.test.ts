@@ -36,7 +36,16 @@ const RELATIONSHIP_KEYS = [
   'uuid',
 ]
 type Wire = Record<string, unknown>
-const keys = (record: unknown) => Object.keys(record as Wire).sort()
+/** A fact's window (docs/time.md): each field is there only when set, always an ISO date-time. */
+const WINDOW = new Set(['valid_at', 'invalid_at', 'created_at', 'expired_at'])
+/** The keys of a record besides its window, whose fields are checked to be date-times. */
+const keys = (record: unknown) => {
+  for (const [key, value] of Object.entries(record as Wire))
+    if (WINDOW.has(key)) expect(Number.isFinite(Date.parse(value as string)), key).toBe(true)
+  return Object.keys(record as Wire)
+    .filter((key) => !WINDOW.has(key))
+    .sort()
+}
 
 async function get(path: string): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${server.url}${path}`, { headers: { ServicePAT: SYSTEM_TOKEN } })
