@@ -45,9 +45,21 @@ const CLAIM = `WITH runnable AS (
   FROM picked p WHERE t.brain_id = p.brain_id AND t.id = p.id
   RETURNING t.brain_id, t.id`
 
-const KEYS = `(brain_id, id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`
+/**
+ * Task ids by brain: lease statements run once per brain, each with `brain_id = $2`, so that on a
+ * cluster sharded by `brain_id` each touches one shard (docs/scaling-out.md).
+ */
+function byBrain(keys: TaskKey[]): Map<string, string[]> {
+  const ids = new Map<string, string[]>()
+  for (const k of keys) {
+    const list = ids.get(k.brainId)
+    if (list === undefined) ids.set(k.brainId, [k.taskId])
+    else list.push(k.taskId)
+  }
+  return ids
+}
 
-const keyParams = (keys: TaskKey[]) => [keys.map((k) => k.brainId), keys.map((k) => k.taskId)]
+const KEYS = 'brain_id = $2 AND id = ANY($3::text[])'
 
 /** How long the write feed keeps entries: a process behind by more reloads the brain's indexes. */
 const FEED_RETENTION = '1 day'
@@ -239,18 +251,24 @@ export function postgresCoordination(options: PostgresCoordinationOptions): Post
       return rows.map((r) => ({ brainId: r.brain_id, taskId: r.id }))
     },
     async renew(keys, leaseMs) {
-      if (keys.length === 0) return
-      await db().query(
-        `UPDATE tasks SET lease_until = now() + $4 * interval '1 millisecond'
-         WHERE lease_owner = $1 AND ${KEYS}`,
-        [origin, ...keyParams(keys), leaseMs],
+      await Promise.all(
+        [...byBrain(keys)].map(([brainId, ids]) =>
+          db().query(
+            `UPDATE tasks SET lease_until = now() + $4 * interval '1 millisecond'
+             WHERE ${KEYS} AND lease_owner = $1`,
+            [origin, brainId, ids, leaseMs],
+          ),
+        ),
       )
     },
     async release(keys) {
-      if (keys.length === 0) return
-      await db().query(
-        `UPDATE tasks SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND ${KEYS}`,
-        [origin, ...keyParams(keys)],
+      await Promise.all(
+        [...byBrain(keys)].map(([brainId, ids]) =>
+          db().query(
+            `UPDATE tasks SET lease_owner = NULL, lease_until = NULL WHERE ${KEYS} AND lease_owner = $1`,
+            [origin, brainId, ids],
+          ),
+        ),
       )
     },
     async pending(brainId) {
