@@ -48,8 +48,9 @@ const CROSS_SHARD: { match: RegExp; reason: string }[] = [
 const databases = testDatabases()
 afterAll(() => databases.dropAll())
 
+// The conformance suite of the PostgreSQL adapter (a fresh database per adapter), recorded.
 runStorageAdapterSuite({
-  name: 'postgres (recorded)',
+  name: 'postgres',
   create: async () => postgresAdapter({ connectionString: await databases.create() }),
 })
 
