@@ -39,8 +39,9 @@ export function createRelationshipWrites(deps: Deps) {
     }
     const now = relationship.lastUpdated
     Object.assign(relationship, {
-      validAt: input.validAt ?? input.happenedAt ?? now,
-      invalidAt: input.invalidAt ?? null,
+      // Instants as the wire writes them (`happened_at` may be a bare date).
+      validAt: instant(input.validAt) ?? instant(input.happenedAt) ?? now,
+      invalidAt: instant(input.invalidAt),
       createdAt: now,
       expiredAt: input.invalidAt != null ? now : null,
       deprecated: input.invalidAt != null && Date.parse(input.invalidAt) <= Date.parse(now),
@@ -143,6 +144,12 @@ export function createRelationshipWrites(deps: Deps) {
   return { createRelationship, updateRelationship }
 }
 
+/** An ISO 8601 date or date-time as a UTC date-time, or null when absent or unparsable. */
+function instant(value: string | null | undefined): string | null {
+  const t = value == null ? Number.NaN : Date.parse(value)
+  return Number.isFinite(t) ? new Date(t).toISOString() : null
+}
+
 const windowFields = (r: Relationship) => ({
   validAt: r.validAt ?? null,
   invalidAt: r.invalidAt ?? null,
@@ -160,8 +167,9 @@ function correctedWindow(
   asked: boolean,
   now: string,
 ): Pick<Relationship, 'validAt' | 'invalidAt' | 'expiredAt' | 'deprecated'> {
-  const validAt = input.validAt !== undefined ? input.validAt : (existing.validAt ?? null)
-  let invalidAt = input.invalidAt !== undefined ? input.invalidAt : (existing.invalidAt ?? null)
+  const validAt = input.validAt !== undefined ? instant(input.validAt) : (existing.validAt ?? null)
+  let invalidAt =
+    input.invalidAt !== undefined ? instant(input.invalidAt) : (existing.invalidAt ?? null)
   if (input.invalidAt === undefined && asked !== existing.deprecated) invalidAt = asked ? now : null
   const changed = invalidAt !== (existing.invalidAt ?? null)
   const expiredAt = invalidAt === null ? null : changed ? now : (existing.expiredAt ?? now)
