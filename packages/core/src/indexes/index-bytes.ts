@@ -5,9 +5,14 @@
  * with `node --expose-gc` (growth of `heapUsed + arrayBuffers` for the JS parts, of RSS for hnswlib's
  * native memory), one structure at a time, in fresh processes:
  *
- * - BM25: 200 to 5,000 abstracts, and 200 to 5,000 three-word titles: the fit is within 1.5% of every
- *   measurement. A term costs its `Map` entry, a `Postings` object and two typed arrays; a posting, 8
- *   bytes in those arrays (with the doubling slack) and an entry of its document's term-count map.
+ * - BM25: postings, the forward index and per-term and per-document statistics are typed arrays, counted
+ *   at their byte length (`Bm25Index.bytes`); on top, a term costs its dictionary `Map` entry and token
+ *   string, a term number its slot in the token array, and a document its id string, `Map` entry, array
+ *   slot and the query caches (8 bytes of length norm, 9 of score buffers with their slack). Fitted on
+ *   SciFact abstracts (1,000 and 5,183), three-word titles (5,183) and synthetic passages (20,000 and
+ *   100,000), with the analyser's stem memo filled beforehand: within 4% of the heap growth for 1,000
+ *   documents or more; it underestimates a few hundred short texts (0.55 to 0.8), where hash-table
+ *   slack dominates.
  * - Vectors: hnswlib (0.8, in hnswlib-node 3.0.0) allocates per slot its level-0 links (2M + 1 ints),
  *   the vector itself, a label, a mutex, a level and a visited-list mark, and per index 65,536 label
  *   mutexes (40 bytes each on Linux): 2.6 MB however small the index. The flat copy beside it is
@@ -25,7 +30,8 @@
  * was 534 MB for 509 MB of estimates (0.95).
  */
 export const INDEX_BYTES = {
-  bm25: { term: 530, posting: 50, document: 250 },
+  /** `index`: an index's fixed cost, its maps and a dozen small typed arrays with their buffers. */
+  bm25: { index: 3700, term: 50, termSlot: 8, document: 60 },
   /** Label and event time per entity (`LexicalIndexes.entityInfo`). */
   entityInfo: 150,
   vectors: {
@@ -41,10 +47,18 @@ export const INDEX_BYTES = {
   communities: { member: 40, community: 300 },
 } as const
 
-/** A BM25 inverted index (`Bm25Index`). */
-export function bm25Bytes(terms: number, postings: number, documents: number): number {
+/**
+ * A BM25 inverted index (`Bm25Index`): `terms` in the dictionary, `termSlots` term numbers given out,
+ * `documents` document numbers given out, and `typedBytes` in its typed arrays.
+ */
+export function bm25Bytes(
+  terms: number,
+  termSlots: number,
+  documents: number,
+  typedBytes: number,
+): number {
   const b = INDEX_BYTES.bm25
-  return terms * b.term + postings * b.posting + documents * b.document
+  return b.index + terms * b.term + termSlots * b.termSlot + documents * b.document + typedBytes
 }
 
 /**

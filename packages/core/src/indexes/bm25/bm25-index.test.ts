@@ -284,3 +284,37 @@ describe('Bm25Index forgetting', () => {
     expect(forgot.search('quixotrellian', 5).map((h) => h.id)).toEqual(['d'])
   })
 })
+
+describe('Bm25Index compact storage', () => {
+  it('scores term frequencies past one byte of the encoding as the formula says', () => {
+    // tf 300 takes two bytes in the postings; lucene, k1 1.2, b 0: tf part tf / (tf + 1.2).
+    const index = new Bm25Index({ variant: 'lucene', k1: 1.2, b: 0, analyze: plain })
+    index.add('long', Array.from({ length: 300 }, () => 'x').join(' '))
+    index.add('short', 'x y')
+    const idf = Math.log(1 + 0.5 / 2.5)
+    const hits = index.search('x', 2)
+    expect(hits.map((h) => h.id)).toEqual(['long', 'short'])
+    expect(hits[0]!.score).toBeCloseTo((idf * 300) / 301.2, 12)
+    expect(index.explain('x', 'long').details[0]!.details[2]!.value).toBe(300)
+  })
+
+  it('renumbers terms at compaction: a dropped word comes back as a new one, scores unchanged', () => {
+    const index = new Bm25Index({ analyze: plain })
+    const reference = new Bm25Index({ analyze: plain })
+    for (let i = 0; i < 4000; i++) index.add(`d${i}`, `w${i % 50} common rare${i}`)
+    const bytesFull = index.bytes()
+    // Removing half the documents compacts (more than 1,000 and a quarter dead): their rare words go.
+    for (let i = 0; i < 4000; i++) {
+      if (i % 2 === 0) index.remove(`d${i}`)
+      else reference.add(`d${i}`, `w${i % 50} common rare${i}`)
+    }
+    expect(index.bytes()).toBeLessThan(bytesFull * 0.75)
+    expect(index.termWeights('rare0 rare1')).toEqual(reference.termWeights('rare0 rare1'))
+    index.add('back', 'rare0 common')
+    reference.add('back', 'rare0 common')
+    for (const query of ['rare0', 'common w3 rare7', 'w4 rare0 rare9']) {
+      expect(index.search(query, 10)).toEqual(reference.search(query, 10))
+    }
+    expect(index.explain('rare0 common', 'back')).toEqual(reference.explain('rare0 common', 'back'))
+  })
+})

@@ -1,7 +1,10 @@
 import type { TermWeight } from '../../contracts/search-plugins.js'
 import { analyzeBm25 } from '../../analysis/analyze.js'
 import { bm25Bytes } from '../index-bytes.js'
+import { DocTermLists } from './doc-term-lists.js'
+import { PostingArena } from './posting-arena.js'
 import { kthLargest, TopK } from './top-k.js'
+import { pairLength, withLength } from './vint.js'
 
 /**
  * BM25 scoring variants, as defined in Kamphuis, de Vries, Boytsov & Lin, "Which BM25 Do You Mean? A
@@ -74,31 +77,16 @@ export interface Explanation {
   details: Explanation[]
 }
 
-/** Growable posting list: parallel arrays of doc numbers and term frequencies. */
-class Postings {
-  docs = new Int32Array(4)
-  tfs = new Float32Array(4)
-  length = 0
-  push(doc: number, tf: number) {
-    if (this.length === this.docs.length) {
-      const docs = new Int32Array(this.length * 2)
-      docs.set(this.docs)
-      this.docs = docs
-      const tfs = new Float32Array(this.length * 2)
-      tfs.set(this.tfs)
-      this.tfs = tfs
-    }
-    this.docs[this.length] = doc
-    this.tfs[this.length] = tf
-    this.length++
-  }
-}
-
 /**
  * An in-memory inverted index with exact BM25 scores (Robertson & Zaragoza, "The Probabilistic
  * Relevance Framework: BM25 and Beyond", 2009) in one of the variants of `BM25_VARIANTS`
  * (`DEFAULT_BM25` unless told). Unlike Lucene, document lengths are kept exactly. The variant and
  * parameters only weigh postings, so `configure` changes them without re-indexing.
+ *
+ * Storage is typed arrays, not objects per term or per posting: the postings of every term in one
+ * byte arena (`PostingArena`, delta-encoded doc numbers with their tf), each document's terms in a
+ * forward index of the same encoding (`DocTermLists`), document frequencies, lengths and liveness in
+ * arrays indexed by term or document number; the dictionary maps a token to its term number.
  *
  * Deletes are tombstones; `compact()` rebuilds postings when a quarter of the documents are dead.
  * Queries are term-at-a-time with the "continue" pruning of Moffat & Zobel (1996, "Self-indexing
@@ -110,19 +98,19 @@ class Postings {
 export class Bm25Index {
   private config: ResolvedBm25Settings
   private readonly analyzeText: (text: string) => string[]
-  private readonly terms = new Map<string, number>()
+  private terms = new Map<string, number>()
   /** The token of each term number (to drop it from `terms` when its last document goes). */
-  private readonly tokens: string[] = []
-  private postings: Postings[] = []
-  private df: number[] = []
+  private tokens: string[] = []
+  private postings = new PostingArena()
+  /** Live documents holding each term. */
+  private df = new Uint32Array(16)
   private ids: string[] = []
   private docOf = new Map<string, number>()
-  private lengths: number[] = []
-  private docTerms: Map<number, number>[] = []
-  private alive: boolean[] = []
+  /** Tokens per document, by document number. */
+  private lengths = new Uint32Array(16)
+  private alive = new Uint8Array(16)
+  private docTerms = new DocTermLists()
   private live = 0
-  /** Entries in the posting lists (dead documents' included until `compact`). */
-  private postingCount = 0
   private totalLength = 0
   private dead = 0
   /** Per-document 1 - b + b * dl / avgdl, dropped whenever a document or `b` changes. */
@@ -154,9 +142,19 @@ export class Bm25Index {
     return this.docOf.has(id)
   }
 
-  /** Estimated bytes held (see `index-bytes.ts`), from counts kept as documents come and go: O(1). */
+  /**
+   * Estimated bytes held (see `index-bytes.ts`), from counts and array lengths: O(1). The per-query
+   * caches (length norms, score buffers) are counted per document whether a query built them yet or
+   * not, so a search does not change the estimate.
+   */
   bytes(): number {
-    return bm25Bytes(this.postings.length, this.postingCount, this.ids.length)
+    const typed =
+      this.postings.byteLength +
+      this.docTerms.byteLength +
+      this.df.byteLength +
+      this.lengths.byteLength +
+      this.alive.byteLength
+    return bm25Bytes(this.terms.size, this.tokens.length, this.ids.length, typed)
   }
 
   /**
@@ -175,25 +173,26 @@ export class Bm25Index {
     for (const token of tokens) {
       let term = this.terms.get(token)
       if (term === undefined) {
-        term = this.postings.length
+        term = this.postings.addTerm()
         this.terms.set(token, term)
         this.tokens.push(token)
-        this.postings.push(new Postings())
-        this.df.push(0)
+        this.df = withLength(this.df, term + 1)
       }
       counts.set(term, (counts.get(term) ?? 0) + 1)
     }
-    const doc = this.ids.length
+    const terms = Uint32Array.from(counts.keys()).sort()
+    const tfs = terms.map((term) => counts.get(term)!)
+    const doc = this.docTerms.append(terms, tfs)
     this.ids.push(id)
     this.docOf.set(id, doc)
-    this.lengths.push(tokens.length)
-    this.alive.push(true)
-    this.docTerms.push(counts)
-    for (const [term, tf] of counts) {
-      this.postings[term]!.push(doc, tf)
-      this.df[term]!++
+    this.lengths = withLength(this.lengths, doc + 1)
+    this.lengths[doc] = tokens.length
+    this.alive = withLength(this.alive, doc + 1)
+    this.alive[doc] = 1
+    for (let i = 0; i < terms.length; i++) {
+      this.postings.push(terms[i]!, doc, tfs[i]!)
+      this.df[terms[i]!]!++
     }
-    this.postingCount += counts.size
     this.live++
     this.totalLength += tokens.length
     this.norms = null
@@ -202,32 +201,36 @@ export class Bm25Index {
   /** Live document `doc` has exactly `tokens`: the same terms, each as often, and so the same length. */
   private holds(doc: number, tokens: string[]): boolean {
     if (this.lengths[doc] !== tokens.length) return false
-    const held = this.docTerms[doc]!
     const counts = new Map<number, number>()
     for (const token of tokens) {
       const term = this.terms.get(token)
-      if (term === undefined || !held.has(term)) return false
+      if (term === undefined) return false
       counts.set(term, (counts.get(term) ?? 0) + 1)
     }
-    if (counts.size !== held.size) return false
-    for (const [term, tf] of counts) if (held.get(term) !== tf) return false
-    return true
+    let held = 0
+    for (const [term, tf] of this.docTerms.entries(doc)) {
+      if (counts.get(term) !== tf) return false
+      held++
+    }
+    return held === counts.size
   }
 
   remove(id: string): boolean {
     const doc = this.docOf.get(id)
     if (doc === undefined) return false
     this.docOf.delete(id)
-    this.alive[doc] = false
-    for (const term of this.docTerms[doc]!.keys()) {
-      // A term no live document holds leaves the dictionary: a forgotten word is no key of the index
-      // (docs/forgetting.md). Its number is not reused; its emptied postings go at the next compaction.
+    this.alive[doc] = 0
+    for (const [term] of this.docTerms.entries(doc)) {
+      // A term no live document holds leaves the dictionary with its postings: a forgotten word is no
+      // key of the index (docs/forgetting.md). Its number is reused after the next compaction.
       if (--this.df[term]! === 0) {
         this.terms.delete(this.tokens[term]!)
         this.tokens[term] = ''
+        this.postings.clear(term)
       }
     }
-    this.docTerms[doc] = new Map()
+    this.docTerms.erase(doc)
+    this.ids[doc] = ''
     this.live--
     this.totalLength -= this.lengths[doc]!
     this.dead++
@@ -236,31 +239,72 @@ export class Bm25Index {
     return true
   }
 
-  /** Rebuilds postings without dead documents. */
+  /**
+   * Rebuilds postings and the forward index without dead documents, and renumbers documents and
+   * terms densely (a term no live document holds gives its number up). Two passes over the live
+   * documents: the first sizes every new posting list, the second writes them into blocks of exactly
+   * that size.
+   */
   compact(): void {
-    const docs: [string, Map<number, number>, number][] = []
-    for (let doc = 0; doc < this.ids.length; doc++) {
-      if (this.alive[doc]) docs.push([this.ids[doc]!, this.docTerms[doc]!, this.lengths[doc]!])
+    const termCount = this.postings.terms
+    const renumber = new Int32Array(termCount)
+    const tokens: string[] = []
+    const terms = new Map<string, number>()
+    for (let term = 0; term < termCount; term++) {
+      renumber[term] = this.df[term]! > 0 ? tokens.length : -1
+      if (this.df[term]! > 0) {
+        terms.set(this.tokens[term]!, tokens.length)
+        tokens.push(this.tokens[term]!)
+      }
     }
-    this.postings = this.postings.map(() => new Postings())
-    this.ids = []
-    this.docOf = new Map()
-    this.lengths = []
-    this.docTerms = []
-    this.alive = []
-    this.postingCount = 0
-    for (const [id, counts, length] of docs) {
-      const doc = this.ids.length
-      this.ids.push(id)
-      this.docOf.set(id, doc)
-      this.lengths.push(length)
-      this.alive.push(true)
-      this.docTerms.push(counts)
-      for (const [term, tf] of counts) this.postings[term]!.push(doc, tf)
-      this.postingCount += counts.size
+    const df = new Uint32Array(Math.max(16, tokens.length))
+    const sizes = new Uint32Array(tokens.length)
+    const last = new Int32Array(tokens.length).fill(-1)
+    const docCount = this.ids.length
+    for (let doc = 0, next = 0; doc < docCount; doc++) {
+      if (this.alive[doc] === 0) continue
+      for (const [term, tf] of this.docTerms.entries(doc)) {
+        const t = renumber[term]!
+        sizes[t]! += pairLength(next - last[t]!, tf)
+        last[t] = next
+        df[t]!++
+      }
+      next++
     }
+    const postings = PostingArena.sized(tokens.length, sizes)
+    const docTerms = new DocTermLists()
+    const ids: string[] = []
+    const docOf = new Map<string, number>()
+    const lengths = new Uint32Array(Math.max(16, this.live))
+    const alive = new Uint8Array(Math.max(16, this.live))
+    const docTermIds: number[] = []
+    const docTfs: number[] = []
+    for (let doc = 0; doc < docCount; doc++) {
+      if (this.alive[doc] === 0) continue
+      docTermIds.length = docTfs.length = 0
+      for (const [term, tf] of this.docTerms.entries(doc)) {
+        docTermIds.push(renumber[term]!)
+        docTfs.push(tf)
+      }
+      const next = docTerms.append(docTermIds, docTfs)
+      for (let i = 0; i < docTermIds.length; i++) postings.push(docTermIds[i]!, next, docTfs[i]!)
+      ids.push(this.ids[doc]!)
+      docOf.set(this.ids[doc]!, next)
+      lengths[next] = this.lengths[doc]!
+      alive[next] = 1
+    }
+    this.terms = terms
+    this.tokens = tokens
+    this.df = df
+    this.postings = postings
+    this.docTerms = docTerms
+    this.ids = ids
+    this.docOf = docOf
+    this.lengths = lengths
+    this.alive = alive
     this.dead = 0
     this.norms = null
+    this.scratch = null
   }
 
   private idf(term: number): number {
@@ -344,6 +388,8 @@ export class Bm25Index {
     const norms = this.lengthNorms()
     const weigh = this.tfWeight()
     const alive = this.alive
+    const anyDead = this.dead > 0
+    const { bytes, start: starts, used } = this.postings
     const { scores, seen } = this.takeScratch()
     const touched: number[] = []
     // Upper bound of a term's contribution: qtf * idf * maxTf (idf >= 0 in every variant).
@@ -354,18 +400,42 @@ export class Bm25Index {
     for (let i = 0; i < terms.length; i++) {
       const { term, qtf, idf } = terms[i]!
       rest -= remaining[i]!
-      const list = this.postings[term]!
-      const { docs, tfs, length } = list
       const weight = qtf * idf
-      for (let p = 0; p < length; p++) {
-        const doc = docs[p]!
-        if (!alive[doc]) continue
+      // Inline decoding of the (doc delta, tf) pairs (`vint.ts`): the hot loop of every query.
+      let pos = starts[term]!
+      const to = pos + used[term]!
+      let doc = -1
+      while (pos < to) {
+        // Most pairs are one byte: a delta below 64 with tf 1.
+        let v = bytes[pos++]!
+        if (v >= 0x80) {
+          let byte = v
+          v &= 0x7f
+          for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+            byte = bytes[pos++]!
+            v += (byte & 0x7f) * scale
+          }
+        }
+        let tf = 1
+        if ((v & 1) === 0) {
+          tf = bytes[pos++]!
+          if (tf >= 0x80) {
+            let byte = tf
+            tf &= 0x7f
+            for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+              byte = bytes[pos++]!
+              tf += (byte & 0x7f) * scale
+            }
+          }
+        }
+        doc += v >>> 1
+        if (anyDead && alive[doc] === 0) continue
         if (seen[doc] === 0) {
           if (!acceptNew) continue
           seen[doc] = 1
           touched.push(doc)
         }
-        scores[doc]! += weight * weigh(tfs[p]!, norms[doc]!)
+        scores[doc]! += weight * weigh(tf, norms[doc]!)
       }
       // A document not seen yet can score at most `rest`; if the current k-th best beats it, stop admitting.
       if (acceptNew && i < terms.length - 1 && kthLargest(scores, touched, k) > rest)
@@ -426,7 +496,7 @@ export class Bm25Index {
     const weigh = this.tfWeight()
     const details: Explanation[] = []
     for (const { term, qtf, idf } of this.queryTerms(query)) {
-      const tf = this.docTerms[doc]!.get(term) ?? 0
+      const tf = this.docTerms.tf(doc, term)
       if (tf === 0) continue
       const norm = 1 - b + (b * this.lengths[doc]!) / avgdl
       const token = this.tokens[term]!

@@ -1,0 +1,58 @@
+import { pairLength, readPairs, withLength, writePair } from './vint.js'
+
+/**
+ * Each document's distinct terms with their frequencies (a forward index), which removal needs to
+ * lower document frequencies, replacement to see whether a document changed, and `explain` to read a
+ * tf. Documents are numbered in the order they come, so their lists sit back to back in one byte array,
+ * `offsets[doc]` to `offsets[doc + 1]`: term numbers in increasing order, delta-encoded with the
+ * frequency as the BM25 postings are (`vint.ts`).
+ */
+export class DocTermLists {
+  private bytes = new Uint8Array(256)
+  private offsets = new Uint32Array(16)
+  private count = 0
+
+  /** Documents appended (removed ones included). */
+  get documents(): number {
+    return this.count
+  }
+
+  /** Bytes of the typed arrays held. */
+  get byteLength(): number {
+    return this.bytes.byteLength + this.offsets.byteLength
+  }
+
+  /** Appends the next document's list: `terms` in increasing order, `tfs` beside them. */
+  append(terms: ArrayLike<number>, tfs: ArrayLike<number>): number {
+    let size = 0
+    for (let i = 0, prev = -1; i < terms.length; prev = terms[i++]!)
+      size += pairLength(terms[i]! - prev, tfs[i]!)
+    const from = this.offsets[this.count]!
+    this.bytes = withLength(this.bytes, from + size)
+    let pos = from
+    for (let i = 0, prev = -1; i < terms.length; prev = terms[i++]!)
+      pos = writePair(this.bytes, pos, terms[i]! - prev, tfs[i]!)
+    this.offsets = withLength(this.offsets, this.count + 2)
+    this.offsets[++this.count] = pos
+    return this.count - 1
+  }
+
+  /** `doc`'s terms and their frequencies, in increasing term order. */
+  entries(doc: number): Generator<[term: number, tf: number]> {
+    return readPairs(this.bytes, this.offsets[doc]!, this.offsets[doc + 1]!)
+  }
+
+  /** The frequency of `term` in `doc` (0 when it has none). */
+  tf(doc: number, term: number): number {
+    for (const [t, tf] of this.entries(doc)) if (t >= term) return t === term ? tf : 0
+    return 0
+  }
+
+  /**
+   * Zeroes a removed document's list, so what it held is not kept until the next compaction. Its
+   * number stays taken; its list must not be read again.
+   */
+  erase(doc: number): void {
+    this.bytes.fill(0, this.offsets[doc]!, this.offsets[doc + 1]!)
+  }
+}
