@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a brain token
-         * @description Issues a new token for the brain (returned once); the previous token stops working at once.
+         * @description Issues a new token for the brain (returned once); the previous token stops working at once in this process, and within a second in other processes sharing the database (each remembers a token that authenticated for one second).
          */
         post: operations["system_rotate_brain_token"];
         delete?: never;

@@ -6,6 +6,8 @@ import {
   type Engram,
   type Principal,
 } from '@engram/core'
+import { knownBrainsOf } from './known-brains.js'
+import { knownTokensOf } from './known-tokens.js'
 
 /** Who may call a route: nobody needs a token (`public`), any token (`login`), the system token, or a brain. */
 export type RouteAuth = 'public' | 'login' | 'system' | 'brain'
@@ -99,7 +101,8 @@ export function requestedBrain(request: FastifyRequest): string | null {
 
 /**
  * Selects the brain for a principal (CONTRACT.md section 1): a brain token reaches only its brain, the
- * system token reaches any, defaulting to DEFAULT_BRAIN. The brain must exist.
+ * system token reaches any, defaulting to DEFAULT_BRAIN. The brain must exist (asked of the catalogue
+ * at most once a second per brain, see known-brains.ts).
  */
 export async function selectBrain(
   engram: Engram,
@@ -127,7 +130,7 @@ export async function selectBrain(
   } else {
     throw new EngramError('BRAIN_ID_REQUIRED')
   }
-  await engram.brains.require(brainId)
+  await knownBrainsOf(engram).require(brainId)
   return brainId
 }
 
@@ -152,7 +155,7 @@ export function registerAuth(
         'AUTH_INVALID',
         'Send a token in the ServicePAT header or as a Bearer token.',
       )
-    const principal = await engram.brains.authenticate(token)
+    const principal = await knownTokensOf(engram).authenticate(token)
     if (principal === null) throw new EngramError('AUTH_INVALID', 'The token is not valid.')
     if (auth === 'system' && principal.kind !== 'system') {
       throw new EngramError('AUTH_INVALID', 'This operation needs the system token.', {

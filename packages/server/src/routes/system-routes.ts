@@ -7,6 +7,7 @@ import {
   type BrainSettings,
   type Engram,
 } from '@engram/core'
+import { knownTokensOf } from '../plugins/known-tokens.js'
 import { defineRoute } from './define-route.js'
 
 const brainWire = z.object({ id: z.string(), name_key: z.string(), pat: z.string() })
@@ -182,14 +183,17 @@ export function systemRoutes(app: FastifyInstance, engram: Engram) {
       tag: 'system',
       summary: 'Rotate a brain token',
       description:
-        'Issues a new token for the brain (returned once); the previous token stops working at once.',
+        'Issues a new token for the brain (returned once); the previous token stops working at once in this process, and within a second in other processes sharing the database (each remembers a token that authenticated for one second).',
       auth: 'system',
       params: brainParams,
       success: { 200: brainWire },
       errors: [404],
     },
     async (request) => {
-      const { record, token } = await engram.brains.rotateToken(request.params.brain_id)
+      // The old token stops working in this process at once (see known-tokens.ts).
+      const { record, token } = await engram.brains
+        .rotateToken(request.params.brain_id)
+        .finally(() => knownTokensOf(engram).forgetAll())
       return { id: record.id, name_key: record.nameKey, pat: token }
     },
   )
