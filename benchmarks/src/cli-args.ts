@@ -1,4 +1,5 @@
 import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
+import { OP_GROWTH_SIZES } from './growth/op-growth-result.js'
 import { ALL_PHASES, type Phase } from './run/run-types.js'
 
 export interface CliArgs {
@@ -27,6 +28,8 @@ export interface CliArgs {
   readonly forgetting: number | null
   /** Rounds per condition of `--time` (issue 28, results/time.md); null when not asked. */
   readonly time: number | null
+  /** Brain sizes (entities) of `--op-growth` (issue 29 item 4, results/op-growth.md); null when not asked. */
+  readonly opGrowth: readonly number[] | null
   readonly dataDir: string | null
   readonly out: string | null
   readonly phases: readonly Phase[]
@@ -74,6 +77,9 @@ export const USAGE = `usage: npm run bench -- [options]
                           turns and a synthetic moves corpus, alternating, rounds per condition, default 2), then
                           search latency now / as_of / known_at on the brains built; quotes the per-category
                           run of locomo-dev.default (results/time.md)
+  --op-growth [n,n,...]   one SYNTHETIC brain on SQLite grown to 1k, 3k, 10k, 30k, 100k entities (or the
+                          sizes given); p50/p99 of every REST operation at each size, in process through
+                          app.inject (results/op-growth.md; no dataset)
   --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
                           MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
@@ -98,6 +104,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     tuneBm25: false,
     forgetting: null as number | null,
     time: null as number | null,
+    opGrowth: null as number[] | null,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -180,6 +187,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.time = next === undefined ? 2 : Number(next)
         if (!Number.isInteger(args.time) || args.time <= 0)
           throw new Error('--time rounds must be a positive integer')
+        break
+      }
+      case '--op-growth': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.opGrowth = next ? next.split(',').map(Number) : [...OP_GROWTH_SIZES]
+        if (args.opGrowth.some((n) => !Number.isInteger(n) || n <= 0))
+          throw new Error('--op-growth sizes must be positive integers')
         break
       }
       case '--recsys-validation':

@@ -27,6 +27,7 @@ import { runScaleOut } from './scale-out/run-scale-out.js'
 import { runConsoleExplorer } from './console/run-console-explorer.js'
 import { runStartup } from './startup/run-startup.js'
 import { rewriteForgettingReport, runForgetting } from './forgetting/run-forgetting.js'
+import { rewriteOpGrowthReport, runOpGrowth } from './growth/run-op-growth.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { rewriteTimeReport, runTimeBench } from './time/run-time-bench.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -55,7 +56,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.consoleExplorer &&
       args.startup === null &&
       args.forgetting === null &&
-      args.time === null)
+      args.time === null &&
+      args.opGrowth === null)
   ) {
     log(USAGE)
     return 0
@@ -165,6 +167,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
   if (args.forgetting !== null) await runForgetting(dataDir, resultsDir, log, args.forgetting)
   if (args.time !== null) await runTimeBench(dataDir, resultsDir, log, args.time)
+  // Needs no dataset: the brain is generated (seeded).
+  if (args.opGrowth !== null) await runOpGrowth(args.opGrowth, resultsDir, log)
   if (args.manyBrains) {
     const { brains, passages } = args.manyBrains
     const defaults =
@@ -188,6 +192,8 @@ async function main(argv: readonly string[]): Promise<number> {
     if (args.report) {
       const forgetting = rewriteForgettingReport(resultsDir)
       if (forgetting !== null) log(`wrote ${forgetting}`)
+      const growth = rewriteOpGrowthReport(resultsDir)
+      if (growth !== null) log(`wrote ${growth}`)
       log(`(${REPORT_COMMAND})`)
     }
   }

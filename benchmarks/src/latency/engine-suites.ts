@@ -26,6 +26,10 @@ function request(query: string, overrides: Partial<SearchRequest> = {}): SearchR
   }
 }
 
+/** The engine-search task that runs the request `GET /retrieve/search` builds from `query` and `k` alone. */
+export const HTTP_DEFAULT_TASK =
+  'BM25 passages, as GET /retrieve/search runs it (the HTTP default: default fusion, expand auto, rerank auto)'
+
 /** `SearchService.search` end to end (channels, fusion, hydration, snippets), as `/retrieve/search` runs it. */
 export const engineSearchSuite: LatencySuite = {
   name: 'engine-search',
@@ -48,7 +52,19 @@ export const engineSearchSuite: LatencySuite = {
       await brain.search.search(brain.brainId, request(next(), overrides))
     }
     bench.add('BM25 passages, fusion none', search(lexical, {}))
-    bench.add('BM25 passages, fusion rrf (the HTTP default)', search(lexical, { fusion: 'rrf' }))
+    bench.add('BM25 passages, fusion rrf', search(lexical, { fusion: 'rrf' }))
+    bench.add(HTTP_DEFAULT_TASK, async () => {
+      // What GET /retrieve/search?query=..&k=10 asks: no fusion named (the server's default), expand and
+      // rerank `auto` (graph stage, coverage rerank), passages.
+      await lexical.search.search(lexical.brainId, {
+        query: next(),
+        k: 10,
+        channels: ['passages'],
+        expand: 'auto',
+        rerank: 'auto',
+        profileStages: false,
+      })
+    })
     bench.add(
       'hybrid passages (BM25 + HNSW), rrf, excluding query embedding',
       search(hybrid, { fusion: 'rrf' }),

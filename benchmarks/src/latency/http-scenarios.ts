@@ -11,6 +11,16 @@ export interface HttpScenario {
   readonly next: () => { path: string; body?: string }
 }
 
+/** CONTRACT.md section 8: `/health`, no token, no work: the cost of HTTP alone, to relate the others to. */
+export function healthScenario(): HttpScenario {
+  return {
+    name: 'health',
+    method: 'GET',
+    shape: 'GET /health',
+    next: () => ({ path: '/health' }),
+  }
+}
+
 /** CONTRACT.md section 7: `query` and `k`; BM25 only because the server runs with EMBEDDER=none. */
 export function searchScenario(queries: readonly string[]): HttpScenario {
   let i = 0

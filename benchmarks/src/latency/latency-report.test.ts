@@ -16,7 +16,7 @@ const http = (name: string, statuses: Record<string, number>, rps: number): Http
   statuses,
   errors: 0,
   load1: 1,
-  serverCpuMsPerRequest: name.startsWith('search') ? 0.5 : null,
+  serverCpuMsPerRequest: name.startsWith('search') ? 0.5 : name === 'health' ? 0.05 : null,
 })
 
 describe('latencyReport', () => {
@@ -27,7 +27,7 @@ describe('latencyReport', () => {
         { suite: 'context-pack', task: 'pack', status: 'pending: no context pack' },
         {
           suite: 'engine-search',
-          task: 'BM25 passages, fusion rrf (the HTTP default)',
+          task: 'BM25 passages, as GET /retrieve/search runs it (the HTTP default)',
           status: 'measured',
           latency: { p50: 0.5, p99: 2, mean: 0.8, samples: 100 },
           load1: 1,
@@ -37,8 +37,16 @@ describe('latencyReport', () => {
       [
         {
           mode: 'child process',
-          corpus: { brain: 'default', passages: 10, entities: 2, relationships: 1, seedMs: 5 },
+          corpus: {
+            brain: 'default',
+            passages: 10,
+            entities: 2,
+            relationships: 1,
+            seedMs: 5,
+            engineSearch: { searches: 600, meanMs: 0.31, cpuMsPerSearch: 0.3 },
+          },
           results: [
+            http('health', { '200': 90000 }, 9000),
             http('search (BM25 only)', { '200': 9000 }, 900),
             http('ingest accept', { '202': 500, '503': 100 }, 60),
           ],
@@ -53,6 +61,11 @@ describe('latencyReport', () => {
     expect(text).toContain('| 0 | 0.500 | 1.0 |')
     expect(text).toContain('measured 900 requests/s with the server in its own process: NOT met')
     expect(text).toContain('100 requests got 503')
+    // 900 / 9000; 0.5 ms = 0.05 (health) + 0.3 (engine) + 0.15; 0.25 x 9000 = 2250 searches/s: 0.444 ms.
+    expect(text).toContain('ratio **0.100** (target >= 0.25: NOT met)')
+    expect(text).toContain('0.150 ms is what only a search request adds over HTTP')
+    expect(text).toContain('one core must serve 2,250 searches/s: at most 0.444 ms per search')
+    expect(text).toContain('against 0.300 ms for the engine alone: HTTP handling decides.')
     expect(text).toContain('500 tasks accepted')
   })
 })

@@ -2,6 +2,7 @@ import type { LatencySummary } from '../metrics/percentiles.js'
 import { banner, fmtMs, mdTable } from '../report/format.js'
 import { environmentLine, type Environment } from '../run/environment.js'
 import type { HttpResult } from './http-scenarios.js'
+import type { ServedEngineSearch } from './served-engine-search.js'
 import { HTTP_CONNECTIONS, HTTP_SECONDS, type HttpRun } from './run-http-scenarios.js'
 
 export const LATENCY_COMMAND = 'npm run bench -- --latency'
@@ -30,6 +31,7 @@ export function latencyReport(
 ): string {
   const child = http.find((h) => h.mode === 'child process')
   const search = child?.results.find((r) => r.name.startsWith('search'))
+  const health = child?.results.find((r) => r.name === 'health')
   const ingest = child?.results.find((r) => r.name.startsWith('ingest'))
   const corpus = child?.corpus
   return [
@@ -119,6 +121,7 @@ export function latencyReport(
     '',
     ingest ? ingestNote(ingest) : '',
     search ? searchNote(search, rows) : '',
+    search && health ? ratioNote(search, health, corpus?.engineSearch) : '',
     search
       ? `- Issue 4 asks BM25-only \`/retrieve/search\` to sustain >= 1,500 requests/s at 32 connections: measured ` +
         `${int(search.requestsPerSec)} requests/s with the server in its own process: ${search.requestsPerSec >= 1500 ? 'met' : 'NOT met'} on this machine.`
@@ -147,11 +150,61 @@ function ingestNote(r: HttpResult): string {
   )
 }
 
+/** The engine-search row that runs what `GET /retrieve/search` runs. */
+function httpDefaultRow(rows: readonly SuiteRow[]): SuiteRow | undefined {
+  return rows.find((x) => x.suite === 'engine-search' && x.task.includes('the HTTP default'))
+}
+
+/**
+ * Issue 29's figure: search requests/s over health requests/s in the same run, and where the server's CPU
+ * per search response goes: what any request costs (health), the engine's own CPU for the same requests
+ * on the same brain in the same process (`engine`, timed before the load), and the rest.
+ */
+export function ratioNote(
+  search: HttpResult,
+  health: HttpResult,
+  engine: ServedEngineSearch | undefined,
+): string {
+  const ratio = search.requestsPerSec / health.requestsPerSec
+  const s = search.serverCpuMsPerRequest
+  const h = health.serverCpuMsPerRequest
+  const e = engine?.cpuMsPerSearch
+  // One event loop: a ratio of 0.25 at this health rate leaves each search this much of one core.
+  const budget = 1000 / (0.25 * health.requestsPerSec)
+  const rest = s === null || h === null || e === undefined ? null : s - e - h
+  const split =
+    s === null || h === null
+      ? ''
+      : ` Server CPU per response: health ${h.toFixed(3)} ms, search ${s.toFixed(3)} ms.` +
+        (e === undefined || rest === null
+          ? ''
+          : ` The engine alone, on the served brain in the serving process, for the same requests (` +
+            `${int(engine!.searches)} calls of \`engram.search.search\` with what the route builds, one at a time before the load): ` +
+            `${e.toFixed(3)} ms of process CPU per search (${engine!.meanMs.toFixed(3)} ms wall). So of the ${s.toFixed(3)} ms, ` +
+            `${h.toFixed(3)} ms is what any request costs (health) and ${e.toFixed(3)} ms the engine; ` +
+            (rest > 0.05 * s
+              ? `${rest.toFixed(3)} ms is what only a search request adds over HTTP (authentication, brain selection, ` +
+                'query validation, serialisation and writing of a 5 KB response).'
+              : `what only a search request adds over HTTP (authentication, brain selection, query validation, ` +
+                `serialisation) is within the noise of these two measurements (${rest.toFixed(3)} ms).`)) +
+        ` For a ratio of 0.25 at ${int(health.requestsPerSec)} health checks/s, one core must serve ` +
+        `${int(0.25 * health.requestsPerSec)} searches/s: at most ${budget.toFixed(3)} ms per search, HTTP included` +
+        (e === undefined
+          ? '.'
+          : e > budget
+            ? `, against ${e.toFixed(3)} ms for the engine alone: the target needs the engine's default search ` +
+              `about ${(e / budget).toFixed(1)} times cheaper, whatever HTTP costs.`
+            : `, against ${e.toFixed(3)} ms for the engine alone: HTTP handling decides.`)
+  return (
+    `- Search against health (issue 29, item 1): ${int(search.requestsPerSec)} searches/s and ${int(health.requestsPerSec)} ` +
+    `health checks/s in the same run: ratio **${ratio.toFixed(3)}** (target >= 0.25: ${ratio >= 0.25 ? 'met' : 'NOT met'}).` +
+    split
+  )
+}
+
 /** Relates the HTTP search rate to the in-process cost of one search measured in the same run. */
 function searchNote(r: HttpResult, rows: readonly SuiteRow[]): string {
-  const engine = rows.find(
-    (x) => x.suite === 'engine-search' && x.task.includes('the HTTP default'),
-  )
+  const engine = httpDefaultRow(rows)
   const cpu = r.serverCpuMsPerRequest
   const budget =
     cpu === null
@@ -162,7 +215,7 @@ function searchNote(r: HttpResult, rows: readonly SuiteRow[]): string {
   const mean = engine.latency.mean
   return (
     `- Search over HTTP: the server runs requests on one event loop, so one core. \`SearchService.search\` alone (engine-search, ` +
-    `BM25 passages, rrf) takes a mean of ${fmtMs(mean)} ms in process in this run: at that cost one core serves about ` +
+    `the request the route builds: BM25 passages, default fusion, expand and rerank auto) takes a mean of ${fmtMs(mean)} ms in process in this run: at that cost one core serves about ` +
     `${int(1000 / mean)} searches/s before any HTTP parsing, authentication, validation or serialization. Measured over ` +
     `HTTP: ${int(r.requestsPerSec)} requests/s` +
     (r.requestsPerSec >= 500 / mean

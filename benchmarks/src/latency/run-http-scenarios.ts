@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { startChild } from '../run/tsx-child.js'
 import {
   entityListScenario,
+  healthScenario,
   ingestScenario,
   runHttpScenario,
   searchScenario,
@@ -24,7 +25,8 @@ export interface HttpRun {
 const SERVER_MAIN = fileURLToPath(new URL('./seeded-server-main.ts', import.meta.url))
 
 /**
- * The HTTP scenarios: first against a seeded server in a child process (search, entity list, then ingest
+ * The HTTP scenarios: first against a seeded server in a child process (health, the yardstick of HTTP
+ * alone; search, entity list, then ingest
  * accept last, because the tasks it queues keep the server busy), then the search scenario again with the
  * server in this process, to show what sharing one event loop with the load generator costs.
  */
@@ -71,7 +73,12 @@ export async function runHttpScenarios(
     log(`http: server in a child process at ${url}, ${JSON.stringify(corpus)}`)
     const results = await run(
       url,
-      [searchScenario(fixture.scifact.queries), entityListScenario(), ingestScenario(turns)],
+      [
+        healthScenario(),
+        searchScenario(fixture.scifact.queries),
+        entityListScenario(),
+        ingestScenario(turns),
+      ],
       // The serving process itself (tsx runs the entry in a process of its own under the one spawned).
       () => processCpuMs(pid),
     )

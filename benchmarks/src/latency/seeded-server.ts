@@ -6,6 +6,7 @@ import { loadConfig, startServer } from '@engram/server'
 import { locomoTasks } from '../ingest/locomo-tasks.js'
 import { docToPassage, COMMIT_BATCH } from '../systems/engine-brain.js'
 import type { LatencyFixture } from './latency-fixture.js'
+import { timeServedEngineSearch, type ServedEngineSearch } from './served-engine-search.js'
 
 /** The system token of benchmark servers (SERVICEPAT_TOKEN); a throwaway server on loopback only. */
 export const BENCH_TOKEN = 'bench-system-token-0123456789abcdef'
@@ -16,6 +17,8 @@ export interface SeededCorpus {
   readonly entities: number
   readonly relationships: number
   readonly seedMs: number
+  /** The engine alone on this brain, for the search scenario's requests, timed before any load. */
+  readonly engineSearch: ServedEngineSearch
 }
 
 export interface SeededServer {
@@ -28,7 +31,8 @@ export interface SeededServer {
  * A real server (`startServer(loadConfig(env))`, as `engram serve` runs it) on an ephemeral loopback port:
  * SQLite in a temp dir, EMBEDDER=none, a known system token. The default brain gets the SciFact corpus as
  * passages through `engram.commit` (fast), plus one LoCoMo conversation through ingestion tasks so the
- * entity list has entities; then one search builds the indexes before anything is timed.
+ * entity list has entities; then one search builds the indexes before anything is timed, and the engine's
+ * own time for the search scenario's requests is measured in the serving process (`engineSearch`).
  */
 export async function startSeededServer(fixture: LatencyFixture): Promise<SeededServer> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-http-'))
@@ -59,6 +63,8 @@ export async function startSeededServer(fixture: LatencyFixture): Promise<Seeded
     headers: { servicepat: BENCH_TOKEN },
   })
   if (!warm.ok) throw new Error(`warm-up search answered ${warm.status}: ${await warm.text()}`)
+  const seedMs = performance.now() - t0
+  const engineSearch = await timeServedEngineSearch(server.engram, brain, fixture.scifact.queries)
   const stats = await (await server.engram.store(brain)).stats()
   return {
     url: server.url,
@@ -67,7 +73,8 @@ export async function startSeededServer(fixture: LatencyFixture): Promise<Seeded
       passages: stats.passages,
       entities: stats.entities,
       relationships: stats.relationships,
-      seedMs: performance.now() - t0,
+      seedMs,
+      engineSearch,
     },
     async close() {
       await server.close()
