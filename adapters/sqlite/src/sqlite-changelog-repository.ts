@@ -37,8 +37,15 @@ export function sqliteChangelogRepository(
       const total = (
         stmt(`SELECT count(*) AS n FROM changelog ${clause}`).get(...params) as { n: number }
       ).n
+      // The page's sequence numbers come from an index, so a deep `skip` steps over index entries
+      // instead of rows (the changelog's rows are large JSON).
+      const index = q.queryText
+        ? ''
+        : q.types !== undefined && q.types.length > 0
+          ? 'INDEXED BY changelog_type'
+          : 'INDEXED BY changelog_seq'
       const rows = stmt(
-        `SELECT seq, data FROM changelog ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+        `SELECT seq, data FROM changelog WHERE seq IN (SELECT seq FROM changelog ${index} ${clause} ORDER BY seq DESC LIMIT ? OFFSET ?) ORDER BY seq DESC`,
       ).all(...params, q.limit, q.skip) as SeqRow[]
       return { items: rows.map(entryOf), total }
     },

@@ -46,11 +46,10 @@ export function sqliteRepositories(
     const total = (
       stmt(`SELECT count(*) AS n FROM ${table} ${clause}`).get(...params) as { n: number }
     ).n
-    const rows = stmt(`SELECT data FROM ${table} ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-      ...params,
-      limit,
-      skip,
-    )
+    // The page's rows are found first by rowid, so a deep `skip` steps over index entries, not rows.
+    const rows = stmt(
+      `SELECT data FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} ${clause} ORDER BY ${order} LIMIT ? OFFSET ?) ORDER BY ${order}`,
+    ).all(...params, limit, skip)
     return { items: rows.map((r) => parse<T>(r)), total }
   }
 
@@ -201,8 +200,9 @@ export function sqliteRepositories(
         const total = (
           stmt(`SELECT count(*) AS n FROM ${from} ${clause}`).get(...params) as { n: number }
         ).n
+        // The page's relationships are chosen over the indexes (order, endpoints), then read.
         const rows = stmt(
-          `SELECT r.data AS r, s.data AS s, o.data AS o FROM ${from} ${clause} ORDER BY r.last_updated DESC, r.uuid DESC LIMIT ? OFFSET ?`,
+          `SELECT r.data AS r, s.data AS s, o.data AS o FROM ${from} WHERE r.rowid IN (SELECT r.rowid FROM ${from} ${clause} ORDER BY r.last_updated DESC, r.uuid DESC LIMIT ? OFFSET ?) ORDER BY r.last_updated DESC, r.uuid DESC`,
         ).all(...params, q.limit, q.skip) as { r: string; s: string; o: string }[]
         const items: Triple[] = rows.map((row) => ({
           subject: JSON.parse(row.s),

@@ -80,6 +80,14 @@ export const BRAIN_MIGRATIONS = [
   `ALTER TABLE sources ADD COLUMN expires_at TEXT
      GENERATED ALWAYS AS (CASE WHEN json_valid(data) THEN json_extract(data, '$.expiresAt') END) VIRTUAL;
    CREATE INDEX sources_expiry ON sources(status, expires_at, id) WHERE expires_at IS NOT NULL;`,
+  // Lists newest first walk an index in order instead of sorting the table, and skip over index
+  // entries instead of rows (issue 29: their cost grew with the brain; benchmarks/results/op-growth.md).
+  `DROP INDEX entities_updated;
+   CREATE INDEX entities_updated ON entities(last_updated, uuid);
+   CREATE INDEX relationships_updated ON relationships(last_updated, uuid);
+   CREATE INDEX observations_inserted ON observations(inserted_at, id);
+   CREATE INDEX changelog_seq ON changelog(seq);
+   CREATE INDEX changelog_type ON changelog(type, seq);`,
 ]
 
 function migrate(db: SqliteDatabaseLike, migrations: string[]): void {
