@@ -25,7 +25,12 @@ export function postgresChangelogRepository(db: Queryable, brainId: string): Cha
     async list(q) {
       const where = ['brain_id = $1']
       const params: unknown[] = [brainId]
-      if (q.types !== undefined && q.types.length > 0) {
+      if (q.types !== undefined && q.types.length === 1) {
+        // An equality, not `= ANY`: the (brain_id, type, seq) index then yields `seq` in order
+        // (before PostgreSQL 17, an array condition on its second column loses the order).
+        params.push(q.types[0])
+        where.push(`type = $${params.length}`)
+      } else if (q.types !== undefined && q.types.length > 1) {
         params.push(q.types)
         where.push(`type = ANY($${params.length}::text[])`)
       }
@@ -38,9 +43,12 @@ export function postgresChangelogRepository(db: Queryable, brainId: string): Cha
         `SELECT count(*)::int AS n FROM changelog ${clause}`,
         params,
       )
+      // The page's sequence numbers come from an index ((brain_id, seq), or (brain_id, type, seq)
+      // for one type), so a deep `skip` steps over index entries instead of the large JSON rows.
       const { rows } = await db.query<SeqRow>(
-        `SELECT seq, data::text AS data FROM changelog ${clause} ORDER BY seq DESC
-         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT seq, data::text AS data FROM changelog WHERE brain_id = $1 AND seq IN (
+           SELECT seq FROM changelog ${clause} ORDER BY seq DESC
+           LIMIT $${params.length + 1} OFFSET $${params.length + 2}) ORDER BY seq DESC`,
         [...params, q.limit, q.skip],
       )
       return { items: rows.map(entryOf), total: total.rows[0]!.n }

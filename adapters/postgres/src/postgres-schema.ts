@@ -159,6 +159,13 @@ export const MIGRATIONS: readonly string[] = [
      GENERATED ALWAYS AS (data ->> 'expiresAt') STORED;
    CREATE INDEX sources_expiry ON sources (brain_id, expires_at, id)
      WHERE status = 'active' AND expires_at IS NOT NULL;`,
+  // 6: lists newest first walk an index backward instead of sorting the brain's rows, and a deep
+  // OFFSET steps over index entries instead of rows (issue 29: their cost grew with the brain;
+  // benchmarks/results/op-growth.md). Entities, passages and the changelog by seq had theirs already.
+  `CREATE INDEX relationships_updated ON relationships (brain_id, last_updated, id);
+   CREATE INDEX observations_inserted ON observations (brain_id, inserted_at, id);
+   CREATE INDEX structured_inserted ON structured (brain_id, inserted_at, id);
+   CREATE INDEX changelog_type ON changelog (brain_id, type, seq);`,
 ]
 
 /**

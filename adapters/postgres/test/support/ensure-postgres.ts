@@ -78,12 +78,19 @@ export function testDatabases(url = DATABASE_URL) {
       created.push(name)
       return databaseUrl(name, url)
     },
+    /**
+     * Each DROP DATABASE waits for a checkpoint (about a second on a busy machine): dropping several
+     * at once, over their own connections, lets them share checkpoints.
+     */
     async dropAll(): Promise<void> {
-      if (created.length === 0) return
-      await admin(async (c) => {
-        for (const name of created.splice(0))
-          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      })
+      const names = created.splice(0)
+      const drop = async () => {
+        for (let name = names.pop(); name !== undefined; name = names.pop()) {
+          const dropped = name
+          await admin((c) => c.query(`DROP DATABASE IF EXISTS ${dropped} WITH (FORCE)`))
+        }
+      }
+      await Promise.all(Array.from({ length: Math.min(8, names.length) }, drop))
     },
   }
 }
