@@ -2,6 +2,7 @@ import type { GraphIndex } from '../indexes/graph/graph-index.js'
 import { EVENT_LABEL } from '../model/entity.js'
 import { termCoverage } from './resolve-target.js'
 import { keepTop, topContributors } from './synergies-contributors.js'
+import { selectiveNameQuery } from './synergies-name-terms.js'
 import { Signatures } from './synergies-signatures.js'
 import { forEachStep, specificity } from './synergies-steps.js'
 import { cosineOrNull } from '../vectors/cosine.js'
@@ -119,20 +120,22 @@ export async function synergyScores(
       : new Set(graph.labels[target]!.filter((l) => l !== EVENT_LABEL))
   const polarity = options.polarity ?? 'same'
   const accept = options.accept ?? (() => true)
-  // 0 unknown, 1 candidate, 2 not: each node is judged once per request.
-  const verdict = new Uint8Array(graph.nodeCount)
+  // Each node is judged once per request; a map of the nodes reached, not an array the size of the
+  // graph, so a request costs what its walk touches however large the brain is.
+  const verdict = new Map<number, boolean>()
   const isCandidate = (n: number) => {
-    if (verdict[n] === 0)
-      verdict[n] =
+    let ok = verdict.get(n)
+    if (ok === undefined) {
+      ok =
         n !== target &&
         !graph.isEvent[n] &&
         graph.present[n]! &&
         (wanted.size === 0 || graph.labels[n]!.some((l) => wanted.has(l))) &&
         polarityAccepts(polarity, graph.polarity[target]!, graph.polarity[n]!) &&
         accept(n)
-          ? 1
-          : 2
-    return verdict[n] === 1
+      verdict.set(n, ok)
+    }
+    return ok
   }
 
   // 1. Direct seeds, with the target's relation signatures to each.
@@ -170,9 +173,7 @@ export async function synergyScores(
 
   // 2. Candidates through each seed: per candidate, the sums of w and of w * rel over paths, and the
   //    seeds that contributed most (by w * (1 + rel), tn being the same for all of a candidate's paths).
-  const sumW = new Float64Array(graph.nodeCount)
-  const sumWRel = new Float64Array(graph.nodeCount)
-  const touched: number[] = []
+  const sums = new Map<number, { w: number; wRel: number }>()
   const via = new Map<number, number[]>()
   let budget = options.budget ?? PATH_BUDGET
   for (const seed of seeds) {
@@ -188,18 +189,21 @@ export async function synergyScores(
         const r = signatures.similarity(own[i]!, sig)
         if (r > rel) rel = r
       }
-      if (sumW[candidate] === 0) touched.push(candidate)
-      sumW[candidate]! += w
-      sumWRel[candidate]! += w * rel
+      const sum = sums.get(candidate)
+      if (sum === undefined) sums.set(candidate, { w, wRel: w * rel })
+      else {
+        sum.w += w
+        sum.wRel += w * rel
+      }
       keepTop(via, candidate, seed.node, w * (1 + rel), MAX_CONNECTED_BY)
     })
   }
 
   // 3. Merge: the sum over paths of w * (tn + rel) / 2.
-  const tnOf = await nodeSimilarity(deps, graph, target, touched)
+  const tnOf = await nodeSimilarity(deps, graph, target, [...sums.keys()])
   const ranked: { node: number; score: number }[] = []
-  for (const node of touched) {
-    const score = (tnOf(node) * sumW[node]! + sumWRel[node]!) / 2
+  for (const [node, sum] of sums) {
+    const score = (tnOf(node) * sum.w + sum.wRel) / 2
     if (score > 0) ranked.push({ node, score })
   }
   ranked.sort((a, b) => b.score - a.score || (graph.uuid[a.node]! < graph.uuid[b.node]! ? -1 : 1))
@@ -212,7 +216,8 @@ export async function synergyScores(
 /**
  * Remote seeds: for the {@link REMOTE_FROM_SEEDS} most specific direct seeds, the nodes most like each
  * (entity-vector cosine >= 0.5 among the nearest {@link SIMILAR_PER_SEED}; without vectors, entities
- * whose name covers at least half of the seed name's terms). Maps each to the seed it stands in for.
+ * whose name covers at least half of the seed name's terms, found by its words held by few names).
+ * Maps each to the seed it stands in for.
  */
 async function similarSeeds(
   deps: RetrieveDeps,
@@ -242,8 +247,12 @@ async function similarSeeds(
       }
       continue
     }
+    // Without vectors, names alike: the name's selective words only (`selectiveNameQuery`), so the
+    // postings of words common to many names, which grow with the brain, are not read per seed.
     const name = graph.name[seed]!
-    for (const hit of deps.indexes.entities.search(name, SIMILAR_PER_SEED + 1)) {
+    const query = selectiveNameQuery(deps.indexes.entities, name)
+    if (query === '') continue
+    for (const hit of deps.indexes.entities.search(query, SIMILAR_PER_SEED + 1)) {
       const n = graph.node(hit.id)
       if (ok(n) && termCoverage(name, graph.name[n]!) >= 0.5) out.set(n, seed)
     }

@@ -46,53 +46,52 @@ export function collaborativeChannel(ctx: RecommendContext): ChannelHit[] {
   if (history.size === 0) return []
   const n = interactionCounter(graph)
 
-  // Hops 1-2: how close each peer is, through the items it shares with the target's history.
-  const reach = new Float64Array(graph.nodeCount)
-  const peers: number[] = []
+  // Hops 1-2: how close each peer is, through the items it shares with the target's history. Maps of
+  // the nodes the walk reaches, not arrays the size of the graph: a request costs what it touches.
+  const reach = new Map<number, number>()
   for (const [item, h] of history) {
     const x = h / Math.sqrt(n(item))
     forEachStep(graph, item, WALK_EDGE_CAP, (peer, first, second, event) => {
       if (event < 0 || peer === target || graph.subject[second] !== peer) return
-      if (reach[peer] === 0) peers.push(peer)
-      reach[peer]! += x * weights.of(second, first, event)
+      reach.set(peer, (reach.get(peer) ?? 0) + x * weights.of(second, first, event))
     })
   }
-  const closeness = new Float64Array(graph.nodeCount)
-  const nearest = peers
-    .map((peer) => [peer, reach[peer]! / Math.sqrt(n(peer))] as const)
+  const nearest = [...reach]
+    .map(([peer, r]) => [peer, r / Math.sqrt(n(peer))] as const)
     .filter(([, c]) => c > 0)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, COLLABORATIVE_PEERS)
-  for (const [peer, c] of nearest) closeness[peer] = c
+  const closeness = new Map(nearest)
 
   // Hop 3: the peers' votes for items the target never interacted with.
-  const seen = new Uint8Array(graph.nodeCount)
-  seen[target] = 1
-  for (const item of ctx.interactions().keys()) seen[item] = 1
-  const score = new Float64Array(graph.nodeCount)
-  const items: number[] = []
+  const seen = ctx.interactions()
+  const score = new Map<number, number>()
   for (const [peer, c] of nearest) {
     forEachStep(graph, peer, WALK_EDGE_CAP, (item, first, second, event) => {
-      if (event < 0 || seen[item] === 1 || graph.subject[first] !== peer) return
-      if (score[item] === 0) items.push(item)
-      score[item]! += c * weights.of(first, second, event)
+      if (event < 0 || item === target || seen.has(item) || graph.subject[first] !== peer) return
+      score.set(item, (score.get(item) ?? 0) + c * weights.of(first, second, event))
     })
   }
-  const best = items
-    .filter((item) => ctx.keep(item))
-    .map((item) => ({ node: item, score: score[item]! / Math.sqrt(n(item)) }))
+  const best = [...score]
+    .filter(([item]) => ctx.keep(item))
+    .map(([item, s]) => ({ node: item, score: s / Math.sqrt(n(item)) }))
     .sort((a, b) => b.score - a.score || a.node - b.node)
     .slice(0, HITS_PER_RECOMMENDATION * ctx.topK)
   return best.map((hit) => ({ ...hit, connectedBy: strongestPeers(ctx, hit.node, closeness) }))
 }
 
 /** The peers whose votes for `item` weigh most (closeness x their interaction weight). */
-function strongestPeers(ctx: RecommendContext, item: number, closeness: Float64Array): number[] {
+function strongestPeers(
+  ctx: RecommendContext,
+  item: number,
+  closeness: ReadonlyMap<number, number>,
+): number[] {
   const { graph, weights } = ctx
   const votes = new Map<number, number>()
   forEachStep(graph, item, WALK_EDGE_CAP, (peer, first, second, event) => {
-    if (event < 0 || closeness[peer] === 0 || graph.subject[second] !== peer) return
-    votes.set(peer, (votes.get(peer) ?? 0) + closeness[peer]! * weights.of(second, first, event))
+    const c = closeness.get(peer)
+    if (event < 0 || c === undefined || graph.subject[second] !== peer) return
+    votes.set(peer, (votes.get(peer) ?? 0) + c * weights.of(second, first, event))
   })
   return [...votes]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -105,29 +104,28 @@ function strongestPeers(ctx: RecommendContext, item: number, closeness: Float64A
  * edges into events is the same work for every request, and a walk asks for every item it reaches.
  * `GraphIndex.changes` moves with every edge and label write, so a stale count is never read.
  */
-const counts = new WeakMap<GraphIndex, { changes: number; counts: Uint32Array }>()
+const counts = new WeakMap<GraphIndex, { changes: number; counts: Map<number, number> }>()
 
 /** Interactions of a node (its live edges into events, at least 1). */
 function interactionCounter(graph: GraphIndex): (node: number) => number {
   let cached = counts.get(graph)
-  if (
-    cached === undefined ||
-    cached.changes !== graph.changes ||
-    cached.counts.length < graph.nodeCount
-  ) {
-    cached = { changes: graph.changes, counts: new Uint32Array(graph.nodeCount) }
+  // Counts of the nodes asked about, not an array the size of the graph: a write between two requests
+  // drops them, and a new array per write would cost in proportion to the brain.
+  if (cached === undefined || cached.changes !== graph.changes) {
+    cached = { changes: graph.changes, counts: new Map() }
     counts.set(graph, cached)
   }
   const counted = cached.counts
   return (node) => {
-    let c = counted[node]!
-    if (c === 0) {
+    let c = counted.get(node)
+    if (c === undefined) {
+      c = 0
       const edges = graph.adjacency[node]!
       for (let i = 0; i < edges.length; i++) {
         const e = edges[i]!
         if (graph.valid[e] && graph.usable(e) && graph.isEvent[graph.other(e, node)]) c++
       }
-      counted[node] = c = Math.max(1, c)
+      counted.set(node, (c = Math.max(1, c)))
     }
     return c
   }
