@@ -1,5 +1,6 @@
 import type { TextIngestPayload } from '@engram/core'
 import type { IngestTaskSpec } from '../ingest/locomo-tasks.js'
+import { mulberry32 } from '../scale/synthetic-corpus.js'
 
 /**
  * A SYNTHETIC corpus for issue 28's invalidation cost: people who move and change employer, one statement
@@ -145,18 +146,6 @@ const EMPLOYERS = [
   'Danone',
   'Renault',
 ]
-
-/** Mulberry32 (Tommy Ettinger, public domain): a small seeded PRNG so the corpus is the same every run. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 export interface MovesCorpusOptions {
   /** People (at most FIRST x LAST names). */
