@@ -11,7 +11,7 @@ import {
   type WriteFeed,
   type WriteSummary,
 } from '@engram/core'
-import { guardPool, type GuardedPool } from './postgres-guarded-pool.js'
+import { guardPool, type GuardedClient, type GuardedPool } from './postgres-guarded-pool.js'
 import { Notifications, TASKS_CHANNEL, WRITES_CHANNEL } from './postgres-notifications.js'
 import type { Queryable } from './postgres-sql.js'
 
@@ -153,62 +153,65 @@ export function postgresCoordination(options: PostgresCoordinationOptions): Post
 
   const channel = () => (notifications ??= new Notifications(clientConfig(), options.runtime))
 
-  async function withBrainLock<T>(brainId: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `held` on a lock-pool connection holding the session advisory lock (`lock`, hashed `key`):
+   * waited for (`pg_advisory_lock`), or only tried (`pg_try_advisory_lock`, PostgreSQL 15
+   * documentation, 9.27.10 "Advisory Lock Functions": it "will either obtain the lock immediately and
+   * return true, or return false without waiting"). The lock is released when `held` settles; a client
+   * whose unlock failed is closed, which ends its session and so releases the lock.
+   */
+  async function withAdvisoryLock<T>(
+    lock: number,
+    key: string,
+    mode: 'wait' | 'try',
+    held: (client: GuardedClient) => Promise<T>,
+  ): Promise<ExclusiveRun<T>> {
     if (lockPool === null) throw new Error('postgres adapter: open() was not called')
     const client = await lockPool.guarded.connect()
     let broken = false
     try {
-      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [BRAIN_LOCK, brainId])
-      try {
-        // Read after the lock is held (its own statement: a statement's snapshot predates its locks).
-        const { rows } = await client.query<{ seq: string }>(
-          'SELECT write_seq::text AS seq FROM brains WHERE id = $1',
-          [brainId],
+      if (mode === 'wait') {
+        await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [lock, key])
+      } else {
+        const { rows } = await client.query<{ locked: boolean }>(
+          'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
+          [lock, key],
         )
-        return await heldLock.run({ brainId, seq: rows[0]?.seq ?? null }, work)
+        if (rows[0]?.locked !== true) return { acquired: false }
+      }
+      try {
+        return { acquired: true, value: await held(client) }
       } finally {
         await client
-          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [BRAIN_LOCK, brainId])
+          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [lock, key])
           .catch(() => (broken = true))
       }
     } catch (error) {
       broken = true
       throw error
     } finally {
-      // A client whose unlock failed is closed, which ends its session and so releases the lock.
       client.release(broken)
     }
   }
 
+  async function withBrainLock<T>(brainId: string, work: () => Promise<T>): Promise<T> {
+    const run = await withAdvisoryLock(BRAIN_LOCK, brainId, 'wait', async (client) => {
+      // Read after the lock is held (its own statement: a statement's snapshot predates its locks).
+      const { rows } = await client.query<{ seq: string }>(
+        'SELECT write_seq::text AS seq FROM brains WHERE id = $1',
+        [brainId],
+      )
+      return heldLock.run({ brainId, seq: rows[0]?.seq ?? null }, work)
+    })
+    return (run as { acquired: true; value: T }).value
+  }
+
   /**
-   * A session advisory lock taken with `pg_try_advisory_lock` (PostgreSQL 15 documentation, 9.27.10
-   * "Advisory Lock Functions": it "will either obtain the lock immediately and return true, or return
-   * false without waiting"), on a connection of the lock pool held while `work` runs. A dropped
+   * The job lock `name`, tried: a connection of the lock pool holds it while `work` runs. A dropped
    * connection frees the lock early: the jobs run under it must bear being run twice.
    */
-  async function tryExclusive<T>(name: string, work: () => Promise<T>): Promise<ExclusiveRun<T>> {
-    if (lockPool === null) throw new Error('postgres adapter: open() was not called')
-    const client = await lockPool.guarded.connect()
-    let broken = false
-    try {
-      const { rows } = await client.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked',
-        [JOB_LOCK, name],
-      )
-      if (rows[0]?.locked !== true) return { acquired: false }
-      try {
-        return { acquired: true, value: await work() }
-      } finally {
-        await client
-          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [JOB_LOCK, name])
-          .catch(() => (broken = true))
-      }
-    } catch (error) {
-      broken = true
-      throw error
-    } finally {
-      client.release(broken)
-    }
+  function tryExclusive<T>(name: string, work: () => Promise<T>): Promise<ExclusiveRun<T>> {
+    return withAdvisoryLock(JOB_LOCK, name, 'try', () => work())
   }
 
   const writes: WriteFeed = {

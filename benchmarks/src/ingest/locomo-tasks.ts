@@ -1,4 +1,4 @@
-import type { TextIngestPayload } from '@engram/core'
+import { MONTH_NAMES, type TextIngestPayload } from '@engram/core'
 import type { RetrievalDataset } from '../loaders/dataset-types.js'
 
 /** How LoCoMo turns become ingestion tasks: one per session (turns joined by newlines) or one per turn. */
@@ -13,21 +13,6 @@ export interface IngestTaskSpec {
   readonly turns: number
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-]
-
 /**
  * LoCoMo session dates (`1:56 pm on 8 May, 2023`) as ISO 8601 UTC, the `source_timestamp` that anchors relative
  * dates ("yesterday"); null when the string has another shape.
@@ -37,7 +22,7 @@ export function parseLocomoDate(text: string): string | null {
     text.trim(),
   )
   if (!m) return null
-  const month = MONTHS.indexOf(m[5]!.toLowerCase())
+  const month = MONTH_NAMES.indexOf(m[5]!.toLowerCase())
   if (month < 0) return null
   const hour = (Number(m[1]) % 12) + (m[3]!.toLowerCase() === 'pm' ? 12 : 0)
   return new Date(Date.UTC(Number(m[6]), month, Number(m[4]), hour, Number(m[2]))).toISOString()

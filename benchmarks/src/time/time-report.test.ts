@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resultsDir } from '../paths.js'
@@ -117,14 +117,11 @@ describe('time report', () => {
   })
 
   const data = join(resultsDir, 'data', 'time.json')
-  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
-  it.skipIf(!existsSync(data))(
-    'is what its saved data renders (edit the code, not the file)',
-    () => {
-      const saved = JSON.parse(readFileSync(data, 'utf8')) as TimeResult
-      expect(readFileSync(join(resultsDir, 'time.md'), 'utf8')).toBe(
-        timeReport(saved, categoryRun(resultsDir), TIME_COMMAND),
-      )
-    },
-  )
+  // The saved data is committed with the page.
+  it('is what its saved data renders (edit the code, not the file)', () => {
+    const saved = JSON.parse(readFileSync(data, 'utf8')) as TimeResult
+    expect(readFileSync(join(resultsDir, 'time.md'), 'utf8')).toBe(
+      timeReport(saved, categoryRun(resultsDir), TIME_COMMAND),
+    )
+  })
 })

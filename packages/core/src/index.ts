@@ -294,11 +294,12 @@ export {
   brainSingleValued,
   type SingleValuedTable,
 } from './time/single-valued.js'
-export { statedTime, type StatedTime } from './time/stated-time.js'
+export { MONTH_NAMES, statedTime, type StatedTime } from './time/stated-time.js'
 export { supersede, type SlotFact, type Ending } from './time/supersede.js'
 export {
   isNow,
   timeFilter,
+  toInstant,
   visible,
   windowOf,
   type TimeFilter,

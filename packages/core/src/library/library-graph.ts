@@ -14,7 +14,8 @@ import { createRetrieveDeps, type RetrieveDeps } from '../retrieve/retrieve-deps
 import { retrieveRoot, type RetrieveRootResult } from '../retrieve/retrieve-root.js'
 import { synergies, type SynergiesResult } from '../retrieve/synergies.js'
 import type { LibraryContext } from './library-context.js'
-import { dateTime, flatMap, jsonMap, list, options, target } from './library-schemas.js'
+import { timeFilter } from '../time/validity.js'
+import { flatMap, instant, jsonMap, list, options, target } from './library-schemas.js'
 
 // Every option and bound is the REST operation's (packages/server/src/routes/retrieve-*-routes.ts),
 // camelCased; each operation calls the core function its route calls.
@@ -22,14 +23,11 @@ import { dateTime, flatMap, jsonMap, list, options, target } from './library-sch
 const text = z.string().min(1).max(2000)
 
 /** `asOf` / `knownAt` (docs/time.md): the operation sees the brain as it was, as then known. */
-const instant = dateTime.refine((v) => Number.isFinite(Date.parse(v)), 'must be a real date')
-const timeOptions = { asOf: instant.optional(), knownAt: instant.optional() }
+const timeOptions = { asOf: instant().optional(), knownAt: instant().optional() }
 
 /** The time filter of parsed options (absent fields: now). */
-const timeOf = (o: { asOf?: string | undefined; knownAt?: string | undefined }) => ({
-  ...(o.asOf !== undefined ? { asOf: Date.parse(o.asOf) } : {}),
-  ...(o.knownAt !== undefined ? { knownAt: Date.parse(o.knownAt) } : {}),
-})
+const timeOf = (o: { asOf?: string | undefined; knownAt?: string | undefined }) =>
+  timeFilter(o.asOf, o.knownAt)
 const polarity = z.enum(['same', 'opposite'])
 
 const retrieveOptions = options({

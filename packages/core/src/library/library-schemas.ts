@@ -46,6 +46,10 @@ export const page = {
 export const options = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.strictObject(shape).prefault({} as never)
 
+/** An instant for `asOf` / `knownAt` (docs/time.md): `dateTime` that parses as a real date. */
+export const instant = () =>
+  dateTime.refine((v) => Number.isFinite(Date.parse(v)), 'must be a real date')
+
 /** A date-time as an ISO 8601 string (checked where it is used) or a valid Date. */
 export const dateTime = z
   .custom<string | Date>(

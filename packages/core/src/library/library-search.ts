@@ -2,15 +2,13 @@ import { z } from 'zod'
 import { parseInput } from '../invalid-input.js'
 import type { SearchResponse } from '../model/search.js'
 import type { LibraryContext } from './library-context.js'
-import { dateTime, flatMap, list, options } from './library-schemas.js'
+import { flatMap, instant, list, options } from './library-schemas.js'
 
 /**
  * `search` options: every option of `POST /retrieve/search` in camelCase, with its bounds. Defaults
  * (k 10, channels `['passages']`, the engine's fusion, expand and rerank `auto`) are the engine's own
  * (`resolveSearchRequest`), the ones REST applies.
  */
-const instant = dateTime.refine((v) => Number.isFinite(Date.parse(v)), 'must be a real date')
-
 const searchOptions = options({
   /** Hits returned, 1..200 (default 10). */
   k: z.number().int().min(1).max(200).optional(),
@@ -41,9 +39,9 @@ const searchOptions = options({
   /** Metadata equality filters (case-insensitive), applied before the cut to k. */
   extras: flatMap(z.union([z.string().max(2000), z.number(), z.boolean(), z.null()])).optional(),
   /** The brain as it was then (event time; docs/time.md): an ISO string or a Date. */
-  asOf: instant.optional(),
+  asOf: instant().optional(),
   /** What the brain had learned by then (system time; docs/time.md): an ISO string or a Date. */
-  knownAt: instant.optional(),
+  knownAt: instant().optional(),
   /** Cancels the search (default: a 30 s deadline). */
   signal: z.instanceof(AbortSignal).optional(),
 })

@@ -4,6 +4,7 @@ import { notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import { nowIso } from '../model/common.js'
 import { isEvent, type Entity } from '../model/entity.js'
+import { toInstant } from '../time/validity.js'
 import { predicateName, type Relationship } from '../model/relationship.js'
 import { modelEvidence } from '../model/source.js'
 import { diffProperties, relationshipChange } from './changelog.js'
@@ -40,8 +41,8 @@ export function createRelationshipWrites(deps: Deps) {
     const now = relationship.lastUpdated
     Object.assign(relationship, {
       // Instants as the wire writes them (`happened_at` may be a bare date).
-      validAt: instant(input.validAt) ?? instant(input.happenedAt) ?? now,
-      invalidAt: instant(input.invalidAt),
+      validAt: toInstant(input.validAt) ?? toInstant(input.happenedAt) ?? now,
+      invalidAt: toInstant(input.invalidAt),
       createdAt: now,
       expiredAt: input.invalidAt != null ? now : null,
       deprecated: input.invalidAt != null && Date.parse(input.invalidAt) <= Date.parse(now),
@@ -144,12 +145,6 @@ export function createRelationshipWrites(deps: Deps) {
   return { createRelationship, updateRelationship }
 }
 
-/** An ISO 8601 date or date-time as a UTC date-time, or null when absent or unparsable. */
-function instant(value: string | null | undefined): string | null {
-  const t = value == null ? Number.NaN : Date.parse(value)
-  return Number.isFinite(t) ? new Date(t).toISOString() : null
-}
-
 const windowFields = (r: Relationship) => ({
   validAt: r.validAt ?? null,
   invalidAt: r.invalidAt ?? null,
@@ -167,9 +162,10 @@ function correctedWindow(
   asked: boolean,
   now: string,
 ): Pick<Relationship, 'validAt' | 'invalidAt' | 'expiredAt' | 'deprecated'> {
-  const validAt = input.validAt !== undefined ? instant(input.validAt) : (existing.validAt ?? null)
+  const validAt =
+    input.validAt !== undefined ? toInstant(input.validAt) : (existing.validAt ?? null)
   let invalidAt =
-    input.invalidAt !== undefined ? instant(input.invalidAt) : (existing.invalidAt ?? null)
+    input.invalidAt !== undefined ? toInstant(input.invalidAt) : (existing.invalidAt ?? null)
   if (input.invalidAt === undefined && asked !== existing.deprecated) invalidAt = asked ? now : null
   const changed = invalidAt !== (existing.invalidAt ?? null)
   const expiredAt = invalidAt === null ? null : changed ? now : (existing.expiredAt ?? now)

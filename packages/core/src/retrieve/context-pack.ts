@@ -239,10 +239,15 @@ export async function contextPack(
 
   return timer.time('context.hydrate', async () => {
     const conflicts = temporalConflicts(graph, facts)
+    // Actors with an ended fact of their own: only those have superseded facts to read from the store.
     const actors = [
       ...new Set(
         selected.flatMap((f) =>
-          f.actor !== null && !graph.isEvent[f.actor] ? [graph.uuid[f.actor]!] : [],
+          f.actor !== null &&
+          !graph.isEvent[f.actor] &&
+          graph.adjacency[f.actor]!.some((e) => graph.subject[e] === f.actor && graph.hasEnded(e))
+            ? [graph.uuid[f.actor]!]
+            : [],
         ),
       ),
     ]

@@ -30,12 +30,15 @@ export async function endContradictedFacts(
   if (stated.size === 0) return []
   const facts = new FactRecords(batch, now)
   const changelog: Changelog = []
-  for (const [subjectUuid, subjectSlots] of stated) {
+  for (const [subjectUuid, { slots: subjectSlots }] of stated) {
     const inSlots = (r: Relationship) =>
       r.subjectUuid === subjectUuid && subjectSlots.has(slots.slotOf(r.name) ?? '')
-    await facts.load(store, (await store.relationships.of(subjectUuid)).filter(inSlots))
+    const stored = (await store.relationships.of(subjectUuid)).filter(inSlots)
+    await facts.load(store, stored)
+    // The subject's facts, the batch's and the stored ones, in their latest versions.
+    const uuids = new Set([...(stated.get(subjectUuid)?.edges ?? []), ...stored.map((r) => r.uuid)])
     const timelines = new Map<string, SlotFact[]>()
-    for (const r of facts.relationshipsOf(subjectUuid).filter(inSlots)) {
+    for (const r of [...uuids].map((u) => facts.relationship(u)).filter(inSlots)) {
       const fact = facts.slotFact(r)
       if (fact === null) continue
       const slot = slots.slotOf(r.name)!
@@ -51,17 +54,20 @@ export async function endContradictedFacts(
   return changelog
 }
 
-/** The subjects (not events) a write states single-valued facts about, with the slots. */
+/** The subjects (not events) a write states single-valued facts about: the slots, and those edges. */
 function slotsStated(
   batch: { entities: Entity[]; relationships: Relationship[] },
   slots: SingleValuedSlots,
-): Map<string, Set<string>> {
+): Map<string, { slots: Set<string>; edges: string[] }> {
   const events = new Set(batch.entities.filter(isEvent).map((e) => e.uuid))
-  const stated = new Map<string, Set<string>>()
+  const stated = new Map<string, { slots: Set<string>; edges: string[] }>()
   for (const r of batch.relationships) {
     const slot = slots.slotOf(r.name)
     if (slot === null || events.has(r.subjectUuid)) continue
-    stated.set(r.subjectUuid, (stated.get(r.subjectUuid) ?? new Set()).add(slot))
+    const subject = stated.get(r.subjectUuid) ?? { slots: new Set<string>(), edges: [] }
+    subject.slots.add(slot)
+    subject.edges.push(r.uuid)
+    stated.set(r.subjectUuid, subject)
   }
   return stated
 }
@@ -112,8 +118,9 @@ class FactRecords {
     }
   }
 
-  relationshipsOf(subjectUuid: string): Relationship[] {
-    return [...this.relationships.values()].filter((r) => r.subjectUuid === subjectUuid)
+  /** The latest version of a relationship of the batch or loaded from the store. */
+  relationship(uuid: string): Relationship {
+    return this.relationships.get(uuid)!
   }
 
   /** A predicate edge as a fact on its slot's timeline, or null when nothing fills the slot. */

@@ -18,7 +18,8 @@ export interface StatedTime {
   future: boolean
 }
 
-const MONTHS = [
+/** English month names, January first (lower case). */
+export const MONTH_NAMES: readonly string[] = [
   'january',
   'february',
   'march',
@@ -32,7 +33,7 @@ const MONTHS = [
   'november',
   'december',
 ]
-const MONTH = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?`
+const MONTH = `(${MONTH_NAMES.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?`
 const YEAR = '(1[5-9]\\d\\d|20\\d\\d)'
 
 /** Words that start a time span; `since` and `from` open it, `until` and its kin close it. */
@@ -48,7 +49,7 @@ const span = (month: string | undefined, year: string): Date =>
 
 function monthIndex(name: string): number {
   const key = name.toLowerCase().replace(/\.$/, '').slice(0, 3)
-  return MONTHS.findIndex((m) => m.startsWith(key))
+  return MONTH_NAMES.findIndex((m) => m.startsWith(key))
 }
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString())

@@ -82,6 +82,12 @@ export function isNow(filter: TimeFilter | undefined): boolean {
   return filter === undefined || (filter.asOf === undefined && filter.knownAt === undefined)
 }
 
+/** An ISO 8601 date or date-time as a UTC date-time, or null when absent or unparsable. */
+export function toInstant(value: string | null | undefined): string | null {
+  const t = value == null ? Number.NaN : Date.parse(value)
+  return Number.isFinite(t) ? new Date(t).toISOString() : null
+}
+
 /** Parses the wire's `as_of` / `known_at` (ISO 8601 dates or date-times) into a filter. */
 export function timeFilter(asOf: string | undefined, knownAt: string | undefined): TimeFilter {
   const filter: TimeFilter = {}

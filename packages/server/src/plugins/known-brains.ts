@@ -1,4 +1,5 @@
 import type { Engram } from '@engram/core'
+import { ExpiringMemo } from './expiring-memo.js'
 
 /** Brains this process has seen exist, so a brain route does not read the catalogue on every request. */
 export interface KnownBrains {
@@ -26,25 +27,15 @@ export interface KnownBrainsOptions {
  */
 export function createKnownBrains(engram: Engram, options: KnownBrainsOptions = {}): KnownBrains {
   const { ttlMs = 1000, max = 10_000, now = Date.now } = options
-  const seenUntil = new Map<string, number>()
-  // Bumped by every deletion: a lookup that was in flight across one does not remember its answer.
-  let deletions = 0
-  const forget = (brainId: string) => {
-    deletions++
-    seenUntil.delete(brainId)
-  }
+  const seen = new ExpiringMemo<string, true>(ttlMs, max, now)
+  const forget = (brainId: string) => seen.forget(brainId)
   engram.onBrainDeleted(forget)
   return {
     async require(brainId) {
-      const until = seenUntil.get(brainId)
-      if (until !== undefined && until > now()) return
-      const before = deletions
+      if (seen.get(brainId)) return
+      const generation = seen.generation
       await engram.brains.require(brainId)
-      if (deletions !== before) return
-      // Re-inserted at the end: Map iteration order makes the first key the oldest.
-      seenUntil.delete(brainId)
-      seenUntil.set(brainId, now() + ttlMs)
-      if (seenUntil.size > max) seenUntil.delete(seenUntil.keys().next().value!)
+      seen.remember(brainId, true, generation)
     },
     forget,
   }

@@ -1,4 +1,5 @@
 import type { Engram, Principal } from '@engram/core'
+import { ExpiringMemo } from './expiring-memo.js'
 
 /** Tokens this process has seen authenticate, so a request does not hash and look its token up again. */
 export interface KnownTokens {
@@ -28,24 +29,16 @@ export interface KnownTokensOptions {
  */
 export function createKnownTokens(engram: Engram, options: KnownTokensOptions = {}): KnownTokens {
   const { ttlMs = 1000, max = 1000, now = Date.now } = options
-  const known = new Map<string, { principal: Principal; until: number }>()
-  // Bumped by every forgetting: a check that was in flight across one does not remember its answer.
-  let generation = 0
-  const forgetAll = () => {
-    generation++
-    known.clear()
-  }
+  const known = new ExpiringMemo<string, Principal>(ttlMs, max, now)
+  const forgetAll = () => known.forget()
   engram.onBrainDeleted(forgetAll)
   return {
     async authenticate(token) {
       const hit = known.get(token)
-      if (hit !== undefined && hit.until > now()) return hit.principal
-      const before = generation
+      if (hit !== undefined) return hit
+      const generation = known.generation
       const principal = await engram.brains.authenticate(token)
-      if (principal === null || generation !== before) return principal
-      known.delete(token)
-      known.set(token, { principal, until: now() + ttlMs })
-      if (known.size > max) known.delete(known.keys().next().value!)
+      if (principal !== null) known.remember(token, principal, generation)
       return principal
     },
     forgetAll,

@@ -13,9 +13,6 @@ const label = z.string().min(1).max(128)
 const isoDate = z.string().min(1).max(64)
 
 /** `/model/*` (CONTRACT.md section 2): synchronous graph writes, each with its changelog entry. */
-/** An instant of the wire as the record keeps it (ISO 8601 in UTC), null kept. */
-const instant = (v: string | null) => (v === null ? null : new Date(v).toISOString())
-
 export function modelRoutes(app: FastifyInstance, engram: Engram) {
   defineRoute(
     app,
@@ -147,8 +144,8 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         properties: b.properties,
         direction: b.direction,
         happenedAt: b.happened_at ?? null,
-        ...(b.valid_at != null ? { validAt: instant(b.valid_at) } : {}),
-        ...(b.invalid_at != null ? { invalidAt: instant(b.invalid_at) } : {}),
+        ...(b.valid_at != null ? { validAt: b.valid_at } : {}),
+        ...(b.invalid_at != null ? { invalidAt: b.invalid_at } : {}),
       })
       return reply.status(201).type('application/json').send(JSON.stringify(relationship.uuid))
     },
@@ -189,8 +186,8 @@ export function modelRoutes(app: FastifyInstance, engram: Engram) {
         newProperties: b.new_properties,
         propertiesToRemove: b.properties_to_remove,
         ...(b.new_description !== undefined ? { newDescription: b.new_description } : {}),
-        ...(b.valid_at !== undefined ? { validAt: instant(b.valid_at) } : {}),
-        ...(b.invalid_at !== undefined ? { invalidAt: instant(b.invalid_at) } : {}),
+        ...(b.valid_at !== undefined ? { validAt: b.valid_at } : {}),
+        ...(b.invalid_at !== undefined ? { invalidAt: b.invalid_at } : {}),
       })
       return toRelationship(relationship)
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ERROR_CODES } from '@engram/core'
+import { ERROR_CODES, timeFilter, type TimeFilter } from '@engram/core'
 
 /** The values of a comma-separated string, trimmed, empty ones dropped. */
 const splitCsv = (value: string) =>
@@ -96,12 +96,9 @@ export const timeQuery = {
 }
 
 /** The `TimeFilter` of a request's `as_of` / `known_at` (query or body). */
-export function requestTime(params: unknown): { asOf?: number; knownAt?: number } {
+export function requestTime(params: unknown): TimeFilter {
   const p = (params ?? {}) as { as_of?: string; known_at?: string }
-  return {
-    ...(p.as_of !== undefined ? { asOf: Date.parse(p.as_of) } : {}),
-    ...(p.known_at !== undefined ? { knownAt: Date.parse(p.known_at) } : {}),
-  }
+  return timeFilter(p.as_of, p.known_at)
 }
 
 /** The error envelope every failure uses (CONTRACT.md section 1). */

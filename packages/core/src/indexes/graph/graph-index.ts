@@ -5,7 +5,7 @@ import type { Observation } from '../../model/observation.js'
 import type { Relationship } from '../../model/relationship.js'
 import { INDEX_BYTES } from '../index-bytes.js'
 import type { IndexComponent } from '../index-component.js'
-import { visible, windowOf, type TimeFilter, type Timed, type Window } from '../../time/validity.js'
+import { visible, windowOf, type TimeFilter, type Window } from '../../time/validity.js'
 
 const PAGE = 2000
 /** Observations kept per node for community summaries (the first ones seen). */
@@ -40,14 +40,6 @@ function sameWindow(w: Window): Window {
 /** Milliseconds since the epoch of an ISO date, NaN when absent or unparsable. */
 export function timeOf(iso: string | null | undefined): number {
   return iso === null || iso === undefined ? Number.NaN : Date.parse(iso)
-}
-
-/**
- * A relationship that stopped being true by now: deprecated, ended (`invalidAt`, or a hand-written
- * `properties.invalid_at`) at or before now (docs/time.md).
- */
-export function isSuperseded(r: Timed, now = Date.now()): boolean {
-  return !visible(windowOf(r), {}, now)
 }
 
 /** Strings that can name what kind of event a node is (its behaviour): properties first, then the name. */
@@ -283,6 +275,11 @@ export class GraphIndex {
     return view
   }
 
+  /** Edge `e` has an end, whenever it is asked from (a time view answers as the index does). */
+  hasEnded(e: number): boolean {
+    return this.edgeWindow[e]!.validTo !== Number.POSITIVE_INFINITY
+  }
+
   /** Edge `e` can be traversed: live and both ends present. */
   usable(e: number): boolean {
     return this.live[e]! && this.present[this.subject[e]!]! && this.present[this.object[e]!]!
@@ -442,7 +439,9 @@ export class GraphIndex {
     } else if (this.live[e] && (this.subject[e] !== s || this.object[e] !== o)) {
       this.detach(e)
     }
-    const valid = !isSuperseded(r)
+    // Valid: not ended by now (deprecated, `invalidAt` or a hand-written `properties.invalid_at`).
+    const window = sameWindow(windowOf(r))
+    const valid = visible(window, {}, Date.now())
     const linkWeight = linkWeightOf(r)
     const counted = this.live[e]! && this.valid[e]!
     if (counted !== (valid && s !== o) || (counted && this.linkWeight[e] !== linkWeight))
@@ -458,7 +457,7 @@ export class GraphIndex {
     this.weight[e] = numberOr(r.properties.weight, numberOr(r.amount, Number.NaN))
     this.valid[e] = valid
     this.deprecated[e] = r.deprecated
-    this.edgeWindow[e] = sameWindow(windowOf(r))
+    this.edgeWindow[e] = window
     this.forgetLoop(e)
     if (s === o) {
       this.loops[s]!++

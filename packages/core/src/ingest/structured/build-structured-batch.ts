@@ -1,5 +1,6 @@
 import { endContradictedFacts } from '../../time/contradictions.js'
 import type { SingleValuedSlots } from '../../time/single-valued.js'
+import { toInstant } from '../../time/validity.js'
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import type { EvidenceLink } from '../../model/source.js'
 import { EngramError } from '../../errors.js'
@@ -161,7 +162,7 @@ export async function buildStructuredBatch(
       lastUpdated: ctx.now,
       sourcePassageIds: [],
       // A structured fact holds from its date, else from when it was written (docs/time.md).
-      validAt: happenedAt === null ? ctx.now : new Date(Date.parse(happenedAt)).toISOString(),
+      validAt: toInstant(happenedAt) ?? ctx.now,
       invalidAt: null,
       createdAt: ctx.now,
       expiredAt: null,
@@ -193,12 +194,11 @@ export async function buildStructuredBatch(
   for (const resolution of resolutions.values()) {
     if (resolution.outcome === 'new') {
       const e = resolution.entity
-      const validAt = e.happenedAt != null ? Date.parse(e.happenedAt) : Number.NaN
       resolution.entity = {
         ...e,
         createdAt: e.createdAt ?? ctx.now,
         ...(e.labels.includes(EVENT_LABEL) && e.validAt == null
-          ? { validAt: Number.isFinite(validAt) ? new Date(validAt).toISOString() : ctx.now }
+          ? { validAt: toInstant(e.happenedAt) ?? ctx.now }
           : {}),
       }
     }
