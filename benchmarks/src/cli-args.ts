@@ -22,6 +22,8 @@ export interface CliArgs {
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
   /** Timed runs of `--startup` (issue 25's start-up targets, results/startup.md); null when not asked. */
   readonly startup: number | null
+  /** Starts per mode of `--startup-large` (a 100,000-passage brain, results/startup-large.md); null when not asked. */
+  readonly startupLarge: number | null
   /** `--tune-bm25`: grid BM25 settings on SciFact train (results/bm25-tuning.md). */
   readonly tuneBm25: boolean
   /** Timed forget cycles of `--forgetting` (issue 26, results/forgetting.md); null when not asked. */
@@ -68,6 +70,9 @@ export const USAGE = `usage: npm run bench -- [options]
                           EMBEDDER=none and use-lite, its RSS, first search vs later ones, engram --help;
                           runs per figure after one warm-up, default 5 (results/startup.md; needs
                           npm run build first, no dataset)
+  --startup-large [runs]  a 100,000-passage brain with synthetic vectors on SQLite: process start to first
+                          search with every snapshot, with the vector snapshot only, and with none; runs
+                          per snapshot mode, default 3 (results/startup-large.md; no dataset; ~20 min)
   --forgetting [runs]     forgetting a one-passage source in a 100,000-passage brain (SQLite, without and with
                           synthetic vectors): time until search no longer returns it, p50/p95 over runs
                           (default 20), index memory before and after; and "no ghosts" on LoCoMo dev: a
@@ -101,6 +106,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     consoleExplorer: false,
     manyBrains: null as { brains: number; passages: number } | null,
     startup: null as number | null,
+    startupLarge: null as number | null,
     tuneBm25: false,
     forgetting: null as number | null,
     time: null as number | null,
@@ -171,6 +177,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.startup = next === undefined ? 5 : Number(next)
         if (!Number.isInteger(args.startup) || args.startup <= 0)
           throw new Error('--startup runs must be a positive integer')
+        break
+      }
+      case '--startup-large': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.startupLarge = next === undefined ? 3 : Number(next)
+        if (!Number.isInteger(args.startupLarge) || args.startupLarge <= 0)
+          throw new Error('--startup-large runs must be a positive integer')
         break
       }
       case '--forgetting': {

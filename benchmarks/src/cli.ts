@@ -26,6 +26,7 @@ import { runScaleCurve } from './scale/run-scale-curve.js'
 import { runScaleOut } from './scale-out/run-scale-out.js'
 import { runConsoleExplorer } from './console/run-console-explorer.js'
 import { runStartup } from './startup/run-startup.js'
+import { runStartupLarge } from './scale/run-startup-large.js'
 import { rewriteForgettingReport, runForgetting } from './forgetting/run-forgetting.js'
 import { rewriteOpGrowthReport, runOpGrowth } from './growth/run-op-growth.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
@@ -55,6 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.calibrateFusion &&
       !args.consoleExplorer &&
       args.startup === null &&
+      args.startupLarge === null &&
       args.forgetting === null &&
       args.time === null &&
       args.opGrowth === null)
@@ -165,6 +167,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.consoleExplorer) await runConsoleExplorer(resultsDir, log)
   // Needs no dataset either: the built server on temporary data directories.
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
+  // Needs no dataset: the brain is generated (seeded).
+  if (args.startupLarge !== null) await runStartupLarge(args.startupLarge, resultsDir, log)
   if (args.forgetting !== null) await runForgetting(dataDir, resultsDir, log, args.forgetting)
   if (args.time !== null) await runTimeBench(dataDir, resultsDir, log, args.time)
   // Needs no dataset: the brain is generated (seeded).

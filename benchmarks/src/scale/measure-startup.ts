@@ -9,10 +9,17 @@ import { syntheticPassages, syntheticQueries } from './synthetic-corpus.js'
 import { fnv1a, syntheticEmbedder, syntheticUnitVector } from './synthetic-vectors.js'
 
 export const STARTUP_BRAIN = 'bench'
+/** The brain meta key naming its valid snapshots (`SNAPSHOT_META` in core's `indexes/snapshot-meta.ts`). */
+const SNAPSHOT_META = 'index.snapshots'
 const SEED_BATCH = 1000
 
-/** How a restarted engine gets its vector indexes. */
-export type StartupMode = 'snapshot' | 'rebuild'
+/**
+ * How a restarted engine gets its indexes: `snapshot` loads every snapshot (vector and lexical);
+ * `vectors-only` loads the vector snapshot and rebuilds BM25 and the entity attributes from SQLite (every
+ * start before lexical snapshots, issue 29); `rebuild` (snapshots off) rebuilds everything.
+ */
+export type StartupMode = 'snapshot' | 'vectors-only' | 'rebuild'
+export const STARTUP_MODES: readonly StartupMode[] = ['snapshot', 'vectors-only', 'rebuild']
 
 export interface StartupSeed {
   readonly passages: number
@@ -23,8 +30,12 @@ export interface StartupSeed {
   /** First life: every index built from SQLite (BM25 + HNSW inserts), as a restart without snapshot does. */
   readonly indexMs: number
   readonly save: SnapshotSave
+  /** The lexical snapshot's part of the save (written and synced in one go). */
+  readonly lexicalSave: { readonly writeMs: number; readonly syncMs: number }
   readonly sqliteBytes: number
   readonly snapshotBytes: number
+  /** Of `snapshotBytes`: the lexical snapshot's file. */
+  readonly lexicalSnapshotBytes: number
   readonly load1: number
 }
 
@@ -45,12 +56,16 @@ export interface StartupTiming {
   readonly vectors: number
   /** Where the passages vector index came from (the engine's own account). */
   readonly vectorOrigin: string
+  /** Where the BM25 indexes came from (the engine's own account): `snapshot` or `storage`. */
+  readonly lexicalOrigin: string
   /** `createEngine(...)` + `engram.start()` (opens SQLite, ensures the brain, resumes tasks). */
   readonly engineStartMs: number
   /** `engram.indexes.get(brainId)`: snapshots loaded (if any), the rest rebuilt from the adapter. */
   readonly indexesMs: number
   /** Parts of `indexesMs`, from the engine's `brain indexes built` log line. */
   readonly snapshotLoadMs: number
+  /** Of `snapshotLoadMs`: reading the lexical snapshot (0 when there was none). */
+  readonly lexicalLoadMs: number
   readonly lexicalMs: number
   readonly vectorRebuildMs: number
   /** Longest time the event loop did not turn while the indexes were built (what `/health` would wait). */
@@ -61,19 +76,12 @@ export interface StartupTiming {
   readonly searchableMs: number
   /** The same end point measured from process start (includes Node, tsx and module loading). */
   readonly sinceProcessStartMs: number
+  /** CPU time (user + system, every thread) of the process from its start until searchable. */
+  readonly cpuMs: number
   readonly rssMb: number
   readonly firstSearchHits: number
   /** 1-minute load average when the restarted engine began. */
   readonly load1: number
-}
-
-export interface StartupResult {
-  readonly seed: StartupSeed
-  /** The median (by time to searchable) of `snapshotRuns`. */
-  readonly snapshot: StartupTiming
-  /** Every start with the snapshot: they take seconds, so they are repeated to show the spread. */
-  readonly snapshotRuns: readonly StartupTiming[]
-  readonly rebuild: StartupTiming
 }
 
 /** The engine's log records, kept to read its own timings (snapshot write, index build). */
@@ -154,8 +162,9 @@ export async function seedStartupBrain(dataDir: string, size: number): Promise<S
   const { maxStallMs } = await maxStall(() => engram.indexes.saveSnapshots(STARTUP_BRAIN))
   const t3 = performance.now()
   const saved = logger.records.find((r) => r.msg === 'vector snapshot saved')
-  if (saved === undefined)
-    throw new Error(`no vector snapshot saved: ${JSON.stringify(logger.records)}`)
+  const lexical = logger.records.find((r) => r.msg === 'lexical snapshot saved')
+  if (saved === undefined || lexical === undefined)
+    throw new Error(`no vector or lexical snapshot saved: ${JSON.stringify(logger.records)}`)
   await engram.stop({ graceMs: 0 })
   const brains = join(dataDir, 'brains')
   return {
@@ -169,20 +178,44 @@ export async function seedStartupBrain(dataDir: string, size: number): Promise<S
       syncMs: Number(saved.obj.syncMs),
       maxStallMs,
     },
+    lexicalSave: { writeMs: Number(lexical.obj.writeMs), syncMs: Number(lexical.obj.syncMs) },
     sqliteBytes:
       sizeOf(join(brains, `${STARTUP_BRAIN}.sqlite`)) + sizeOf(join(dataDir, 'catalog.sqlite')),
     snapshotBytes: sizeOf(join(brains, `${STARTUP_BRAIN}.indexes`)),
+    lexicalSnapshotBytes: readdirSync(join(brains, `${STARTUP_BRAIN}.indexes`))
+      .filter((name) => name.startsWith('lexical-'))
+      .reduce((sum, name) => sum + sizeOf(join(brains, `${STARTUP_BRAIN}.indexes`, name)), 0),
     load1,
   }
 }
 
 /**
+ * Drops the lexical snapshot from the brain's snapshot meta (its files are removed by the next save),
+ * for a `vectors-only` start; that start saves a new one at stop, for the next `snapshot` start.
+ */
+async function forgetLexicalSnapshot(dataDir: string): Promise<void> {
+  const storage = sqliteAdapter({ dataDir })
+  await storage.open()
+  try {
+    const store = await storage.brain(STARTUP_BRAIN)
+    const raw = await store.meta.get(SNAPSHOT_META)
+    if (raw === null) throw new Error('the seeded brain has no snapshot meta')
+    const { lexical: _, ...rest } = JSON.parse(raw) as Record<string, unknown>
+    await store.meta.set(SNAPSHOT_META, JSON.stringify(rest))
+  } finally {
+    await storage.close()
+  }
+}
+
+/**
  * After the restart (a new process): a new engine on the same data dir, timed until the first successful
- * hybrid search. `snapshot` loads the vector index saved by the seed; `rebuild` (snapshots off)
- * re-inserts every vector from SQLite, as every start did before snapshots. BM25 is rebuilt in both.
+ * hybrid search. `snapshot` loads the vector and lexical indexes saved before; `vectors-only` loads the
+ * vector index and rebuilds BM25 from SQLite; `rebuild` (snapshots off) re-inserts every vector and
+ * rebuilds BM25, as every start did before snapshots.
  */
 export async function openStartupBrain(dataDir: string, mode: StartupMode): Promise<StartupTiming> {
   const query = syntheticQueries(1)[0]!.text
+  if (mode === 'vectors-only') await forgetLexicalSnapshot(dataDir)
   const load1 = loadavg()[0]!
   const t0 = performance.now()
   const { engram, logger } = engine(dataDir, mode)
@@ -202,29 +235,36 @@ export async function openStartupBrain(dataDir: string, mode: StartupMode): Prom
   const t3 = performance.now()
   if (response.hits.length === 0) throw new Error(`first search for '${query}' found nothing`)
   const built = logger.records.find((r) => r.msg === 'brain indexes built')?.obj ?? {}
+  const lexicalLoad = logger.records.find((r) => r.msg === 'lexical index loaded from snapshot')
   const timing: StartupTiming = {
     mode,
     passages: indexes.passages.size,
     vectors: indexes.vectors.get('passages')?.size ?? 0,
     vectorOrigin: indexes.vectorOrigin.get('passages') ?? 'none',
+    lexicalOrigin: String(built.lexicalOrigin ?? 'unknown'),
     engineStartMs: t1 - t0,
     indexesMs: t2 - t1,
     snapshotLoadMs: Number(built.snapshotLoadMs ?? 0),
+    lexicalLoadMs: Number(lexicalLoad?.obj.ms ?? 0),
     lexicalMs: Number(built.lexicalMs ?? 0),
     vectorRebuildMs: Number(built.vectorRebuildMs ?? 0),
     indexesMaxStallMs: maxStallMs,
     firstSearchMs: t3 - t2,
     searchableMs: t3 - t0,
     sinceProcessStartMs: t3,
+    cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     rssMb: process.memoryUsage().rss / 2 ** 20,
     firstSearchHits: response.hits.length,
     load1,
   }
   if (timing.vectors !== indexes.passages.size)
     throw new Error(`${timing.vectors} vectors for ${indexes.passages.size} passages`)
-  const expected = mode === 'snapshot' ? 'snapshot' : 'storage'
-  if (timing.vectorOrigin !== expected)
-    throw new Error(`${mode} start: vector index came from ${timing.vectorOrigin}`)
+  const vectorsFrom = mode === 'rebuild' ? 'storage' : 'snapshot'
+  const lexicalFrom = mode === 'snapshot' ? 'snapshot' : 'storage'
+  if (timing.vectorOrigin !== vectorsFrom || timing.lexicalOrigin !== lexicalFrom)
+    throw new Error(
+      `${mode} start: vector index from ${timing.vectorOrigin}, BM25 from ${timing.lexicalOrigin}`,
+    )
   await engram.stop({ graceMs: 0 })
   return timing
 }

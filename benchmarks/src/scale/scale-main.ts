@@ -7,7 +7,7 @@ import { measureScalePoint } from './scale-point.js'
  * not leak between points):
  *   scale-main.ts point <system> <size>
  *   scale-main.ts startup-seed <data dir> <size>
- *   scale-main.ts startup-open <data dir> snapshot|rebuild
+ *   scale-main.ts startup-open <data dir> snapshot|vectors-only|rebuild
  */
 const [command, a, b] = process.argv.slice(2)
 switch (command) {

@@ -137,7 +137,7 @@ export {
   loadVectorIndex,
   syncVectorSnapshot,
 } from './indexes/vectors/vector-snapshot.js'
-export type { VectorSnapshotOptions } from './indexes/vector-snapshots.js'
+export type { VectorSnapshotOptions } from './indexes/index-snapshots.js'
 export {
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,

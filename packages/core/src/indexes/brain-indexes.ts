@@ -44,8 +44,12 @@ export class BrainIndexes {
   /** Milliseconds `build` spent on the lexical indexes and on re-inserting vectors (start-up logs). */
   readonly buildMs = { lexical: 0, vectors: 0 }
 
-  private constructor(loaded: ReadonlyMap<VectorSpace, VectorIndex>, bm25: Bm25Settings) {
-    this.lexical = new LexicalIndexes(bm25)
+  private constructor(
+    loaded: ReadonlyMap<VectorSpace, VectorIndex>,
+    bm25: Bm25Settings,
+    lexical: LexicalIndexes,
+  ) {
+    this.lexical = lexical
     this.dense = new VectorIndexes({
       isEntity: (uuid) => this.lexical.entityInfo.has(uuid),
       snapshots: async () => loaded,
@@ -87,16 +91,23 @@ export class BrainIndexes {
   }
 
   /**
-   * Builds every component from the adapter's records, except the vector spaces in `loaded` (indexes
-   * restored from snapshots, taken as they are). `bm25`: the engine's BM25 defaults, under the
-   * brain's override.
+   * Builds every component from the adapter's records, except what snapshots restored, taken as they
+   * are (`index-snapshots.ts`): the vector spaces in `snapshots.vectors`, and `snapshots.lexical`.
+   * `bm25`: the engine's BM25 defaults, under the brain's override.
    */
   static async build(
     store: BrainStore,
-    loaded: ReadonlyMap<VectorSpace, VectorIndex> = new Map(),
+    snapshots: {
+      vectors?: ReadonlyMap<VectorSpace, VectorIndex>
+      lexical?: LexicalIndexes | null
+    } = {},
     bm25: Bm25Settings = {},
   ): Promise<BrainIndexes> {
-    const indexes = new BrainIndexes(loaded, bm25)
+    const indexes = new BrainIndexes(
+      snapshots.vectors ?? new Map(),
+      bm25,
+      snapshots.lexical ?? new LexicalIndexes(bm25),
+    )
     const pause = loopYielder(SLICE_MS)
     await indexes.dense.load(store)
     const started = performance.now()

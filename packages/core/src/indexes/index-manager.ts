@@ -4,13 +4,14 @@ import { EngramError } from '../errors.js'
 import type { Bm25Settings } from './bm25/bm25-index.js'
 import { BrainIndexes } from './brain-indexes.js'
 import { createIndexBudget, type IndexBudgetStats } from './index-budget.js'
-import { createVectorSnapshots, type VectorSnapshotOptions } from './vector-snapshots.js'
+import { createIndexSnapshots, type VectorSnapshotOptions } from './index-snapshots.js'
 
 export interface IndexManagerOptions {
   /**
-   * Vector index snapshots, for adapters whose stores have a `snapshotDir` (see `vector-snapshots.ts`):
-   * loaded instead of re-inserting every vector when a brain's indexes are built, saved in the
-   * background once a brain's vectors changed and it is idle, and at `stop()`. `false` neither loads
+   * Index snapshots (vector and lexical), for adapters whose stores have a `snapshotDir` (see
+   * `index-snapshots.ts`): loaded instead of re-inserting every vector and re-analysing every passage
+   * when a brain's indexes are built, saved in the background once a brain's indexes changed and it
+   * is idle, and at `stop()`. `false` neither loads
    * nor saves them (every build re-inserts), but writes still invalidate existing ones, so that a
    * later process never loads a stale snapshot. Default: on, with the defaults of the options.
    */
@@ -74,14 +75,16 @@ export function createIndexManager(
   const loaded = new Map<string, Loaded>()
   /** The entry is still the brain's loaded one (not evicted, replaced or deleted since). */
   const current = (entry: Loaded) => loaded.get(entry.brainId) === entry
-  const snapshots = createVectorSnapshots({
+  const snapshots = createIndexSnapshots({
     ...(options.snapshots || {}),
     enabled: options.snapshots !== false,
     storage: core.storage,
     logger: core.logger,
-    vectorsOf(brainId, store) {
+    ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
+    indexesOf(brainId, store) {
       const entry = loaded.get(brainId)
-      return entry?.store === store ? entry.built?.vectors : undefined
+      const built = entry?.store === store ? entry.built : undefined
+      return built && { vectors: built.vectors, lexical: built.lexical }
     },
   })
 
@@ -121,6 +124,7 @@ export function createIndexManager(
           [...built.vectors].map(([space, index]) => [space, index.size]),
         ),
         vectorOrigin: Object.fromEntries(built.vectorOrigin),
+        lexicalOrigin: built.lexical.restored ? 'snapshot' : 'storage',
         snapshotLoadMs: Math.round(loadMs),
         lexicalMs: Math.round(built.buildMs.lexical),
         vectorRebuildMs: Math.round(built.buildMs.vectors),

@@ -5,6 +5,7 @@ import { PassageSequence } from './passage-sequence.js'
 import { Bm25Index, type Bm25Settings, type ResolvedBm25Settings } from './bm25/bm25-index.js'
 import { INDEX_BYTES } from './index-bytes.js'
 import type { IndexComponent, Pause } from './index-component.js'
+import { combineParts, partsUnder, stringsPart, type SnapshotParts } from './snapshot-codec.js'
 
 const PAGE = 2000
 
@@ -27,17 +28,73 @@ export class LexicalIndexes implements IndexComponent {
   readonly events: Bm25Index
   readonly observations: Bm25Index
   /** Passages in reading order within their text and conversation session (graph walk neighbours). */
-  readonly sequence = new PassageSequence()
+  readonly sequence: PassageSequence
   /** Labels and event time per entity uuid, for label filters and recency. */
   readonly entityInfo = new Map<string, { labels: string[]; happenedAt: string | null }>()
+  /** Restored from a snapshot: `build` reads only the brain's BM25 settings. */
+  readonly restored: boolean
 
-  /** @param engineDefaults BM25 settings of brains without an override (`EngineOptions.bm25`). */
-  constructor(private readonly engineDefaults: Bm25Settings = {}) {
+  /**
+   * @param engineDefaults BM25 settings of brains without an override (`EngineOptions.bm25`).
+   * @param snapshot parts `toParts` wrote (a snapshot, `lexical-snapshot.ts`): the indexes start as
+   *   they were; throws when they do not fit together (the caller then builds from storage).
+   */
+  constructor(
+    private readonly engineDefaults: Bm25Settings = {},
+    snapshot?: SnapshotParts,
+  ) {
     const settings = brainBm25(engineDefaults, {})
-    this.passages = new Bm25Index(settings)
-    this.entities = new Bm25Index(settings)
-    this.events = new Bm25Index(settings)
-    this.observations = new Bm25Index(settings)
+    const index = (name: string) =>
+      snapshot === undefined
+        ? new Bm25Index(settings)
+        : Bm25Index.fromParts(partsUnder(snapshot, name), settings)
+    this.passages = index('passages')
+    this.entities = index('entities')
+    this.events = index('events')
+    this.observations = index('observations')
+    this.sequence =
+      snapshot === undefined
+        ? new PassageSequence()
+        : PassageSequence.fromParts(partsUnder(snapshot, 'sequence'))
+    this.restored = snapshot !== undefined
+    if (snapshot === undefined) return
+    const info = partsUnder(snapshot, 'entityInfo')
+    const uuids = stringsPart(info, 'uuids')
+    const labels = stringsPart(info, 'labels')
+    const happenedAt = stringsPart(info, 'happenedAt')
+    if (labels.length !== uuids.length || happenedAt.length !== uuids.length)
+      throw new Error('entity attributes snapshot parts disagree')
+    // Entities share a few label sets: each is parsed once (and never changed in place).
+    const labelSets = new Map<string, string[]>()
+    uuids.forEach((uuid, i) => {
+      let set = labelSets.get(labels[i]!)
+      if (set === undefined) labelSets.set(labels[i]!, (set = JSON.parse(labels[i]!) as string[]))
+      const at = happenedAt[i]!
+      this.entityInfo.set(uuid, { labels: set, happenedAt: at === '' ? null : at.slice(1) })
+    })
+  }
+
+  /**
+   * Every index as snapshot parts (`snapshot-codec.ts`): BM25 indexes compacted first, so no removed
+   * record is in them. Views of the indexes' arrays: encode before they change.
+   */
+  toParts(): SnapshotParts {
+    const uuids: string[] = []
+    const labels: string[] = []
+    const happenedAt: string[] = []
+    for (const [uuid, info] of this.entityInfo) {
+      uuids.push(uuid)
+      labels.push(JSON.stringify(info.labels))
+      happenedAt.push(info.happenedAt === null ? '' : `@${info.happenedAt}`)
+    }
+    return combineParts([
+      ['entityInfo', { json: {}, arrays: {}, strings: { uuids, labels, happenedAt } }],
+      ['passages', this.passages.toParts()],
+      ['entities', this.entities.toParts()],
+      ['events', this.events.toParts()],
+      ['observations', this.observations.toParts()],
+      ['sequence', this.sequence.toParts()],
+    ])
   }
 
   /** The settings the four indexes score with. */
@@ -63,6 +120,11 @@ export class LexicalIndexes implements IndexComponent {
   }
 
   async build(store: BrainStore, pause: Pause): Promise<void> {
+    if (!this.restored) await this.scan(store, pause)
+    this.configure(brainBm25(this.engineDefaults, await readBm25Override(store.meta)))
+  }
+
+  private async scan(store: BrainStore, pause: Pause): Promise<void> {
     for (let after: string | null = null; ;) {
       const page = await store.passages.scan(after, PAGE)
       for (const p of page) {
@@ -90,7 +152,6 @@ export class LexicalIndexes implements IndexComponent {
       }
       if (page.items.length < PAGE) break
     }
-    this.configure(brainBm25(this.engineDefaults, await readBm25Override(store.meta)))
   }
 
   async apply(batch: WriteBatch, pause: Pause): Promise<void> {

@@ -1,4 +1,5 @@
 import { sessionOf, sourceIdOf, type Passage } from '../model/passage.js'
+import { arrayPart, stringsPart, type SnapshotParts } from './snapshot-codec.js'
 
 interface Entry {
   readonly id: string
@@ -60,6 +61,64 @@ export class PassageSequence {
     }
     this.keysOf.delete(id)
     return true
+  }
+
+  /**
+   * The sequences as snapshot parts (`snapshot-codec.ts`): the keys, each sequence's length, and the
+   * entries of all sequences one after the other (ids, times, positions).
+   */
+  toParts(): SnapshotParts {
+    const keys: string[] = []
+    const ids: string[] = []
+    const lengths = new Uint32Array(this.sequences.size)
+    const count = [...this.sequences.values()].reduce((n, list) => n + list.length, 0)
+    const at = new Float64Array(count)
+    const position = new Float64Array(count)
+    let i = 0
+    for (const [key, list] of this.sequences) {
+      lengths[keys.length] = list.length
+      keys.push(key)
+      for (const entry of list) {
+        ids.push(entry.id)
+        at[i] = entry.at
+        position[i++] = entry.position
+      }
+    }
+    return { json: {}, arrays: { lengths, at, position }, strings: { keys, ids } }
+  }
+
+  /** The sequences `toParts` described; throws on parts that do not fit together. */
+  static fromParts(parts: SnapshotParts): PassageSequence {
+    const sequence = new PassageSequence()
+    const keys = stringsPart(parts, 'keys')
+    const ids = stringsPart(parts, 'ids')
+    const lengths = arrayPart(parts, 'lengths', Uint32Array)
+    const at = arrayPart(parts, 'at', Float64Array)
+    const position = arrayPart(parts, 'position', Float64Array)
+    if (
+      lengths.length !== keys.length ||
+      at.length !== ids.length ||
+      position.length !== ids.length ||
+      lengths.reduce((n, length) => n + length, 0) !== ids.length
+    )
+      throw new Error('passage sequence snapshot parts disagree')
+    let i = 0
+    keys.forEach((key, k) => {
+      const list: Entry[] = new Array(lengths[k]!)
+      for (let j = 0; j < list.length; j++, i++) {
+        const id = ids[i]!
+        list[j] = { id, at: at[i]!, position: position[i]! }
+        const known = sequence.keysOf.get(id)
+        if (known === undefined) sequence.keysOf.set(id, [key])
+        else known.push(key)
+      }
+      sequence.sequences.set(key, list)
+    })
+    // As `add` orders them: the source's sequence, then the session's.
+    for (const known of sequence.keysOf.values())
+      if (known.length > 1)
+        known.sort((a, b) => Number(b.startsWith('source')) - Number(a.startsWith('source')))
+    return sequence
   }
 
   /** The passages just before and after `id` in each of its sequences (none for an unknown id). */

@@ -2,22 +2,48 @@ import type { WriteBatch } from '../contracts/storage-adapter.js'
 import { isVectorSpace, type VectorSpace } from './brain-indexes.js'
 
 /**
- * Meta key of a brain (`BrainStore.meta`) naming its valid index snapshots. A space listed here
- * has a snapshot that equals the brain's stored vectors of that space; a space not listed has none
- * and is rebuilt from storage. Writes remove a space before they are applied (see `VectorSnapshots`).
+ * Meta key of a brain (`BrainStore.meta`) naming its valid index snapshots. A part listed here has
+ * a snapshot that equals the brain's stored records it indexes; a part not listed has none and is
+ * rebuilt from storage. Writes remove a part before they are applied (see `IndexSnapshots`).
  */
 export const SNAPSHOT_META = 'index.snapshots'
+
+/** What is snapshotted on its own: a vector space's HNSW index, or the lexical indexes. */
+export type SnapshotPart = VectorSpace | 'lexical'
 
 export interface SnapshotMeta {
   format: 1
   /** Snapshot id per vector space; its files are in `<snapshotDir>/<snapshotDirName(space, id)>`. */
   vectors: Partial<Record<VectorSpace, string>>
+  /** Snapshot id of the lexical indexes (BM25, passage sequence, entity attributes), if valid. */
+  lexical?: string
 }
 
 const EMPTY_SNAPSHOT_META: SnapshotMeta = { format: 1, vectors: {} }
 
-/** Directory of one vector snapshot inside the brain's `snapshotDir`. */
-export const snapshotDirName = (space: VectorSpace, id: string) => `vectors-${space}-${id}`
+/** Directory of one part's snapshot inside the brain's `snapshotDir`. */
+export const snapshotDirName = (part: SnapshotPart, id: string) =>
+  part === 'lexical' ? `lexical-${id}` : `vectors-${part}-${id}`
+
+/** The id of the part's valid snapshot, if the meta names one. */
+export const snapshotIdOf = (meta: SnapshotMeta, part: SnapshotPart): string | undefined =>
+  part === 'lexical' ? meta.lexical : meta.vectors[part]
+
+/** The meta with the part's snapshot set to `id` (undefined: no valid snapshot). */
+export function withSnapshotId(
+  meta: SnapshotMeta,
+  part: SnapshotPart,
+  id: string | undefined,
+): SnapshotMeta {
+  if (part === 'lexical') {
+    const { lexical: _, ...rest } = meta
+    return id === undefined ? rest : { ...rest, lexical: id }
+  }
+  const { [part]: _, ...vectors } = meta.vectors
+  return { ...meta, vectors: id === undefined ? vectors : { ...vectors, [part]: id } }
+}
+
+const SNAPSHOT_ID = /^[A-Za-z0-9-]+$/
 
 /**
  * The stored meta value, or no snapshots for anything unreadable: a damaged value costs a rebuild,
@@ -31,9 +57,12 @@ export function parseSnapshotMeta(raw: string | null): SnapshotMeta {
       return EMPTY_SNAPSHOT_META
     const vectors: SnapshotMeta['vectors'] = {}
     for (const [space, id] of Object.entries(value.vectors))
-      if (isVectorSpace(space) && typeof id === 'string' && /^[A-Za-z0-9-]+$/.test(id))
+      if (isVectorSpace(space) && typeof id === 'string' && SNAPSHOT_ID.test(id))
         vectors[space] = id
-    return { format: 1, vectors }
+    const lexical = value.lexical
+    return typeof lexical === 'string' && SNAPSHOT_ID.test(lexical)
+      ? { format: 1, vectors, lexical }
+      : { format: 1, vectors }
   } catch {
     return EMPTY_SNAPSHOT_META
   }
@@ -52,4 +81,26 @@ export function touchedVectorSpaces(batch: WriteBatch): Set<VectorSpace> {
   if ((batch.entities?.length ?? 0) > 0 || (batch.deleteEntities?.length ?? 0) > 0)
     spaces.add('entities')
   return spaces
+}
+
+/** The write removes indexed records (a forget, a deleted entity): snapshots holding them go at once. */
+export const deletesIndexedRecords = (batch: WriteBatch): boolean =>
+  (batch.deletePassages?.length ?? 0) > 0 ||
+  (batch.deleteEntities?.length ?? 0) > 0 ||
+  (batch.deleteObservations?.length ?? 0) > 0
+
+/**
+ * The snapshot parts a write changes: its vector spaces (`touchedVectorSpaces`), and `lexical` when
+ * it puts or deletes passages, entities or observations (what `LexicalIndexes` holds).
+ */
+export function touchedSnapshotParts(batch: WriteBatch): Set<SnapshotPart> {
+  const parts = new Set<SnapshotPart>(touchedVectorSpaces(batch))
+  if (
+    (batch.passages?.length ?? 0) > 0 ||
+    (batch.entities?.length ?? 0) > 0 ||
+    (batch.observations?.length ?? 0) > 0 ||
+    deletesIndexedRecords(batch)
+  )
+    parts.add('lexical')
+  return parts
 }

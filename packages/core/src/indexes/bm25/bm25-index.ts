@@ -1,6 +1,15 @@
 import type { TermWeight } from '../../contracts/search-plugins.js'
 import { analyzeBm25 } from '../../analysis/analyze.js'
 import { bm25Bytes } from '../index-bytes.js'
+import {
+  arrayPart,
+  combineParts,
+  isCount,
+  jsonPart,
+  partsUnder,
+  stringsPart,
+  type SnapshotParts,
+} from '../snapshot-codec.js'
 import { DocTermLists } from './doc-term-lists.js'
 import { PostingArena } from './posting-arena.js'
 import { kthLargest, TopK } from './top-k.js'
@@ -305,6 +314,72 @@ export class Bm25Index {
     this.dead = 0
     this.norms = null
     this.scratch = null
+  }
+
+  /**
+   * The index as snapshot parts (`snapshot-codec.ts`), compacted first when a document was removed,
+   * so that a snapshot holds no removed document's id or terms (docs/forgetting.md). Settings are not
+   * part of it: the loader configures them. The arrays are views of the index's own: encode them
+   * before the index changes.
+   */
+  toParts(): SnapshotParts {
+    if (this.dead > 0) this.compact()
+    const docs = this.ids.length
+    const own: SnapshotParts = {
+      json: { live: this.live, totalLength: this.totalLength },
+      arrays: {
+        df: this.df.subarray(0, this.postings.terms),
+        lengths: this.lengths.subarray(0, docs),
+        alive: this.alive.subarray(0, docs),
+      },
+      strings: { tokens: this.tokens, ids: this.ids },
+    }
+    return combineParts([
+      ['', own],
+      ['postings', this.postings.toParts()],
+      ['docTerms', this.docTerms.toParts()],
+    ])
+  }
+
+  /** The index `toParts` described, scoring with `options`; throws on parts that do not fit together. */
+  static fromParts(parts: SnapshotParts, options: Bm25Options = {}): Bm25Index {
+    const index = new Bm25Index(options)
+    const tokens = stringsPart(parts, 'tokens')
+    const ids = stringsPart(parts, 'ids')
+    const postings = PostingArena.fromParts(partsUnder(parts, 'postings'))
+    const docTerms = DocTermLists.fromParts(partsUnder(parts, 'docTerms'))
+    const df = arrayPart(parts, 'df', Uint32Array)
+    const lengths = arrayPart(parts, 'lengths', Uint32Array)
+    const alive = arrayPart(parts, 'alive', Uint8Array)
+    if (tokens.length !== postings.terms || df.length !== postings.terms)
+      throw new Error('BM25 snapshot parts disagree on the term count')
+    if (
+      lengths.length !== ids.length ||
+      alive.length !== ids.length ||
+      docTerms.documents !== ids.length
+    )
+      throw new Error('BM25 snapshot parts disagree on the document count')
+    for (let term = 0; term < tokens.length; term++)
+      if (tokens[term] !== '') index.terms.set(tokens[term]!, term)
+    let live = 0
+    for (let doc = 0; doc < ids.length; doc++)
+      if (alive[doc] === 1) {
+        index.docOf.set(ids[doc]!, doc)
+        live++
+      }
+    if (live !== jsonPart<number>(parts, 'live', isCount))
+      throw new Error('BM25 snapshot live count disagrees with its documents')
+    index.tokens = tokens
+    index.ids = ids
+    index.postings = postings
+    index.docTerms = docTerms
+    index.df = withLength(df, 16)
+    index.lengths = withLength(lengths, 16)
+    index.alive = withLength(alive, 16)
+    index.live = live
+    index.totalLength = jsonPart<number>(parts, 'totalLength', isCount)
+    index.dead = ids.length - live
+    return index
   }
 
   private idf(term: number): number {

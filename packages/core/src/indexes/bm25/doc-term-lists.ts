@@ -1,3 +1,4 @@
+import { arrayPart, isCount, jsonPart, type SnapshotParts } from '../snapshot-codec.js'
 import { pairLength, readPairs, withLength, writePair } from './vint.js'
 
 /**
@@ -54,5 +55,30 @@ export class DocTermLists {
    */
   erase(doc: number): void {
     this.bytes.fill(0, this.offsets[doc]!, this.offsets[doc + 1]!)
+  }
+
+  /** The lists as snapshot parts (`snapshot-codec.ts`). */
+  toParts(): SnapshotParts {
+    return {
+      json: { count: this.count },
+      arrays: {
+        bytes: this.bytes.subarray(0, this.offsets[this.count]),
+        offsets: this.offsets.subarray(0, this.count + 1),
+      },
+    }
+  }
+
+  /** The lists `toParts` described; throws on parts that do not fit together. */
+  static fromParts(parts: SnapshotParts): DocTermLists {
+    const lists = new DocTermLists()
+    const count = jsonPart<number>(parts, 'count', isCount)
+    const offsets = arrayPart(parts, 'offsets', Uint32Array)
+    const bytes = arrayPart(parts, 'bytes', Uint8Array)
+    if (offsets.length !== count + 1 || offsets[count] !== bytes.length)
+      throw new Error('document term lists parts disagree')
+    lists.count = count
+    lists.offsets = withLength(offsets, 16)
+    lists.bytes = withLength(bytes, 256)
+    return lists
   }
 }

@@ -1,3 +1,4 @@
+import { arrayPart, isCount, jsonPart, type SnapshotParts } from '../snapshot-codec.js'
 import { pairLength, withLength, writePair } from './vint.js'
 
 /**
@@ -126,6 +127,43 @@ export class PostingArena {
     }
     arena.bytes = new Uint8Array(Math.max(256, end + (end >> 3)))
     arena.end = end
+    return arena
+  }
+
+  /** The arena as snapshot parts (`snapshot-codec.ts`): the used part of every array. */
+  toParts(): SnapshotParts {
+    const n = this.count
+    return {
+      json: { end: this.end, holes: this.holes, count: n },
+      arrays: {
+        bytes: this.bytes.subarray(0, this.end),
+        start: this.start.subarray(0, n),
+        used: this.used.subarray(0, n),
+        cap: this.cap.subarray(0, n),
+        last: this.last.subarray(0, n),
+      },
+    }
+  }
+
+  /** The arena `toParts` described; throws on parts that do not fit together. */
+  static fromParts(parts: SnapshotParts): PostingArena {
+    const arena = new PostingArena()
+    const count = jsonPart<number>(parts, 'count', isCount)
+    const end = jsonPart<number>(parts, 'end', isCount)
+    arena.bytes = withLength(arrayPart(parts, 'bytes', Uint8Array), 256)
+    arena.start = arrayPart(parts, 'start', Uint32Array)
+    arena.used = arrayPart(parts, 'used', Uint32Array)
+    arena.cap = arrayPart(parts, 'cap', Uint32Array)
+    arena.last = arrayPart(parts, 'last', Int32Array)
+    for (const array of [arena.start, arena.used, arena.cap, arena.last])
+      if (array.length !== count) throw new Error('posting arena parts disagree on the term count')
+    for (let t = 0; t < count; t++)
+      if (arena.start[t]! + arena.cap[t]! > end || arena.used[t]! > arena.cap[t]!)
+        throw new Error('posting arena block out of bounds')
+    if (end > arena.bytes.length) throw new Error('posting arena bytes cut short')
+    arena.end = end
+    arena.holes = jsonPart<number>(parts, 'holes', isCount)
+    arena.count = count
     return arena
   }
 }

@@ -156,4 +156,22 @@ export class FlatVectors {
     new Uint8Array(store.memory.buffer).set(bytes)
     return store
   }
+
+  /**
+   * A store holding the `byteLength` bytes `read` writes into the view it is given (a file read
+   * straight into the store's memory: no second copy of the matrix, and the copy happens on libuv's
+   * threads), with room for `capacity` slots.
+   */
+  static async fromReader(
+    dimension: number,
+    capacity: number,
+    byteLength: number,
+    read: (into: Uint8Array) => Promise<void>,
+  ): Promise<FlatVectors> {
+    const store = new FlatVectors(dimension, capacity)
+    if (byteLength > store.data.byteLength)
+      throw new Error(`${byteLength} bytes of vectors do not fit ${capacity} slots`)
+    await read(new Uint8Array(store.memory.buffer, 0, byteLength))
+    return store
+  }
 }

@@ -72,14 +72,34 @@ export async function saveVectorIndex(
  * power loss. Runs on libuv threads; the index may change meanwhile.
  */
 export async function syncVectorSnapshot(dir: string): Promise<void> {
-  for (const name of [HNSW_FILE, VECTORS_FILE, META_FILE]) await fsync(join(dir, name))
-  await fsync(dir).catch((error: NodeJS.ErrnoException) => {
+  for (const name of [HNSW_FILE, VECTORS_FILE, META_FILE]) await fsyncPath(join(dir, name))
+  await fsyncDir(dir)
+}
+
+/** fsync of a directory, so renames in it are durable. */
+export async function fsyncDir(dir: string): Promise<void> {
+  await fsyncPath(dir).catch((error: NodeJS.ErrnoException) => {
     // Windows cannot open a directory for syncing; there the renames are as durable as NTFS makes them.
     if (error.code !== 'EISDIR' && error.code !== 'EPERM') throw error
   })
 }
 
-async function fsync(path: string): Promise<void> {
+/** Reads the file's first `into.length` bytes into `into`; throws if it holds fewer. */
+async function readExactly(path: string, into: Uint8Array): Promise<void> {
+  const handle = await open(path, 'r')
+  try {
+    for (let at = 0; at < into.length;) {
+      const { bytesRead } = await handle.read(into, at, Math.min(into.length - at, 2 ** 26), at)
+      if (bytesRead === 0) throw new Error(`${path} ended after ${at} bytes`)
+      at += bytesRead
+    }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** fsync of one file. */
+export async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, 'r')
   try {
     await handle.sync()
@@ -111,17 +131,19 @@ export async function loadVectorIndex(
     )
   const hnsw = new hnswlib.HierarchicalNSW('cosine', settings.dimension)
   await hnsw.readIndex(join(dir, HNSW_FILE))
-  const bytes = await readFile(join(dir, VECTORS_FILE))
+  const vectorsBytes = (await stat(join(dir, VECTORS_FILE))).size
   if (hnsw.getCurrentCount() !== meta.slots || meta.ids.length !== meta.slots)
     throw new Error(
       `Vector snapshot in ${dir} is inconsistent: ${hnsw.getCurrentCount()} graph nodes, ${meta.slots} slots.`,
     )
-  if (
-    bytes.byteLength !== meta.vectorsBytes ||
-    bytes.byteLength !== meta.slots * settings.dimension * 4
-  )
+  if (vectorsBytes !== meta.vectorsBytes || vectorsBytes !== meta.slots * settings.dimension * 4)
     throw new Error(`Vector snapshot in ${dir} is inconsistent: vectors file has the wrong size.`)
-  const flat = FlatVectors.fromBytes(settings.dimension, hnsw.getMaxElements(), bytes)
+  const flat = await FlatVectors.fromReader(
+    settings.dimension,
+    hnsw.getMaxElements(),
+    vectorsBytes,
+    (into) => readExactly(join(dir, VECTORS_FILE), into),
+  )
   return new VectorIndex(
     { dimension: settings.dimension },
     {

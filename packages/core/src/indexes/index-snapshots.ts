@@ -7,16 +7,24 @@ import { VECTOR_INDEX_DEFAULTS, type VectorIndex } from './vectors/vector-index.
 import { loadVectorIndex, saveVectorIndex, syncVectorSnapshot } from './vectors/vector-snapshot.js'
 import type { Logger } from '../logger.js'
 import type { VectorSpace } from './brain-indexes.js'
+import type { Bm25Settings } from './bm25/bm25-index.js'
+import { LexicalIndexes } from './lexical-indexes.js'
+import { loadLexicalSnapshot, saveLexicalSnapshot } from './lexical-snapshot.js'
 import {
+  deletesIndexedRecords,
   parseSnapshotMeta,
   SNAPSHOT_META,
   snapshotDirName,
-  touchedVectorSpaces,
+  snapshotIdOf,
+  touchedSnapshotParts,
+  withSnapshotId,
   type SnapshotMeta,
+  type SnapshotPart,
 } from './snapshot-meta.js'
 
+/** When index snapshots are saved (`EngineOptions.snapshots`); they hold vector and BM25 indexes. */
 export interface VectorSnapshotOptions {
-  /** Save a brain's changed vector indexes once no write has touched them for this long (default 30 s). */
+  /** Save a brain's changed indexes once no write has touched them for this long (default 30 s). */
   idleMs?: number
   /**
    * Least time between two background saves of one brain (default 5 min): a steady trickle of writes
@@ -25,7 +33,19 @@ export interface VectorSnapshotOptions {
   minIntervalMs?: number
 }
 
-export interface VectorSnapshotsDeps extends VectorSnapshotOptions {
+/** The indexes of a brain a snapshot is saved from. */
+export interface SnapshotSources {
+  readonly vectors: ReadonlyMap<VectorSpace, VectorIndex>
+  readonly lexical: LexicalIndexes
+}
+
+/** What `load` restored: vector indexes per space, and the lexical indexes (null: rebuild). */
+export interface LoadedSnapshots {
+  readonly vectors: Map<VectorSpace, VectorIndex>
+  readonly lexical: LexicalIndexes | null
+}
+
+export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
   /**
    * False: nothing is loaded, saved or scheduled, but writes still invalidate existing snapshots, so
    * that a later process never loads a stale one (default true).
@@ -34,35 +54,44 @@ export interface VectorSnapshotsDeps extends VectorSnapshotOptions {
   storage: StorageAdapter
   logger: Logger
   /**
-   * The brain's vector indexes when they are built in this process from `store` (what a save writes);
+   * The brain's indexes when they are built in this process from `store` (what a save writes);
    * undefined otherwise, e.g. for indexes of a brain since deleted and created again.
    */
-  vectorsOf(brainId: string, store: BrainStore): ReadonlyMap<VectorSpace, VectorIndex> | undefined
+  indexesOf(brainId: string, store: BrainStore): SnapshotSources | undefined
+  /** The engine's BM25 defaults, which restored lexical indexes start with (`LexicalIndexes`). */
+  bm25?: Bm25Settings
 }
 
 /**
- * Saves and loads the vector indexes of brains whose store has a `snapshotDir`, so that a restart
- * loads them instead of re-inserting every vector into HNSW (hundreds per second on 512-d vectors).
+ * Saves and loads the indexes of brains whose store has a `snapshotDir`, so that a restart loads them
+ * instead of re-inserting every vector into HNSW (hundreds per second on 512-d vectors) and analysing
+ * every passage again for BM25 (15 s for 100,000 passages). Each part is saved and invalidated on its
+ * own: a vector space (`passages`, `entities`), and `lexical` (the four BM25 indexes, the passage
+ * sequence and entity attributes of `LexicalIndexes`).
  *
- * Validity: the brain's `index.snapshots` meta names, per vector space, the snapshot that equals the
- * stored vectors. `beforeCommit` removes a space from it, durably, before any write that touches the
- * space is applied; a save writes a new snapshot directory, syncs it, and only then names it in the
- * meta, and only if no write touched the space since the save began or was still between storage and
- * the index when it began. So after a crash at any point the meta names only snapshots equal to
+ * Validity: the brain's `index.snapshots` meta names, per part, the snapshot that equals the stored
+ * records. `beforeCommit` removes a part from it, durably, before any write that touches the part is
+ * applied; a save writes a new snapshot directory, syncs it, and only then names it in the meta, and
+ * only if no write touched the part since the save began or was still between storage and the index
+ * when it began. So after a crash at any point the meta names only snapshots equal to
  * storage, and everything else is rebuilt from storage. One process per store (as the SQLite adapter
  * is): another process's writes would not pass through `beforeCommit`. A write that fails after its
- * `beforeCommit` never reaches the listener, so it keeps its spaces from being saved until the process
+ * `beforeCommit` never reaches the listener, so it keeps its parts from being saved until the process
  * restarts (which rebuilds them): the safe side, for a rare case.
  *
- * While a save writes an index (hnswlib reads it on a libuv thread), the commit listeners of writes
- * that touch it wait, so the index does not change under the reader; searches go on.
+ * Forgetting: a write that deletes passages, entities or observations also removes the lexical
+ * snapshot files at once (they hold ids and terms), rather than at the next save.
+ *
+ * While a save reads an index (hnswlib on a libuv thread; BM25 is encoded synchronously), the commit
+ * listeners of writes that touch it wait, so the index does not change under the reader; searches
+ * go on.
  */
-export interface VectorSnapshots {
+export interface IndexSnapshots {
   /**
-   * The valid snapshots of the brain, loaded. Spaces missing from the result (none saved, a write
+   * The valid snapshots of the brain, loaded. Parts missing from the result (none saved, a write
    * since, unreadable or inconsistent files) are for the caller to rebuild. Never throws.
    */
-  load(store: BrainStore): Promise<Map<VectorSpace, VectorIndex>>
+  load(store: BrainStore): Promise<LoadedSnapshots>
   /**
    * Engine `beforeCommit` hook. Throws when the invalidation cannot be recorded: the write is refused.
    * `forecast`: the batch this one replaces, seen by the hook earlier and never committed itself.
@@ -77,12 +106,24 @@ export interface VectorSnapshots {
     batch: WriteBatch,
     apply: (() => void | Promise<void>) | null,
   ): Promise<void>
-  /** After the brain's indexes were built: schedules a background save of spaces rebuilt from storage. */
+  /** After the brain's indexes were built: schedules a background save of parts rebuilt from storage. */
   built(brainId: string): void
-  /** Saves the brain's changed spaces now (after a save already running). */
+  /** Saves the brain's changed parts now (after a save already running). */
   save(brainId: string): Promise<void>
   /** Cancels scheduled saves, then saves every changed brain whose indexes are built (shutdown). */
   close(): Promise<void>
+}
+
+/** One part's index, as a save reads it. */
+type PartIndex =
+  { kind: 'vectors'; index: VectorIndex } | { kind: 'lexical'; index: LexicalIndexes }
+
+/** The parts of `sources` a save may write, each with its index. */
+function partsOf(sources: SnapshotSources): Map<SnapshotPart, PartIndex> {
+  const parts = new Map<SnapshotPart, PartIndex>()
+  for (const [space, index] of sources.vectors) parts.set(space, { kind: 'vectors', index })
+  parts.set('lexical', { kind: 'lexical', index: sources.lexical })
+  return parts
 }
 
 interface BrainState {
@@ -91,24 +132,24 @@ interface BrainState {
   readonly dir: string
   /** The meta as last read or written by this process (null until read). */
   meta: SnapshotMeta | null
-  /** Per space, bumped (before the write is applied) by every write that touches it. */
-  readonly epoch: Map<VectorSpace, number>
+  /** Per part, bumped (before the write is applied) by every write that touches it. */
+  readonly epoch: Map<SnapshotPart, number>
   /** Writes past `beforeCommit` whose listener has not run: storage may be ahead of the index. */
-  readonly pending: Map<WriteBatch, Set<VectorSpace>>
-  /** Per space, the id of the valid snapshot the in-memory index equals. */
-  readonly current: Map<VectorSpace, string>
-  /** Spaces whose index failed to follow a write: never saved by this process. */
-  readonly unsafe: Set<VectorSpace>
+  readonly pending: Map<WriteBatch, Set<SnapshotPart>>
+  /** Per part, the id of the valid snapshot the in-memory index equals. */
+  readonly current: Map<SnapshotPart, string>
+  /** Parts whose index failed to follow a write: never saved by this process. */
+  readonly unsafe: Set<SnapshotPart>
   /** Meta reads and writes, one at a time. */
   queue: Promise<unknown>
-  /** Set while `saveVectorIndex` reads an index: it must not change meanwhile. */
+  /** Set while a save reads an index: it must not change meanwhile. */
   reading: Promise<void> | null
   saving: Promise<void> | null
   timer: NodeJS.Timeout | null
   lastSaveAt: number
 }
 
-export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshots {
+export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
   const { storage, logger } = deps
   const enabled = deps.enabled ?? true
   const idleMs = deps.idleMs ?? 30_000
@@ -178,68 +219,84 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
     state.timer.unref()
   }
 
-  async function saveSpace(state: BrainState, space: VectorSpace, index: VectorIndex) {
-    const epoch = state.epoch.get(space) ?? 0
+  /** Writes the part's snapshot files: `reading` is set while the index must not change. */
+  async function writePart(state: BrainState, part: PartIndex, dir: string, id: string) {
+    if (part.kind === 'lexical') {
+      // Encoded synchronously (no write can change the index meanwhile), then written.
+      await saveLexicalSnapshot(part.index, dir)
+      return { count: part.index.passages.size, sync: () => Promise.resolve() }
+    }
+    state.reading = saveVectorIndex(part.index, dir, { id })
+    try {
+      await state.reading
+    } finally {
+      state.reading = null
+    }
+    return { count: part.index.size, sync: () => syncVectorSnapshot(dir) }
+  }
+
+  async function savePart(state: BrainState, name: SnapshotPart, part: PartIndex) {
+    const epoch = state.epoch.get(name) ?? 0
     const id = randomUUID()
-    const dir = join(state.dir, snapshotDirName(space, id))
+    const dir = join(state.dir, snapshotDirName(name, id))
     const started = performance.now()
     let recorded = false
     try {
-      state.reading = saveVectorIndex(index, dir, { id })
-      try {
-        await state.reading
-      } finally {
-        state.reading = null
-      }
+      const { count, sync } = await writePart(state, part, dir, id)
       const written = performance.now()
-      await syncVectorSnapshot(dir)
+      await sync()
       recorded = await serial(state, async () => {
-        if ((state.epoch.get(space) ?? 0) !== epoch || !(await live(state))) return false
-        const meta = await readMeta(state)
-        await writeMeta(state, { ...meta, vectors: { ...meta.vectors, [space]: id } })
-        state.current.set(space, id)
+        if ((state.epoch.get(name) ?? 0) !== epoch || !(await live(state))) return false
+        await writeMeta(state, withSnapshotId(await readMeta(state), name, id))
+        state.current.set(name, id)
         return true
       })
+      const what = part.kind === 'lexical' ? 'lexical' : 'vector'
       logger.info(
         {
           brainId: state.brainId,
-          space,
-          vectors: index.size,
+          part: name,
+          [part.kind === 'lexical' ? 'passages' : 'vectors']: count,
           writeMs: Math.round(written - started),
           syncMs: Math.round(performance.now() - written),
           recorded,
         },
-        recorded ? 'vector snapshot saved' : 'vector snapshot dropped: written to meanwhile',
+        recorded ? `${what} snapshot saved` : `${what} snapshot dropped: written to meanwhile`,
       )
     } finally {
       if (!recorded) await rm(dir, { recursive: true, force: true })
     }
   }
 
-  /** Snapshot directories the meta does not name (older snapshots, saves cut short by a crash). */
+  /**
+   * Snapshot directories the meta does not name (older snapshots, saves cut short by a crash, parts
+   * a write invalidated).
+   */
   async function removeStale(state: BrainState): Promise<void> {
     const meta = await serial(state, () => readMeta(state))
-    const keep = new Set(
-      Object.entries(meta.vectors).map(([space, id]) => snapshotDirName(space as VectorSpace, id)),
-    )
+    const keep = new Set<string>()
+    for (const part of ['passages', 'entities', 'lexical'] as const) {
+      const id = snapshotIdOf(meta, part)
+      if (id !== undefined) keep.add(snapshotDirName(part, id))
+    }
     const entries = await readdir(state.dir).catch(() => [] as string[])
     for (const name of entries)
-      if (name.startsWith('vectors-') && !keep.has(name))
+      if ((name.startsWith('vectors-') || name.startsWith('lexical-')) && !keep.has(name))
         await rm(join(state.dir, name), { recursive: true, force: true })
   }
 
   async function saveNow(state: BrainState): Promise<void> {
-    const vectors = deps.vectorsOf(state.brainId, state.store)
-    if (vectors === undefined || !(await live(state))) return
+    const sources = deps.indexesOf(state.brainId, state.store)
+    if (sources === undefined || !(await live(state))) return
     let saved = false
-    for (const [space, index] of vectors) {
-      if (state.current.has(space) || state.unsafe.has(space)) continue
+    for (const [name, part] of partsOf(sources)) {
+      if (state.current.has(name) || state.unsafe.has(name)) continue
       // A write already in storage but not yet in the index: the snapshot would miss it.
-      if ([...state.pending.values()].some((spaces) => spaces.has(space))) {
+      if ([...state.pending.values()].some((parts) => parts.has(name))) {
         schedule(state)
         continue
       }
-      await saveSpace(state, space, index)
+      await savePart(state, name, part)
       saved = true
     }
     if (saved) {
@@ -261,7 +318,7 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
 
   return {
     async load(store) {
-      const loaded = new Map<VectorSpace, VectorIndex>()
+      const loaded: LoadedSnapshots = { vectors: new Map(), lexical: null }
       if (!enabled || !store.snapshotDir) return loaded
       const state = stateOf(store, store.snapshotDir)
       const epochs = new Map(state.epoch)
@@ -270,62 +327,90 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
         meta = await serial(state, () => readMeta(state))
       } catch (error) {
         logger.warn({ err: error, brainId: store.brainId }, 'index snapshot meta unreadable')
-        return loaded
+        return { vectors: new Map(), lexical: null }
       }
-      for (const [space, id] of Object.entries(meta.vectors) as [VectorSpace, string][]) {
+      /** Loads one part; a write that began after the meta was read leaves the index ahead of it. */
+      const restore = async <T>(
+        part: SnapshotPart,
+        id: string,
+        read: (dir: string) => Promise<T>,
+        size: (value: T) => number,
+      ): Promise<T | null> => {
         const started = performance.now()
         try {
-          // Search-time settings are this version's, as for an index built now.
-          const index = await loadVectorIndex(join(state.dir, snapshotDirName(space, id)), {
-            id,
-            ef: VECTOR_INDEX_DEFAULTS.ef,
-            exactBelow: VECTOR_INDEX_DEFAULTS.exactBelow,
-          })
-          loaded.set(space, index)
-          // A write that began after the meta was read is applied to this index by its listener;
-          // until a save, the index is then ahead of the snapshot.
-          if ((state.epoch.get(space) ?? 0) === (epochs.get(space) ?? 0))
-            state.current.set(space, id)
+          const value = await read(join(state.dir, snapshotDirName(part, id)))
+          if ((state.epoch.get(part) ?? 0) === (epochs.get(part) ?? 0)) state.current.set(part, id)
           logger.info(
             {
               brainId: store.brainId,
-              space,
-              vectors: index.size,
+              part,
+              size: size(value),
               ms: Math.round(performance.now() - started),
             },
-            'vector index loaded from snapshot',
+            `${part === 'lexical' ? 'lexical' : 'vector'} index loaded from snapshot`,
           )
+          return value
         } catch (error) {
           logger.warn(
-            { err: error, brainId: store.brainId, space },
-            'vector snapshot unusable; rebuilding from storage',
+            { err: error, brainId: store.brainId, part },
+            'index snapshot unusable; rebuilding from storage',
           )
+          return null
         }
       }
-      return loaded
+      // Every part at once: their reads and hnswlib's run on libuv's threads, side by side.
+      const vectors = Object.entries(meta.vectors).map(async ([space, id]) => {
+        // Search-time settings are this version's, as for an index built now.
+        const index = await restore(
+          space as VectorSpace,
+          id,
+          (dir) =>
+            loadVectorIndex(dir, {
+              id,
+              ef: VECTOR_INDEX_DEFAULTS.ef,
+              exactBelow: VECTOR_INDEX_DEFAULTS.exactBelow,
+            }),
+          (i) => i.size,
+        )
+        if (index !== null) loaded.vectors.set(space as VectorSpace, index)
+      })
+      const lexicalId = snapshotIdOf(meta, 'lexical')
+      const lexical =
+        lexicalId === undefined
+          ? null
+          : restore(
+              'lexical',
+              lexicalId,
+              async (dir) => new LexicalIndexes(deps.bm25, await loadLexicalSnapshot(dir)),
+              (indexes) => indexes.passages.size,
+            )
+      await Promise.all(vectors)
+      return { vectors: loaded.vectors, lexical: await lexical }
     },
 
     async beforeCommit(brainId, batch, forecast) {
       // A forecast was invalidated for like a write (conservatively), but no listener will follow it.
       if (forecast !== undefined) states.get(brainId)?.pending.delete(forecast)
-      const spaces = touchedVectorSpaces(batch)
-      if (spaces.size === 0) return
+      const parts = touchedSnapshotParts(batch)
+      if (parts.size === 0) return
       const store = await storage.brain(brainId)
       if (!store.snapshotDir) return
       const state = stateOf(store, store.snapshotDir)
-      for (const space of spaces) {
-        state.epoch.set(space, (state.epoch.get(space) ?? 0) + 1)
-        state.current.delete(space)
+      for (const part of parts) {
+        state.epoch.set(part, (state.epoch.get(part) ?? 0) + 1)
+        state.current.delete(part)
       }
-      state.pending.set(batch, spaces)
+      state.pending.set(batch, parts)
       try {
         await serial(state, async () => {
           const meta = await readMeta(state)
-          if (![...spaces].some((space) => meta.vectors[space] !== undefined)) return
-          const vectors = { ...meta.vectors }
-          for (const space of spaces) delete vectors[space]
-          await writeMeta(state, { ...meta, vectors })
+          if (![...parts].some((part) => snapshotIdOf(meta, part) !== undefined)) return
+          let next = meta
+          for (const part of parts) next = withSnapshotId(next, part, undefined)
+          await writeMeta(state, next)
         })
+        // The lexical snapshot holds ids and terms: a forget takes it off the disk now.
+        if (deletesIndexedRecords(batch)) await removeStale(state)
       } catch (error) {
         state.pending.delete(batch)
         throw error
@@ -334,8 +419,8 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
 
     async follow(brainId, batch, apply) {
       const state = states.get(brainId)
-      const spaces = state?.pending.get(batch)
-      if (state === undefined || spaces === undefined) {
+      const parts = state?.pending.get(batch)
+      if (state === undefined || parts === undefined) {
         await apply?.()
         return
       }
@@ -344,11 +429,11 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
         // its own error (logged there); the batch is applied all the same.
         while (state.reading !== null) await state.reading.catch(() => {})
         // The batch stays pending while it is applied (with event-loop turns): no save reads its
-        // spaces meanwhile.
+        // parts meanwhile.
         await apply?.()
       } catch (error) {
         // The index may hold part of the batch: it no longer equals storage, so it is never saved.
-        for (const space of spaces) state.unsafe.add(space)
+        for (const part of parts) state.unsafe.add(part)
         throw error
       } finally {
         state.pending.delete(batch)
@@ -361,8 +446,9 @@ export function createVectorSnapshots(deps: VectorSnapshotsDeps): VectorSnapshot
     built(brainId) {
       const state = states.get(brainId)
       if (state === undefined) return
-      const vectors = deps.vectorsOf(brainId, state.store)
-      if ([...(vectors?.keys() ?? [])].some((space) => !state.current.has(space))) schedule(state)
+      const sources = deps.indexesOf(brainId, state.store)
+      if (sources === undefined) return
+      if ([...partsOf(sources).keys()].some((part) => !state.current.has(part))) schedule(state)
     },
 
     async close() {

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, truncate } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -12,7 +12,7 @@ import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { VectorSpace } from './brain-indexes.js'
 import type { IndexManager } from './index-manager.js'
-import type { VectorSnapshotOptions } from './vector-snapshots.js'
+import type { VectorSnapshotOptions } from './index-snapshots.js'
 import { parseSnapshotMeta, SNAPSHOT_META, snapshotDirName } from './snapshot-meta.js'
 
 const BRAIN = 'b'
@@ -74,6 +74,8 @@ type TestAdapter = StorageAdapter & {
   root: string
   /** The space of every `vectors.scan` call (a rebuild reads vectors; a snapshot load does not). */
   scans: string[]
+  /** Every `passages.scan` call (the lexical indexes' rebuild reads passages; a snapshot load does not). */
+  passageScans: number
   /**
    * Resolves at the first write of a brain's snapshot meta, from now on, that names exactly `spaces`
    * as valid: the signal that a (background) save was recorded. No clock of its own.
@@ -92,9 +94,10 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
   const wrapped = new Map<BrainStore, BrainStore>()
   const scans: string[] = []
   const metaWrites = new Set<(spaces: string[]) => void>()
-  return {
+  const adapter: TestAdapter = {
     root,
     scans,
+    passageScans: 0,
     recorded(spaces) {
       const want = JSON.stringify([...spaces].sort())
       return new Promise((resolve) => {
@@ -140,12 +143,20 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
               return store.vectors.scan(space, after, limit)
             },
           },
+          passages: {
+            ...store.passages,
+            scan(after, limit) {
+              adapter.passageScans++
+              return store.passages.scan(after, limit)
+            },
+          },
         }
         wrapped.set(store, outer)
       }
       return outer
     },
   }
+  return adapter
 }
 
 /** One life of the process: an engine and its search service on `storage`. */
@@ -165,6 +176,7 @@ async function boot(
   if ((await engram.brains.get(BRAIN)) === null) await engram.brains.create(BRAIN)
   const store = await engram.store(BRAIN)
   storage.scans.length = 0
+  storage.passageScans = 0
   return { engram, indexes: engram.indexes, store, scanned: storage.scans }
 }
 
@@ -375,7 +387,8 @@ describe('vector index snapshots', () => {
     await first.engram.commit(BRAIN, seedBatch())
     await first.indexes.get(BRAIN)
     await first.indexes.saveSnapshots(BRAIN)
-    expect((await readdir(join(storage.root, BRAIN))).length).toBe(2)
+    // Two vector spaces and the lexical indexes.
+    expect((await readdir(join(storage.root, BRAIN))).length).toBe(3)
     await first.engram.brains.delete(BRAIN)
     await expect(readdir(join(storage.root, BRAIN))).rejects.toThrow()
     // A brain created again under the same id starts without snapshots, and the indexes this process
@@ -392,5 +405,116 @@ describe('vector index snapshots', () => {
     expect(indexes.vectorOrigin.get('passages')).toBe('storage')
     expect(indexes.vectors.get('passages')!.size).toBe(1)
     expect(indexes.vectors.has('entities')).toBe(false)
+  })
+})
+
+const lexicalId = async (store: BrainStore) =>
+  parseSnapshotMeta(await store.meta.get(SNAPSHOT_META)).lexical
+
+/** Everything a search reads from the lexical indexes, to compare a loaded brain with a built one. */
+async function lexicalView(indexes: IndexManager) {
+  const built = await indexes.get(BRAIN)
+  return {
+    passages: built.passages.search('passage p1', 50),
+    entities: built.entities.search('entity', 10),
+    size: built.passages.size,
+    info: [...built.entityInfo].sort(),
+    neighbours: ['p0', 'p5', 'p39'].map((id) => built.lexical.sequence.neighbours(id)),
+  }
+}
+
+/** Passages of one source, in order: they have sequence neighbours. */
+const sourced = (id: string, position: number): Passage => ({
+  ...passage(id),
+  text: `${id} mentions zanzibar ${position % 3 === 0 ? 'quokka' : 'walrus'}`,
+  source: 'doc-1',
+  position,
+})
+
+describe('lexical index snapshots (BM25, passage sequence, entity attributes)', () => {
+  it('are saved at stop and loaded at the next start instead of reading every passage', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, {
+      ...seedBatch(),
+      passages: Array.from({ length: 40 }, (_, i) => sourced(`p${i}`, i)),
+      entities: [{ ...entity('ev'), labels: ['EVENT'], happenedAt: AT }, entity('e1')],
+    })
+    const expected = await lexicalView(first.indexes)
+    expect(expected.neighbours[1]).toEqual(['p4', 'p6'])
+    await first.engram.stop()
+    expect(await lexicalId(first.store)).toBeDefined()
+
+    const second = await boot(storage)
+    expect(await lexicalView(second.indexes)).toEqual(expected)
+    expect(storage.passageScans).toBe(0)
+    expect((await second.indexes.get(BRAIN)).lexical.restored).toBe(true)
+    // A write after the load reaches the loaded index, and invalidates the snapshot first.
+    await second.engram.commit(BRAIN, { passages: [sourced('p40', 40)] })
+    expect(await lexicalId(second.store)).toBeUndefined()
+    expect((await second.indexes.get(BRAIN)).passages.search('p40', 1)[0]!.id).toBe('p40')
+    // Crash-like end: the next start rebuilds from storage, with the write.
+    const third = await boot(storage)
+    const rebuilt = await third.indexes.get(BRAIN)
+    expect(rebuilt.lexical.restored).toBe(false)
+    expect(storage.passageScans).toBeGreaterThan(0)
+    expect(rebuilt.passages.size).toBe(41)
+  })
+
+  it('are taken off the disk by a forget, and the next one holds no forgotten term', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, {
+      passages: [
+        { ...passage('keep'), text: 'an ordinary passage about walruses' },
+        { ...passage('gone'), text: 'the secret word is xylophonist' },
+      ],
+    })
+    await first.indexes.get(BRAIN)
+    await first.indexes.saveSnapshots(BRAIN)
+    const dir = join(storage.root, BRAIN)
+    const lexicalDirs = async () =>
+      (await readdir(dir)).filter((name) => name.startsWith('lexical-'))
+    const [saved] = await lexicalDirs()
+    expect(saved).toBeDefined()
+    const file = join(dir, saved!, 'lexical.bin')
+    expect((await readFile(file)).includes('xylophonist')).toBe(true)
+
+    await first.engram.commit(BRAIN, { deletePassages: ['gone'] })
+    // Gone at once, before any save.
+    expect(await lexicalDirs()).toEqual([])
+    await first.indexes.saveSnapshots(BRAIN)
+    const [next] = await lexicalDirs()
+    const bytes = await readFile(join(dir, next!, 'lexical.bin'))
+    expect(bytes.includes('xylophon')).toBe(false)
+    expect(bytes.includes('gone')).toBe(false)
+    expect(bytes.includes('walrus')).toBe(true)
+    await first.engram.stop()
+
+    const second = await boot(storage)
+    const indexes = await second.indexes.get(BRAIN)
+    expect(indexes.lexical.restored).toBe(true)
+    expect(indexes.passages.search('xylophonist', 5)).toEqual([])
+    expect(indexes.passages.search('walruses', 5).map((h) => h.id)).toEqual(['keep'])
+  })
+
+  it('with a damaged file are not loaded: the lexical indexes are rebuilt', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    const expected = await lexicalView(first.indexes)
+    await first.engram.stop()
+    const dir = join(storage.root, BRAIN)
+    const lexicalDir = (await readdir(dir)).find((name) => name.startsWith('lexical-'))!
+    const file = join(dir, lexicalDir, 'lexical.bin')
+    await truncate(file, (await readFile(file)).length - 3)
+
+    const second = await boot(storage)
+    expect(await lexicalView(second.indexes)).toEqual(expected)
+    expect((await second.indexes.get(BRAIN)).lexical.restored).toBe(false)
+    expect(storage.passageScans).toBeGreaterThan(0)
+    await second.indexes.saveSnapshots(BRAIN)
+    expect(await readdir(dir)).not.toContain(lexicalDir)
+    expect(await lexicalId(second.store)).toBeDefined()
   })
 })

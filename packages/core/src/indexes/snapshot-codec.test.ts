@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest'
+import { Bm25Index } from './bm25/bm25-index.js'
+import { decodeSnapshot, encodeSnapshot, type SnapshotParts } from './snapshot-codec.js'
+
+describe('snapshot codec', () => {
+  it('gives back JSON values, typed arrays and string lists, a NUL inside a string included', () => {
+    const parts: SnapshotParts = {
+      json: { count: 3, nested: { a: [1, 'b'] } },
+      arrays: {
+        bytes: Uint8Array.of(1, 2, 3),
+        words: Uint32Array.of(7, 2 ** 32 - 1),
+        signed: Int32Array.of(-1, 5),
+        reals: Float64Array.of(0.5, -Infinity),
+      },
+      strings: { plain: ['a', '', 'ünïcode', 'z'], odd: ['x\u0000y', 'z'], none: [] },
+    }
+    const back = decodeSnapshot(encodeSnapshot(parts))
+    expect(back.json).toEqual(parts.json)
+    expect(back.arrays).toEqual(parts.arrays)
+    expect(back.strings).toEqual(parts.strings)
+  })
+
+  it('refuses a file cut short or grown, and one that is not a snapshot', () => {
+    const bytes = encodeSnapshot({ json: {}, arrays: { a: new Uint32Array(100) } })
+    expect(() => decodeSnapshot(bytes.subarray(0, bytes.length - 1))).toThrow(/bytes, expected/)
+    expect(() => decodeSnapshot(Buffer.concat([bytes, Buffer.of(0)]))).toThrow(/bytes, expected/)
+    expect(() => decodeSnapshot(Buffer.from('{"json":{}}'))).toThrow(/not an index snapshot/)
+  })
+
+  it('restores a BM25 index that scores as the original, without its removed documents', () => {
+    const index = new Bm25Index()
+    for (let i = 0; i < 50; i++)
+      index.add(`d${i}`, `doc ${i} about ${i % 7 === 0 ? 'walrus' : 'seal'}`)
+    index.add('gone', 'a secret xylophonist')
+    index.remove('gone')
+    const restored = Bm25Index.fromParts(decodeSnapshot(encodeSnapshot(index.toParts())))
+    for (const query of ['walrus', 'seal doc 14', 'xylophonist'])
+      expect(restored.search(query, 10)).toEqual(index.search(query, 10))
+    expect(restored.size).toBe(50)
+    expect(restored.has('gone')).toBe(false)
+    // The restored index goes on taking documents.
+    restored.add('new', 'walrus walrus')
+    expect(restored.search('walrus', 1)[0]!.id).toBe('new')
+  })
+})
