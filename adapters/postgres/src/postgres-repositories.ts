@@ -183,16 +183,20 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
               q.queryText,
             )
         }
-        const from = `relationships r
+        const joined = `relationships r
           JOIN entities s ON s.brain_id = r.brain_id AND s.id = r.subject_id
           JOIN entities o ON o.brain_id = r.brain_id AND o.id = r.object_id`
+        // Only a text filter reads the endpoints' names; otherwise the count and the page are chosen
+        // over the relationships alone (see the SQLite adapter: the engine deletes an entity's
+        // relationships with it, so none lacks an endpoint; one that did would be counted, not listed).
+        const from = q.queryText ? joined : 'relationships r'
         const total = await db.query<{ n: number }>(
           `SELECT count(*)::int AS n FROM ${from} ${f.clause}`,
           f.params,
         )
         // The page's relationships are chosen over the indexes (order, endpoints), then read.
         const { rows } = await db.query<{ r: string; s: string; o: string }>(
-          `SELECT r.data::text AS r, s.data::text AS s, o.data::text AS o FROM ${from}
+          `SELECT r.data::text AS r, s.data::text AS s, o.data::text AS o FROM ${joined}
            WHERE r.brain_id = $1 AND r.id IN (
              SELECT r.id FROM ${from} ${f.clause} ORDER BY r.last_updated DESC, r.id DESC ${f.page})
            ORDER BY r.last_updated DESC, r.id DESC`,

@@ -194,15 +194,21 @@ export function sqliteRepositories(
             params.push(q.queryText, q.queryText, q.queryText)
           }
         }
-        const from =
+        const joined =
           'relationships r JOIN entities s ON s.uuid = r.subject_uuid JOIN entities o ON o.uuid = r.object_uuid'
+        // Only a text filter reads the endpoints' names; otherwise the count and the page are chosen
+        // over the relationships alone (an entity lookup per relationship was most of a deep page's
+        // cost, and grew with the brain: benchmarks/results/op-growth.md). The engine deletes an
+        // entity's relationships with it, so no relationship lacks an endpoint; one that did would
+        // be counted but not listed.
+        const from = q.queryText ? joined : 'relationships r'
         const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
         const total = (
           stmt(`SELECT count(*) AS n FROM ${from} ${clause}`).get(...params) as { n: number }
         ).n
         // The page's relationships are chosen over the indexes (order, endpoints), then read.
         const rows = stmt(
-          `SELECT r.data AS r, s.data AS s, o.data AS o FROM ${from} WHERE r.rowid IN (SELECT r.rowid FROM ${from} ${clause} ORDER BY r.last_updated DESC, r.uuid DESC LIMIT ? OFFSET ?) ORDER BY r.last_updated DESC, r.uuid DESC`,
+          `SELECT r.data AS r, s.data AS s, o.data AS o FROM ${joined} WHERE r.rowid IN (SELECT r.rowid FROM ${from} ${clause} ORDER BY r.last_updated DESC, r.uuid DESC LIMIT ? OFFSET ?) ORDER BY r.last_updated DESC, r.uuid DESC`,
         ).all(...params, q.limit, q.skip) as { r: string; s: string; o: string }[]
         const items: Triple[] = rows.map((row) => ({
           subject: JSON.parse(row.s),
