@@ -67,7 +67,7 @@ export interface EngineOptions extends EngineCoreOptions {
    * the brain's calibrated weights, docs/search-fusion.md). An unknown name fails `createEngine`.
    */
   defaultFusion?: string
-  /** Vector index snapshots (see `IndexManagerOptions.snapshots`). Default: on. */
+  /** Index snapshots, vector and lexical (see `IndexManagerOptions.snapshots`). Default: on. */
   snapshots?: VectorSnapshotOptions | false
   /**
    * Memory budget of the in-memory indexes, in MiB (2^20 bytes; fractions allowed): the least recently
