@@ -227,6 +227,11 @@ const CALLS: [string, () => Call, ((body: unknown) => void)?][] = [
     () => ({ method: 'GET', path: '/meta/relationships-properties' }),
   ],
   ['meta_login_info', () => ({ method: 'GET', path: '/meta/login-info' })],
+  [
+    'meta_search_plugins',
+    () => ({ method: 'GET', path: '/meta/search-plugins' }),
+    filled('channels', 'fusions', 'stages'),
+  ],
   ['system_list_brains', () => ({ method: 'GET', path: '/system/brains-list' })],
   [
     'system_create_brain',

@@ -92,6 +92,8 @@ export type Entity = components['schemas']['Entity']
 export type Relationship = components['schemas']['Relationship']
 export type Observation = components['schemas']['Observation']
 export type Changelog = components['schemas']['Changelog']
+/** `GET /meta/search-plugins`: the channels, fusions and rerank stages a search may name. */
+export type SearchPlugins = components['schemas']['SearchPlugins']
 
 /**
  * The Engram REST API, typed from the committed `openapi.json` (see `src/generated/`). Every operation is

@@ -9,6 +9,7 @@ export {
   type Observation,
   type Relationship,
   type SearchHit,
+  type SearchPlugins,
   type SearchResponse,
 } from './engram-client.js'
 export {

@@ -146,6 +146,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/meta/search-plugins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Channels, fusions and rerank stages a search may name
+         * @description The search plugins this server registered, built-in and loaded from configuration (`ENGRAM_PLUGINS`), each as a request names it, in registration order (built-ins first). The same for every brain, so it takes no brain selection; any valid token.
+         */
+        get: operations["meta_search_plugins"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/system/brains": {
         parameters: {
             query?: never;
@@ -1151,6 +1171,41 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        SearchPlugins: {
+            /** @description Values of `channels`. */
+            channels: {
+                /** @description As a request writes it: a built-in channel or fusion bare (`rrf`), any other `plugin:<name>`. */
+                name: string;
+                /** @description Shipped with Engram (`builtinPlugins()`); false for a plugin loaded from configuration. */
+                builtin: boolean;
+                /**
+                 * @description What its ids are: passage ids or entity uuids.
+                 * @enum {string}
+                 */
+                yields: "passages" | "entities";
+            }[];
+            /** @description Values of `fusion`. */
+            fusions: {
+                /** @description As a request writes it: a built-in channel or fusion bare (`rrf`), any other `plugin:<name>`. */
+                name: string;
+                /** @description Shipped with Engram (`builtinPlugins()`); false for a plugin loaded from configuration. */
+                builtin: boolean;
+            }[];
+            /** @description Values of `rerank` besides `auto` and `none`. */
+            stages: {
+                /** @description As a request writes it: a built-in channel or fusion bare (`rrf`), any other `plugin:<name>`. */
+                name: string;
+                /** @description Shipped with Engram (`builtinPlugins()`); false for a plugin loaded from configuration. */
+                builtin: boolean;
+                /**
+                 * @description The request option that runs it. Expansion (`expand`) and personalization (`target`) are placed by the pipeline, not registered, so not listed.
+                 * @enum {string}
+                 */
+                slot: "rerank";
+                /** @description Readers it cannot work without: a search naming it where one is missing (no embedder, or a brain without vectors) is a 400. */
+                requires: ("embed" | "vectors")[];
+            }[];
         };
         Source: {
             /** @description The caller’s `source_id`, else the id of its first task. */
@@ -2179,6 +2234,88 @@ export interface operations {
                         brain_id: string;
                         is_system_pat: boolean;
                     };
+                };
+            };
+            /** @description Missing, unknown or conflicting token */
+            401: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Valid token without access to this brain or route */
+            403: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Method not allowed on this path */
+            405: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Schema validation failed */
+            422: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The server is shutting down */
+            503: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    meta_search_plugins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPlugins"];
                 };
             };
             /** @description Missing, unknown or conflicting token */

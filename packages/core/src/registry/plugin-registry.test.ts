@@ -89,6 +89,18 @@ describe('plugin registry', () => {
     expect(r.requestNames('stage')).toEqual(['plugin:dense'])
   })
 
+  it('lists the loaded plugins of a kind in registration order, not sorted', () => {
+    const r = new PluginRegistry()
+      .register(channel('zeta'))
+      .register(fusion('rrf'))
+      .register(channel('alpha'))
+      .register(stage('dense'))
+    expect(r.loaded('channel').map((p) => p.name)).toEqual(['zeta', 'alpha'])
+    expect(r.loaded('fusion').map((p) => p.name)).toEqual(['rrf'])
+    expect(r.loaded('stage').map((p) => [p.kind, p.name])).toEqual([['stage', 'dense']])
+    expect(r.names('channel')).toEqual(['alpha', 'zeta'])
+  })
+
   it('answers an unknown name with a 400 VALIDATION_ERROR naming the loaded ones', () => {
     const r = registry()
     const fusionMiss = validationError(() => r.resolveRequest('fusion', 'linear'))

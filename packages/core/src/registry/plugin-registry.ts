@@ -81,6 +81,14 @@ export class PluginRegistry {
       .sort()
   }
 
+  /**
+   * The loaded plugins of a kind in the order they were registered: the engine registers the
+   * built-ins first (`builtinPlugins()`), then the configured ones (`ENGRAM_PLUGINS` order).
+   */
+  loaded<K extends PluginKind>(kind: K): ByKind[K][] {
+    return [...this.plugins.values()].filter((p): p is ByKind[K] => p.kind === kind)
+  }
+
   /** Names of the loaded plugins of a kind as a request writes them (`rrf`, `plugin:combmnz`), sorted. */
   requestNames(kind: PluginKind): string[] {
     return this.names(kind)

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
-import { type Engram, type Records } from '@engram/core'
+import { builtinPlugins, requestName, type Engram, type Records } from '@engram/core'
 import { brainIdQuery } from '../schemas/common.js'
+import { searchPluginsWire } from '../schemas/search-plugins-wire.js'
 import { defineRoute } from './define-route.js'
 
-/** `/meta/*` (CONTRACT.md section 5). */
+/** `/meta/*` (CONTRACT.md section 5; `/meta/search-plugins` in docs/writing-a-plugin.md). */
 export function metaRoutes(app: FastifyInstance, engram: Engram) {
   const records = engram.records
+  const searchPlugins = listSearchPlugins(engram)
   const list = (
     url: string,
     operationId: string,
@@ -66,4 +68,48 @@ export function metaRoutes(app: FastifyInstance, engram: Engram) {
         ? { brain_id: request.principal.brainId, is_system_pat: false }
         : { brain_id: engram.defaultBrain ?? 'default', is_system_pat: true },
   )
+
+  defineRoute(
+    app,
+    {
+      method: 'GET',
+      url: '/meta/search-plugins',
+      operationId: 'meta_search_plugins',
+      tag: 'meta',
+      summary: 'Channels, fusions and rerank stages a search may name',
+      description:
+        'The search plugins this server registered, built-in and loaded from configuration (`ENGRAM_PLUGINS`), each as a request names it, in registration order (built-ins first). The same for every brain, so it takes no brain selection; any valid token.',
+      auth: 'login',
+      success: { 200: searchPluginsWire },
+    },
+    async () => searchPlugins,
+  )
+}
+
+/**
+ * The registry as `GET /meta/search-plugins` shows it, computed once: it is frozen before the server
+ * starts. A plugin is built-in when it is one of `builtinPlugins()`: the engine registers those first,
+ * so a configured plugin of the same kind and name is refused at start.
+ */
+function listSearchPlugins(engram: Engram): z.output<typeof searchPluginsWire> {
+  const registry = engram.search.registry
+  const shipped = new Set(builtinPlugins().map((p) => `${p.kind}:${p.name}`))
+  const builtin = (kind: string, name: string) => shipped.has(`${kind}:${name}`)
+  return {
+    channels: registry.loaded('channel').map((p) => ({
+      name: requestName('channel', p.name),
+      builtin: builtin(p.kind, p.name),
+      yields: p.yields,
+    })),
+    fusions: registry.loaded('fusion').map((p) => ({
+      name: requestName('fusion', p.name),
+      builtin: builtin(p.kind, p.name),
+    })),
+    stages: registry.loaded('stage').map((p) => ({
+      name: requestName('stage', p.name),
+      builtin: builtin(p.kind, p.name),
+      slot: 'rerank' as const,
+      requires: [...(p.requires ?? [])],
+    })),
+  }
 }
