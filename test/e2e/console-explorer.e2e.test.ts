@@ -18,6 +18,58 @@ async function settled(page: Page, selector: string): Promise<string | null> {
   return ended.getAttribute('data-state')
 }
 const STATUS = '[data-testid="explorer-status"]'
+const CANVAS = '[data-testid="explorer-canvas"]'
+
+/** Waits for the renderer built at sign-in (renderer-warmup.ts) to be ready. */
+const rendererReady = (page: Page) =>
+  page.locator(`${CANVAS}[data-ready="true"]`).waitFor({ state: 'attached', timeout: 0 })
+
+/** Waits for the ForceAtlas2 run of the last load to reach its stable frame; returns its attributes. */
+async function stableLayout(page: Page) {
+  await page.locator(`${STATUS}[data-layout="stable"]`).waitFor({ state: 'attached', timeout: 0 })
+  const status = page.getByTestId('explorer-status')
+  return {
+    stableMs: Number(await status.getAttribute('data-stable-ms')),
+    iterations: Number(await status.getAttribute('data-iterations')),
+  }
+}
+
+/** The label boxes the last placement drew (viewport px), and whether any two overlap. */
+async function labelBoxes(page: Page) {
+  // The placement runs on a timer after the camera or the graph moved: let it settle.
+  await page.waitForTimeout(300)
+  const raw = await page.locator(CANVAS).getAttribute('data-label-boxes')
+  const boxes = JSON.parse(raw ?? '[]') as [number, number, number, number][]
+  let overlaps = 0
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i]!, boxes[j]!]
+      if (a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]) overlaps++
+    }
+  return { count: boxes.length, overlaps }
+}
+
+/** Writes the session as the shell keeps it, then reloads: signed in on `brain`. */
+async function signIn(ui: ConsolePage & { errors: string[] }, brain: string) {
+  await ui.page.evaluate(
+    ([token, b]) => {
+      // Runs in the page (the test's tsconfig has no DOM types).
+      const storage = (
+        globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+      ).sessionStorage
+      storage.setItem('engram.console.token', token)
+      storage.setItem('engram.console.brain', b)
+    },
+    [SYSTEM_TOKEN, brain] as const,
+  )
+  await ui.page.reload()
+  // Errors count from the signed-in load on: the first load's only one is Chromium's request for
+  // /favicon.ico, which the server answers 404.
+  ui.errors.length = 0
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const RESULTS = '[data-testid="explorer-results"]'
 /** The detail panel of one entity (a new one each time an entity is selected). */
 const panel = (uuid: string) => `[data-testid="entity-detail"] > [data-uuid="${uuid}"]`
@@ -85,21 +137,7 @@ describe('console explorer (e2e)', () => {
       ],
     })
     ui = await openConsole(app.url)
-    await ui.page.evaluate(
-      ([token, brain]) => {
-        // Runs in the page (the test's tsconfig has no DOM types).
-        const storage = (
-          globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
-        ).sessionStorage
-        storage.setItem('engram.console.token', token)
-        storage.setItem('engram.console.brain', brain)
-      },
-      [SYSTEM_TOKEN, BRAIN] as const,
-    )
-    await ui.page.reload()
-    // Errors count from the signed-in load on: the first load's only one is Chromium's request for
-    // /favicon.ico, which the server answers 404.
-    ui.errors.length = 0
+    await signIn(ui, BRAIN)
   })
 
   afterAll(async () => {
@@ -110,27 +148,40 @@ describe('console explorer (e2e)', () => {
   const nodeCount = async () =>
     Number(await ui.page.getByTestId('explorer-node-count').getAttribute('data-nodes'))
 
-  it('searches, opens the 2-hop neighbourhood, expands, and shows entity detail', async () => {
+  it('searches, opens the single match at once, expands, and shows entity detail', async () => {
     const { page } = ui
     await page.getByTestId('tab-explorer').click()
+    // Before anything is drawn, the canvas says what to do.
+    const empty = page.getByTestId('explorer-empty')
+    expect(await empty.isVisible()).toBe(true)
+    expect(await empty.getAttribute('data-kind')).toBe('start')
+    expect(await empty.textContent()).toMatch(/press Find.*Whole brain/)
+    await rendererReady(page)
+    await ui.screenshot('explorer-0-empty')
     await page.getByTestId('explorer-search').fill('lovelace')
     await page.getByTestId('explorer-search-submit').click()
     expect(await settled(page, RESULTS)).toBe('done')
     const result = page.getByTestId('explorer-result')
     expect(await result.count()).toBe(1)
     expect(await result.first().textContent()).toContain('Ada Lovelace')
-    await ui.screenshot('explorer-1-search')
 
-    // The click starts the load at once (`data-state` loading), so the next `done` is this load's.
-    await result.first().click()
+    // A single match opens without a click.
     const status = page.getByTestId('explorer-status')
+    await page.locator(`${STATUS}[data-action="2-hop"]`).waitFor({ state: 'attached' })
     expect(await settled(page, STATUS)).toBe('done')
-    expect(await status.getAttribute('data-action')).toBe('2-hop')
+    expect(await empty.isVisible()).toBe(false)
+    await ui.screenshot('explorer-1-search')
     // Ada, Babbage, London (1 hop); Analytical Engine, Royal Society (2 hops). Not Harvard Mark I.
     expect(await nodeCount()).toBe(5)
     expect(Number(await page.getByTestId('explorer-node-count').getAttribute('data-edges'))).toBe(4)
     expect(await page.getByTestId('explorer-legend-item').count()).toBe(4)
     expect(await page.locator('[data-testid="explorer-canvas"] canvas').count()).toBeGreaterThan(0)
+    // ForceAtlas2 refines the radial layout in the worker, then the stable frame is marked.
+    const layout = await stableLayout(page)
+    expect(layout.iterations).toBeGreaterThan(0)
+    expect(layout.stableMs).toBeGreaterThan(0)
+    // Every node's label fits: five labels, none over another.
+    expect(await labelBoxes(page)).toEqual({ count: 5, overlaps: 0 })
 
     // The load selects Ada: her panel settles once every part of it has answered.
     const detail = page.getByTestId('entity-detail')
@@ -169,6 +220,63 @@ describe('console explorer (e2e)', () => {
     expect(await status.getAttribute('data-action')).toBe('expand')
     expect(await nodeCount()).toBe(6)
     await ui.screenshot('explorer-4-expanded')
+    await stableLayout(page)
+
+    // Shortest path over what is drawn: Ada → Babbage → Royal Society.
+    await page.getByTestId('explorer-path-from').fill('ada lovelace')
+    await page.getByTestId('explorer-path-to').fill('royal')
+    await page.getByTestId('explorer-path-submit').click()
+    const pathResult = page.getByTestId('explorer-path-result')
+    expect(await pathResult.getAttribute('data-state')).toBe('done')
+    expect(await pathResult.getAttribute('data-hops')).toBe('2')
+    expect(await pathResult.getAttribute('data-path')).toBe(
+      ['Ada Lovelace', 'Charles Babbage', 'Royal Society'].map((n) => uuids.get(n)).join(' '),
+    )
+    expect(await pathResult.textContent()).toBe(
+      '2 hops: Ada Lovelace → Charles Babbage → Royal Society',
+    )
+    await ui.screenshot('explorer-4b-path')
+    // A name that matches no drawn entity says so.
+    await page.getByTestId('explorer-path-to').fill('Grace Hopper')
+    await page.getByTestId('explorer-path-submit').click()
+    expect(await pathResult.getAttribute('data-state')).toBe('none')
+    expect(await pathResult.textContent()).toContain('Grace Hopper')
+    await page.getByTestId('explorer-path-clear').click()
+
+    // Filters: hiding Place hides London and its edge; hiding a predicate hides its edges.
+    const count = page.getByTestId('explorer-node-count')
+    const visible = async () => [
+      Number(await count.getAttribute('data-visible-nodes')),
+      Number(await count.getAttribute('data-visible-edges')),
+    ]
+    expect(await visible()).toEqual([6, 5])
+    await page
+      .locator('[data-testid="explorer-legend-item"][data-label="Place"]')
+      .getByTestId('explorer-legend-item-box')
+      .uncheck()
+    expect(await visible()).toEqual([5, 4])
+    const designed = page.locator(
+      '[data-testid="explorer-filter-predicate"][data-predicate="DESIGNED"]',
+    )
+    expect(await designed.textContent()).toBe('DESIGNED 1')
+    await designed.getByTestId('explorer-filter-predicate-box').uncheck()
+    expect(await visible()).toEqual([5, 3])
+    await ui.screenshot('explorer-4c-filtered')
+    await designed.getByTestId('explorer-filter-predicate-box').check()
+    await page
+      .locator('[data-testid="explorer-legend-item"][data-label="Place"]')
+      .getByTestId('explorer-legend-item-box')
+      .check()
+    expect(await visible()).toEqual([6, 5])
+
+    // Colour by community lists the communities in the legend; size by PageRank keeps every label.
+    await page.getByTestId('explorer-color-by').selectOption('community')
+    expect(await page.getByTestId('explorer-legend-community').count()).toBeGreaterThan(0)
+    await page.getByTestId('explorer-size-by').selectOption('pagerank')
+    expect((await labelBoxes(page)).overlaps).toBe(0)
+    await ui.screenshot('explorer-4d-community-pagerank')
+    await page.getByTestId('explorer-color-by').selectOption('label')
+    await page.getByTestId('explorer-size-by').selectOption('degree')
 
     // The whole brain: every entity and relationship.
     await page.getByTestId('explorer-load-all').click()
@@ -229,18 +337,7 @@ describe('console explorer and search: as of (e2e)', () => {
     for (const name of ['Alice', 'Alice lives Paris', 'Alice moved Berlin', 'Paris', 'Berlin'])
       expect(ids.has(name), name).toBe(true)
     ui = await openConsole(app.url)
-    await ui.page.evaluate(
-      ([token, brain]) => {
-        const storage = (
-          globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
-        ).sessionStorage
-        storage.setItem('engram.console.token', token)
-        storage.setItem('engram.console.brain', brain)
-      },
-      [SYSTEM_TOKEN, TIME_BRAIN] as const,
-    )
-    await ui.page.reload()
-    ui.errors.length = 0
+    await signIn(ui, TIME_BRAIN)
   })
 
   afterAll(async () => {
@@ -270,9 +367,13 @@ describe('console explorer and search: as of (e2e)', () => {
     const { page } = ui
     const alice = ids.get('Alice')!
     await page.getByTestId('tab-explorer').click()
+    await rendererReady(page)
     await page.getByTestId('explorer-search').fill('Alice')
     await page.getByTestId('explorer-search-submit').click()
     expect(await settled(page, RESULTS)).toBe('done')
+    // Several matches ("Alice", "Alice lives Paris"...): nothing opens until one is picked.
+    expect(await page.getByTestId('explorer-result').count()).toBeGreaterThan(1)
+    expect(await page.locator(`${STATUS}[data-action]`).count()).toBe(0)
     await page.locator(`[data-testid="explorer-result"][data-uuid="${alice}"]`).click()
     expect(await settled(page, STATUS)).toBe('done')
     // Alice, both events, Paris and Berlin; the Paris event and its two legs are ended, greyed.
@@ -355,8 +456,160 @@ describe('console explorer and search: as of (e2e)', () => {
     await page.getByTestId('search-submit').click()
     await page.getByTestId('search-summary').filter({ hasText: 'hit' }).waitFor()
     // One hit, as the API answers as of 2021 (two without as_of): the date was sent as `as_of`.
-    expect(await page.getByTestId('search-summary').textContent()).toBe(`${then} hit`)
+    expect(await page.getByTestId('search-summary').textContent()).toMatch(
+      new RegExp(`^${then} hit\\b`),
+    )
     await ui.screenshot('explorer-time-3-search-as-of')
     expect(ui.errors).toEqual([])
   })
+})
+
+/**
+ * Issue 30's two scale checks. (1) A 10-node neighbourhood opens in under 500 ms in the page: it took
+ * 3.3 to 5.4 s while its requests answered in tens of ms, because the renderer's first build and first
+ * frame were paid on the first open (renderer-warmup.ts); the page's own performance measures show
+ * where the time goes. (2) A 400-entity brain in four clusters opens collapsed to its communities,
+ * labelled without overlap, and zooming in shows its entities.
+ */
+describe('console explorer at scale (e2e)', () => {
+  const SCALE_BRAIN = 'explorer-scale-e2e'
+  let app: ListeningApp
+  let ui: ConsolePage & { errors: string[] }
+  const names: string[] = []
+
+  beforeAll(async () => {
+    app = await listeningApp({ storage: 'memory' })
+    await app.engram.brains.create(SCALE_BRAIN)
+    const uuids: string[] = []
+    const entity = async (name: string, label: string) => {
+      const { entity: e } = await app.engram.graph.createEntity(SCALE_BRAIN, {
+        name,
+        labels: [label],
+        description: null,
+        properties: {},
+        metadata: null,
+        happenedAt: null,
+        polarity: 'neutral',
+      })
+      names.push(name)
+      uuids.push(e.uuid)
+      return uuids.length - 1
+    }
+    const link = (a: number, b: number, predicate: string) =>
+      app.engram.graph.createRelationship(SCALE_BRAIN, {
+        subjectUuid: uuids[a]!,
+        objectUuid: uuids[b]!,
+        predicateName: predicate,
+        predicateDescription: '',
+        amount: null,
+        properties: {},
+        direction: 'neutral',
+        happenedAt: null,
+      })
+    // A 10-node neighbourhood: Root, 3 neighbours, 2 more behind each.
+    const root = await entity('Root Meridian', 'Project')
+    for (let i = 0; i < 3; i++) {
+      const mid = await entity(`Meridian Partner ${i}`, 'Organization')
+      await link(root, mid, 'funds')
+      for (let j = 0; j < 2; j++)
+        await link(mid, await entity(`Meridian Staff ${i}.${j}`, 'Person'), 'employs')
+    }
+    // Four clusters of 100 entities, 3 links a node inside its cluster, 4 links between clusters.
+    const labels = ['Person', 'Place', 'Topic', 'Organization']
+    let seed = 7
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
+    const clusters: number[][] = []
+    for (let c = 0; c < 4; c++) {
+      const members: number[] = []
+      for (let i = 0; i < 100; i++)
+        members.push(await entity(`Cluster ${c} member ${String(i).padStart(3, '0')}`, labels[c]!))
+      for (let i = 1; i < members.length; i++) {
+        await link(members[i]!, members[Math.floor(rnd() * i)]!, 'knows')
+        for (let k = 0; k < 2; k++) {
+          const other = members[Math.floor(rnd() * members.length)]!
+          if (other !== members[i]) await link(members[i]!, other, 'works_with')
+        }
+      }
+      clusters.push(members)
+    }
+    for (let c = 0; c < 4; c++)
+      for (let k = 0; k < 4; k++)
+        await link(clusters[c]![k]!, clusters[(c + 1) % 4]![k]!, 'mentions')
+    ui = await openConsole(app.url)
+    await signIn(ui, SCALE_BRAIN)
+  }, 120_000)
+
+  afterAll(async () => {
+    await ui?.close()
+    await app?.close()
+  })
+
+  it('opens a 10-node neighbourhood in under 500 ms in the page', async () => {
+    const { page } = ui
+    await page.getByTestId('tab-explorer').click()
+    await rendererReady(page)
+    await page.getByTestId('explorer-search').fill('Root Meridian')
+    await page.getByTestId('explorer-search-submit').click()
+    const status = page.getByTestId('explorer-status')
+    await page.locator(`${STATUS}[data-action="2-hop"]`).waitFor({ state: 'attached' })
+    expect(await settled(page, STATUS)).toBe('done')
+    expect(await page.getByTestId('explorer-node-count').getAttribute('data-nodes')).toBe('10')
+    const totals = [Number(await status.getAttribute('data-total-ms'))]
+    for (let i = 0; i < 4; i++) {
+      await page.getByTestId('explorer-result').first().click()
+      expect(await settled(page, STATUS)).toBe('done')
+      totals.push(Number(await status.getAttribute('data-total-ms')))
+    }
+    // The page's own measures of the last open (explorer-view.ts): fetch, graph, first frame.
+    const measures = (await page.evaluate(`performance.getEntriesByType('measure')
+      .filter((m) => m.name.startsWith('explorer 2-hop'))
+      .map((m) => [m.name, Math.round(m.duration)])`)) as [string, number][]
+    console.log('ALL', JSON.stringify(measures))
+    expect(new Set(measures.map(([name]) => name))).toEqual(
+      new Set(['explorer 2-hop fetch', 'explorer 2-hop graph', 'explorer 2-hop render']),
+    )
+    console.log(
+      `10-node opens (ms): ${totals.join(', ')}; last: ${JSON.stringify(measures.slice(-3))}`,
+    )
+    expect(median(totals)).toBeLessThan(500)
+    await stableLayout(page)
+    expect((await labelBoxes(page)).overlaps).toBe(0)
+    await ui.screenshot('explorer-7-ten-nodes')
+    expect(ui.errors).toEqual([])
+  }, 60_000)
+
+  it('draws the whole brain as communities until zoomed in, labels never overlapping', async () => {
+    const { page } = ui
+    await page.getByTestId('explorer-load-all').click()
+    await page.locator(`${STATUS}[data-action="whole brain"]`).waitFor({ state: 'attached' })
+    expect(await settled(page, STATUS)).toBe('done')
+    const status = page.getByTestId('explorer-status')
+    expect(await page.getByTestId('explorer-node-count').getAttribute('data-nodes')).toBe(
+      String(names.length),
+    )
+    const communities = Number(await status.getAttribute('data-communities'))
+    expect(communities).toBeGreaterThanOrEqual(4)
+    await stableLayout(page)
+    const canvas = page.locator(CANVAS)
+    expect(await canvas.getAttribute('data-collapsed')).toBe('true')
+    const collapsed = await labelBoxes(page)
+    expect(collapsed.count).toBeGreaterThan(0)
+    expect(collapsed.count).toBeLessThanOrEqual(communities)
+    expect(collapsed.overlaps).toBe(0)
+    await ui.screenshot('explorer-8-brain-collapsed')
+
+    // Zoom in on the middle of the canvas: the communities open into their entities.
+    const box = (await canvas.boundingBox())!
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    for (let i = 0; i < 6 && (await canvas.getAttribute('data-collapsed')) === 'true'; i++) {
+      await page.mouse.wheel(0, -300)
+      await page.waitForTimeout(400)
+    }
+    expect(await canvas.getAttribute('data-collapsed')).toBe('false')
+    const open = await labelBoxes(page)
+    expect(open.count).toBeGreaterThan(0)
+    expect(open.overlaps).toBe(0)
+    await ui.screenshot('explorer-9-brain-zoomed')
+    expect(ui.errors).toEqual([])
+  }, 120_000)
 })

@@ -183,6 +183,13 @@ describe('console sources (e2e)', () => {
     const link = hit.getByTestId('hit-source')
     expect(await link.textContent()).toBe('engine-notes.md')
     expect(await link.getAttribute('data-source-id')).toBe(NOTES)
+    // The hit shows its whole passage, read from its source and rendered: "# Notes" is a heading.
+    const text = hit.locator('[data-testid="hit-snippet"][data-state="full"]')
+    await text.waitFor()
+    expect(await text.locator('h4').textContent()).toBe('Notes')
+    expect(await text.locator('p').textContent()).toBe(
+      'Grace Hopper programmed the Harvard Mark I in Cambridge.',
+    )
     await ui.screenshot('sources-5-search-hit')
 
     await link.click()

@@ -1,17 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngramClient } from '@engram/client'
+import type { StagePlugin } from '@engram/core'
 import { openConsole, SCREENSHOT_DIR, type ConsolePage } from '../support/console-page.js'
 import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 
 const BRAIN = 'console-e2e'
+/** A third-party rerank stage (it reverses the head), registered like one from ENGRAM_PLUGINS. */
+const flip: StagePlugin = {
+  kind: 'stage',
+  name: 'flip',
+  reads: 'candidates',
+  run: async (_query, hits) => new Map(hits.map((hit, i) => [hit.id, i + 1])),
+}
 /** Generous: the main pass shares two cores between forks, and ingestion runs the local extractor. */
 const WAIT = { timeout: 30_000 }
 
 const NOTES = `# Analytical Engine notes
 
-Ada Lovelace worked with Charles Babbage in London on the Analytical Engine.
+**Ada Lovelace** worked with Charles Babbage in London on the Analytical Engine.
 Charles Babbage designed the Difference Engine before the Analytical Engine.
 Ada Lovelace wrote the first published algorithm for the Analytical Engine in 1843.
+
+- a [plan](https://example.org/engine) of the engine
+- a [trap](javascript:alert(1)) and <b>raw markup</b>
 `
 
 /**
@@ -25,7 +36,7 @@ describe('console (headless Chromium)', () => {
   let brainToken: string
 
   beforeAll(async () => {
-    server = await listeningApp({ storage: 'memory' })
+    server = await listeningApp({ storage: 'memory', plugins: [flip] })
     const system = createEngramClient({ baseUrl: server.url, token: SYSTEM_TOKEN })
     brainToken = (await system.POST('/system/brains', { body: { brain_id: BRAIN } })).pat
     console_ = await openConsole(server.url)
@@ -60,11 +71,17 @@ describe('console (headless Chromium)', () => {
     // The token is in sessionStorage only, never in the URL.
     expect(page.url()).not.toContain(SYSTEM_TOKEN)
 
+    // The panels use the window: at 1,400 px, content no longer stops at ~1,150 px.
+    const panelWidth = await page.locator('main.panels').evaluate((el) => el.clientWidth)
+    expect(panelWidth).toBeGreaterThan(1350)
+
     await page
       .getByTestId('ingest-text')
       .fill('Grace Hopper worked on the Harvard Mark I in Cambridge.')
     await page.getByTestId('ingest-text-submit').click()
     await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor(WAIT)
+    // Sent: the text box is empty again, ready for the next text.
+    expect(await page.getByTestId('ingest-text').inputValue()).toBe('')
 
     await page.getByTestId('ingest-file').setInputFiles({
       name: 'engine-notes.md',
@@ -85,6 +102,13 @@ describe('console (headless Chromium)', () => {
     expect(
       Number(await page.getByTestId('task-result-passages').first().textContent()),
     ).toBeGreaterThan(0)
+    // Every task of the brain, not only those of this tab, with its status and source.
+    const rows = page.getByTestId('task-list').getByTestId('task-row')
+    await rows.nth(1).waitFor(WAIT)
+    const listed = await api.GET('/tasks/', { params: { query: { limit: 50 } } })
+    expect(
+      await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-task-id'))),
+    ).toEqual(listed.tasks.map((t) => t.task_id))
     await screenshot('03-ingest-completed')
 
     await page.getByTestId('tab-search').click()
@@ -99,11 +123,68 @@ describe('console (headless Chromium)', () => {
     await page.getByTestId('search-extra-channels').fill('')
     await page.getByTestId('search-channel-entities').check()
     await page.getByTestId('search-fusion').selectOption('rrf')
+    // The rerank picker lists what GET /meta/search-plugins lists, the third-party stage included.
+    await page.locator('[data-testid="search-rerank"][data-source="server"]').waitFor(WAIT)
+    const reranks = await page
+      .getByTestId('search-rerank')
+      .locator('option')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('value')))
+    const { stages } = await api.GET('/meta/search-plugins')
+    expect(stages.map((s) => s.name)).toEqual([
+      'plugin:dense',
+      'plugin:coverage',
+      'plugin:hops',
+      'plugin:flip',
+    ])
+    expect(reranks).toEqual(['auto', 'none', ...stages.map((s) => s.name)])
+    // None here, so rrf is the last word.
+    await page.getByTestId('search-rerank').selectOption('none')
     await page.getByTestId('search-submit').click()
     await page.getByTestId('search-hit').first().waitFor(WAIT)
     expect(await page.getByTestId('search-error').isHidden()).toBe(true)
     const firstHit = page.getByTestId('search-hit').first()
     expect(await firstHit.getByTestId('hit-snippet').textContent()).toMatch(/Analytical Engine/)
+
+    // Every passage hit names its source with a link; the file's passage is rendered from Markdown.
+    const passageHits = page.locator(
+      '[data-testid="search-hit"]:has([data-testid="hit-channel"]:text-is("passages"))',
+    )
+    expect(await passageHits.count()).toBeGreaterThan(0)
+    expect(await passageHits.getByTestId('hit-source').count()).toBe(await passageHits.count())
+    const fileHit = passageHits.filter({
+      has: page.locator('[data-testid="hit-source"]:text-is("engine-notes.md")'),
+    })
+    const rendered = fileHit.locator('[data-testid="hit-snippet"][data-state="full"]')
+    await rendered.waitFor(WAIT)
+    expect(await rendered.locator('h4').textContent()).toBe('Analytical Engine notes')
+    expect(await rendered.locator('strong').first().textContent()).toBe('Ada Lovelace')
+    expect(await rendered.locator('li').count()).toBe(2)
+    // Links: http(s) only; the javascript: one is text, and markup in the text stays characters.
+    expect(
+      await rendered.locator('a').evaluateAll((els) => els.map((el) => el.getAttribute('href'))),
+    ).toEqual(['https://example.org/engine'])
+    expect(await rendered.locator('b').count()).toBe(0)
+    expect(await rendered.textContent()).toContain('<b>raw markup</b>')
+    expect(await rendered.textContent()).not.toContain('# Analytical')
+
+    // Why this hit: under rrf each list adds 1/(60 + rank), and the panel adds up to the shown score.
+    const why = firstHit.getByTestId('hit-why')
+    await why.locator('summary').click()
+    const contributions = await why
+      .getByTestId('why-contribution')
+      .allTextContents()
+      .then((texts) => texts.map(Number))
+    const ranks = await why.getByTestId('why-list').locator('td:first-of-type').allTextContents()
+    expect(contributions).toEqual(
+      ranks.map((r) => Number((1 / (60 + Number(r.slice(1)))).toFixed(4))),
+    )
+    expect(await why.getAttribute('data-adds-up')).toBe('true')
+    expect(
+      await page
+        .getByTestId('hit-why')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-adds-up'))),
+    ).toEqual(expect.arrayContaining(['true']))
+    expect(await page.locator('[data-testid="hit-why"][data-adds-up="false"]').count()).toBe(0)
     // Per-signal scores: BM25 and the RRF fusion of this search, as the API returned them.
     const expected = await api.POST('/retrieve/search', {
       body: {
@@ -120,18 +201,45 @@ describe('console (headless Chromium)', () => {
     const signals = await firstHit.getByTestId('hit-scores').locator('dt').allTextContents()
     expect(signals).toEqual(expect.arrayContaining(['rrf']))
     expect(signals.length).toBeGreaterThanOrEqual(2)
-    // Stage timings: one labelled segment per stage, widths adding up to the bar.
+    // Stage timings: one row per stage, its label whole (never cut), each bar its own colour, a legend.
     const segments = page.getByTestId('stage-timing')
-    expect(await segments.count()).toBeGreaterThan(0)
+    const stageCount = await segments.count()
+    expect(stageCount).toBeGreaterThan(2)
     expect(await segments.first().textContent()).toMatch(/ms/)
-    const widths = await segments.evaluateAll((els) =>
-      els.map((el) => el.getBoundingClientRect().width),
+    const cut = await page
+      .getByTestId('stage-timing-label')
+      .evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).length)
+    expect(cut).toBe(0)
+    const colours = await page.locator('.timing-bar').evaluateAll((els) =>
+      els.map(
+        (el) =>
+          // Runs in the page (the test's tsconfig has no DOM types).
+          (
+            globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }
+          ).getComputedStyle(el).backgroundColor,
+      ),
     )
-    const bar = await page.locator('.timings-bar').evaluate((el) => el.clientWidth)
-    expect(widths.reduce((a, b) => a + b, 0)).toBeGreaterThan(bar * 0.9)
+    expect(new Set(colours).size).toBe(stageCount)
+    expect(await page.getByTestId('stage-legend').locator('li').count()).toBe(stageCount)
     await screenshot('04-search')
     // The viewport alone (1400x900), as docs/images/console-search.png shows it.
     await page.screenshot({ path: `${SCREENSHOT_DIR}console-search.png` })
+
+    // A rerank picked from the list runs (search.rerank), and "why" ends at its score.
+    await page.getByTestId('search-fusion').selectOption('cc')
+    await page.getByTestId('search-rerank').selectOption('plugin:coverage')
+    await page.getByTestId('search-submit').click()
+    await page.locator('[data-testid="stage-timing"][data-stage="search.rerank"]').waitFor(WAIT)
+    const reranked = page.getByTestId('search-hit').first()
+    const rerankStep = reranked.locator('[data-testid="why-stage"][data-stage="rerank"]')
+    expect(await rerankStep.getByTestId('why-stage-value').textContent()).toBe(
+      `→ ${await reranked.getByTestId('hit-signal-rerank').textContent()}`,
+    )
+    expect(await reranked.getByTestId('hit-score').textContent()).toBe(
+      await reranked.getByTestId('hit-signal-rerank').textContent(),
+    )
+    expect(await reranked.getByTestId('hit-why').getAttribute('data-adds-up')).toBe('true')
+    await screenshot('04b-search-rerank')
 
     // An entity hit opens the explorer tab.
     await page.getByTestId('hit-open-entity').first().click()
@@ -142,11 +250,19 @@ describe('console (headless Chromium)', () => {
 
     await page.getByTestId('tab-changelog').click()
     await page.getByTestId('changelog-entry').first().waitFor(WAIT)
-    const times = await page
-      .getByTestId('changelog-entry')
-      .locator('time')
+    // One card per write, newest first: each ingestion's entries under its task and source.
+    const batches = page.getByTestId('changelog-batch')
+    const times = await batches
+      .locator('.batch-head > time')
       .evaluateAll((els) => els.map((el) => Date.parse(el.getAttribute('datetime')!)))
     expect(times).toEqual([...times].sort((a, b) => b - a))
+    const tasks = await api.GET('/tasks/', { params: { query: { limit: 50 } } })
+    expect(
+      await batches.evaluateAll((els) => els.map((el) => el.getAttribute('data-task-id'))),
+    ).toEqual(tasks.tasks.map((t) => t.task_id))
+    expect(await batches.first().getByTestId('changelog-batch-source').textContent()).toBe(
+      'engine-notes.md',
+    )
     const types = await page.getByTestId('changelog-type').locator('option').allTextContents()
     expect(types).toContain('node_created')
     await page.getByTestId('changelog-type').selectOption('node_created')

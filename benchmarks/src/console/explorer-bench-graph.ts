@@ -75,6 +75,24 @@ export function explorerBenchGraph(
 }
 
 /**
+ * The 10-node neighbourhood of issue 30 (it took 3.3 to 5.4 s to open): "Root Meridian" with 3
+ * neighbours and 2 more behind each, in a brain of its own.
+ */
+export function tenNodeGraph(): ExplorerBenchGraph {
+  const entities: ExplorerBenchGraph['entities'] = [{ name: 'Root Meridian', labels: ['Project'] }]
+  const relationships: ExplorerBenchGraph['relationships'] = []
+  for (let i = 0; i < 3; i++) {
+    const mid = entities.push({ name: `Meridian Partner ${i}`, labels: ['Organization'] }) - 1
+    relationships.push({ subject: 0, object: mid, predicate: 'funds' })
+    for (let j = 0; j < 2; j++) {
+      const leaf = entities.push({ name: `Meridian Staff ${i}.${j}`, labels: ['Person'] }) - 1
+      relationships.push({ subject: mid, object: leaf, predicate: 'employs' })
+    }
+  }
+  return { entities, relationships, hub: 0 }
+}
+
+/**
  * Writes the graph into `brainId` through the engine (setup only; the measured part goes through the
  * console). Returns the entities' uuids by index.
  */

@@ -34,7 +34,53 @@ export async function openExplorer(browser: Browser, url: string, token: string,
   )
   await page.reload()
   await page.getByTestId('tab-explorer').click()
+  // The renderer is built at sign-in (renderer-warmup.ts): the user reads the page meanwhile.
+  await page
+    .locator('[data-testid="explorer-canvas"][data-ready="true"]')
+    .waitFor({ timeout: 120_000 })
   return { page, errors }
+}
+
+/** Signs the page into another brain (as the shell does after a reload) and opens the explorer. */
+export async function switchBrain(page: Page, token: string, brain: string): Promise<void> {
+  await page.evaluate(
+    ([t, b]) => {
+      const storage = (
+        globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+      ).sessionStorage
+      storage.setItem('engram.console.token', t)
+      storage.setItem('engram.console.brain', b)
+    },
+    [token, brain] as const,
+  )
+  await page.reload()
+  await page.getByTestId('tab-explorer').click()
+  await page
+    .locator('[data-testid="explorer-canvas"][data-ready="true"]')
+    .waitFor({ timeout: 120_000 })
+}
+
+/** The ForceAtlas2 run after a load: from its start to its stable frame on screen (explorer-view.ts). */
+export interface ExplorerLayout {
+  stableMs: number
+  iterations: number
+  converged: boolean
+  nodes: number
+}
+
+/** Waits for the last load's layout to reach its stable frame and reads its attributes. */
+export async function stableLayout(page: Page): Promise<ExplorerLayout> {
+  await page.waitForSelector('[data-testid="explorer-status"][data-layout="stable"]', {
+    state: 'attached',
+    timeout: 300_000,
+  })
+  const status = page.getByTestId('explorer-status')
+  return {
+    stableMs: Number(await status.getAttribute('data-stable-ms')),
+    iterations: Number(await status.getAttribute('data-iterations')),
+    converged: (await status.getAttribute('data-converged')) === 'true',
+    nodes: Number(await page.getByTestId('explorer-node-count').getAttribute('data-nodes')),
+  }
 }
 
 /** Clicks `trigger` and waits for the explorer to report the load named `action`. */
@@ -46,9 +92,10 @@ export async function timedLoad(
   const status = page.getByTestId('explorer-status')
   const started = performance.now()
   await trigger()
-  await page.waitForSelector(`[data-testid="explorer-status"][data-action="${action}"]`, {
-    timeout: 180_000,
-  })
+  await page.waitForSelector(
+    `[data-testid="explorer-status"][data-action="${action}"]:is([data-state="done"], [data-state="error"])`,
+    { state: 'attached', timeout: 180_000 },
+  )
   const wallMs = performance.now() - started
   const num = async (name: string) => Number(await status.getAttribute(`data-${name}`))
   const count = page.getByTestId('explorer-node-count')

@@ -1,6 +1,9 @@
 import type { ConsoleContext, ConsoleView } from './console-context.js'
 import { field, h, replaceChildren } from './dom.js'
 import { createErrorArea } from './error-view.js'
+import { passageTexts } from './passage-texts.js'
+import { rerankPicker } from './rerank-picker.js'
+import { explainHit } from './score-explanation.js'
 import { searchHitItem } from './search-hit-item.js'
 import { searchBody } from './search-request.js'
 import { stageTimingsBar } from './stage-timings-bar.js'
@@ -12,8 +15,9 @@ const option = (value: string, text = value) => h('option', { attrs: { value }, 
 
 /**
  * The Search tab: `POST /retrieve/search` with the chosen channels, fusion, rerank and expansion, always
- * with `profile_stages`; each hit shows its per-signal scores, the response its stage timings. The
- * "As of" date (empty: now) is sent as `as_of`: facts and passages true only at other times drop out.
+ * with `profile_stages`; each hit shows its text rendered from Markdown, its source, its per-signal
+ * scores and why it scored so (`explainHit`), the response its stage timings. The "As of" date (empty:
+ * now) is sent as `as_of`: facts and passages true only at other times drop out.
  */
 export function createSearchView(ctx: ConsoleContext): ConsoleView {
   let abort = new AbortController()
@@ -53,10 +57,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
   const alphaField = field('cc alpha', alpha)
   alphaField.hidden = true
   fusion.addEventListener('change', () => (alphaField.hidden = fusion.value !== 'cc'))
-  const rerank = h('input', {
-    testid: 'search-rerank',
-    attrs: { type: 'text', value: 'auto', placeholder: 'auto, none or plugin:<name>' },
-  })
+  const rerank = rerankPicker(ctx.client)
   const expand = h(
     'select',
     { testid: 'search-expand' },
@@ -83,7 +84,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
       { class: 'row' },
       field('Fusion', fusion),
       alphaField,
-      field('Rerank', rerank),
+      rerank.element,
       field('Expansion', expand),
       field('k', k),
       field('As of', asOf, 'empty: now'),
@@ -112,14 +113,28 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
         extraChannels: extraChannels.value,
         fusion: fusion.value,
         fusionAlpha: alpha.value === '' ? null : Number(alpha.value),
-        rerank: rerank.value,
+        rerank: rerank.value(),
         expand: expand.value === 'neighbors' || expand.value === 'none' ? expand.value : 'auto',
         asOf: asOf.value,
       })
       const response = await ctx.client.POST('/retrieve/search', { body, signal })
-      summary.textContent = `${response.hits.length} hit${response.hits.length === 1 ? '' : 's'}`
+      summary.textContent =
+        `${response.hits.length} hit${response.hits.length === 1 ? '' : 's'}` +
+        (body.as_of === undefined ? '' : ` as of ${asOf.value}: facts not true then are left out`)
       replaceChildren(timings, stageTimingsBar(response.stage_timings))
-      replaceChildren(hits, ...response.hits.map((hit, i) => searchHitItem(hit, i + 1, ctx)))
+      const texts = passageTexts(ctx.client, signal)
+      const alphaSent = 'fusion_alpha' in body ? (body.fusion_alpha ?? null) : null
+      replaceChildren(
+        hits,
+        ...response.hits.map((hit, i) =>
+          searchHitItem(hit, i + 1, {
+            open: ctx,
+            why: explainHit(hit, response, body.fusion ?? '', alphaSent),
+            fullText: (sourceId) => texts.text(sourceId, hit.id),
+            asOf: body.as_of,
+          }),
+        ),
+      )
     } catch (error) {
       if (signal.aborted) return
       // No stale results under an error: they would read as the answer to this query.
@@ -135,11 +150,15 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
   const element = h(
     'section',
     { class: 'view search-view', attrs: { 'aria-label': 'Search' } },
-    form,
-    errors.element,
-    summary,
-    timings,
-    hits,
+    h('div', { class: 'search-side' }, form, timings),
+    h('div', { class: 'search-main' }, errors.element, summary, hits),
   )
-  return { element, show: () => query.focus(), dispose: () => abort.abort() }
+  return {
+    element,
+    show: () => query.focus(),
+    dispose: () => {
+      abort.abort()
+      rerank.dispose()
+    },
+  }
 }

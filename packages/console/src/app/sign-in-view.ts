@@ -1,5 +1,6 @@
 import { createEngramClient, type EngramClient } from '@engram/client'
 import { field, h, replaceChildren } from './dom.js'
+import { createBrainForm } from './create-brain-form.js'
 import { createErrorArea } from './error-view.js'
 import type { Session } from './session-store.js'
 
@@ -21,7 +22,8 @@ export interface SignInOptions {
 
 /**
  * The sign-in page: a token form, then for the system token a brain picker fed by
- * `GET /system/brains-list`. The token goes only into the client's headers and sessionStorage.
+ * `GET /system/brains-list`, with a form to create a brain (`POST /system/brains`). The token goes
+ * only into the client's headers and sessionStorage.
  */
 export function createSignInView(options: SignInOptions): {
   element: HTMLElement
@@ -99,7 +101,12 @@ export function createSignInView(options: SignInOptions): {
       event.preventDefault()
       if (select.value) options.onSignedIn({ token, brain: select.value, isSystem: true })
     })
-    replaceChildren(body, form)
+    // A new brain joins the list, chosen, so "Open" goes straight to it.
+    const created = createBrainForm(client, (brainId) => {
+      select.append(h('option', { attrs: { value: brainId }, text: brainId }))
+      select.value = brainId
+    })
+    replaceChildren(body, form, created)
     select.focus()
   }
 

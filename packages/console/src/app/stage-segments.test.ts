@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatMs, stageSegments } from './stage-segments.js'
+import { formatMs, MIN_WIDTH, stageSegments } from './stage-segments.js'
 
 const stage = (name: string, wall: number) => ({
   stage: name,
@@ -22,6 +22,22 @@ describe('stageSegments', () => {
       ['search.hydrate', 50],
     ])
     expect(segments.reduce((sum, s) => sum + s.percent, 0)).toBeCloseTo(100)
+  })
+
+  it('places each stage on the time axis from its start to its end', () => {
+    const segments = stageSegments({
+      total_ms: 10,
+      stages: [
+        { stage: 'search.retrieve', calls: 1, wall_ms: 6, started_ms: 1, ended_ms: 7 },
+        { stage: 'search.bm25', calls: 1, wall_ms: 2, started_ms: 2, ended_ms: 4 },
+        { stage: 'search.fusion', calls: 1, wall_ms: 0.001, started_ms: 7, ended_ms: 7.001 },
+      ],
+    })
+    expect(segments.map((s) => [s.start, s.width])).toEqual([
+      [10, 60],
+      [20, 20],
+      [70, MIN_WIDTH],
+    ])
   })
 
   it('is empty without profiling and zero-width when nothing took time', () => {

@@ -2,31 +2,35 @@ import type { SearchResponse } from '@engram/client'
 import { h } from './dom.js'
 import { formatMs, stageSegments } from './stage-segments.js'
 
+/** Distinct colours (`.tone-0`…`.tone-9` in console.css); a search reports fewer stages than this. */
+export const TONES = 10
+
 /**
- * `stage_timings` as a horizontal stacked bar: one labelled div per stage, its width its share of the
- * time (set through `element.style`, which the CSP allows, unlike `style` attributes in markup).
+ * `stage_timings` as a timeline: one row per stage, its full name and time on the left (never cut),
+ * its bar placed from `started_ms` to `ended_ms` on the search's time axis, in its own colour; a legend
+ * repeats colour, name, time and share. Positions go through `element.style` (the CSP allows it, unlike
+ * `style` attributes in markup).
  */
 export function stageTimingsBar(timings: SearchResponse['stage_timings']): HTMLElement {
   const segments = stageSegments(timings)
-  const bar = h('div', { class: 'timings-bar', attrs: { role: 'list' } })
-  segments.forEach((segment, index) => {
+  const rows = segments.map((segment, index) => {
     const label = `${segment.stage} ${formatMs(segment.ms)}${segment.calls > 1 ? ` ×${segment.calls}` : ''}`
-    const piece = h(
-      'div',
+    const bar = h('span', {
+      class: `timing-bar tone-${index % TONES}`,
+      attrs: { title: `${label}, from ${formatMs(timings.stages![index]!.started_ms)}` },
+    })
+    bar.style.marginLeft = `${segment.start}%`
+    bar.style.width = `${segment.width}%`
+    return h(
+      'li',
       {
-        class: `timing tone-${index % 6}`,
+        class: 'timing',
         testid: 'stage-timing',
-        attrs: {
-          role: 'listitem',
-          title: label,
-          'data-stage': segment.stage,
-          'data-ms': String(segment.ms),
-        },
+        attrs: { 'data-stage': segment.stage, 'data-ms': String(segment.ms) },
       },
-      h('span', { text: label }),
+      h('span', { class: 'timing-label', testid: 'stage-timing-label', text: label }),
+      h('span', { class: 'timing-track' }, bar),
     )
-    piece.style.width = `${segment.percent}%`
-    bar.append(piece)
   })
   return h(
     'figure',
@@ -36,19 +40,25 @@ export function stageTimingsBar(timings: SearchResponse['stage_timings']): HTMLE
       {},
       'Stage timings',
       timings.total_ms === undefined ? '' : ` (total ${formatMs(timings.total_ms)})`,
+      segments.length > 0 &&
+        h('span', {
+          class: 'hint',
+          text: ' · bars on the search’s time axis; overlapping stages ran at once',
+        }),
     ),
-    segments.length === 0 ? h('p', { class: 'hint', text: 'No stages were reported.' }) : bar,
-    // Narrow segments cut their labels short: the legend names every stage in full.
+    segments.length === 0
+      ? h('p', { class: 'hint', text: 'No stages were reported.' })
+      : h('ol', { class: 'timings-rows' }, ...rows),
     segments.length > 0 &&
       h(
         'ul',
-        { class: 'timings-legend' },
+        { class: 'timings-legend', testid: 'stage-legend' },
         ...segments.map((segment, index) =>
           h(
             'li',
             {},
-            h('span', { class: `swatch tone-${index % 6}` }),
-            `${segment.stage} ${formatMs(segment.ms)} (${segment.percent.toFixed(0)}%)`,
+            h('span', { class: `swatch tone-${index % TONES}` }),
+            `${segment.stage} ${formatMs(segment.ms)} (${segment.percent.toFixed(0)}% of the summed time)`,
           ),
         ),
       ),

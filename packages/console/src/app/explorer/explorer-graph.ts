@@ -20,11 +20,21 @@ export interface NodeAttributes {
   ended: boolean
   /** Its window in words ("valid 2020-03-01 → 2023-01-01, superseded"); "" for none. */
   window: string
+  /** Its community (Louvain) once computed, else -1. */
+  community?: number
+  /** `community`: a collapsed community's node (community-layer.ts), not an entity. */
+  kind?: 'community'
+  /** A community node's member count. */
+  members?: number
 }
 
 /** Edge attributes: the predicate drawn as the edge label. */
 export interface EdgeAttributes {
   label: string
+  /** The relationship's predicate (what the predicate filter matches). */
+  predicate: string
+  /** `community`: an edge between two collapsed communities, not a relationship. */
+  kind?: 'community'
   size: number
   color: string
   /** A fact that had ended at the time viewed: drawn greyed and thinner, its window in the label. */
@@ -42,6 +52,7 @@ export function edgeAttributes(predicate: string, time: FactTime | undefined): E
   const ended = time?.state === 'ended'
   return {
     label: ended ? `${predicate} (${time!.text})` : predicate,
+    predicate,
     size: ended ? 0.5 : 1,
     color: ended ? ENDED_EDGE_COLOR : EDGE_COLOR,
     ended,
@@ -69,8 +80,8 @@ export function nodeAttributes(node: ExplorerNode, at: Point, expanded: boolean)
 export function endedCounts(graph: ExplorerGraph): { nodes: number; edges: number } {
   let nodes = 0
   let edges = 0
-  graph.forEachNode((_n, a) => void (a.ended && nodes++))
-  graph.forEachEdge((_e, a) => void (a.ended && edges++))
+  graph.forEachNode((_n, a) => void (a.ended && a.kind === undefined && nodes++))
+  graph.forEachEdge((_e, a) => void (a.ended && a.kind === undefined && edges++))
   return { nodes, edges }
 }
 
@@ -99,8 +110,18 @@ function addEdges(graph: ExplorerGraph, n: Neighbourhood): number {
 /** Node sizes from degree (square root, so hubs stand out without hiding the rest). */
 export function sizeByDegree(graph: ExplorerGraph, nodes: Iterable<string> = graph.nodes()): void {
   for (const node of nodes) {
+    if (graph.getNodeAttribute(node, 'kind') === 'community') continue
     graph.setNodeAttribute(node, 'size', 3 + Math.min(14, Math.sqrt(graph.degree(node))))
   }
+}
+
+/** Entity nodes and relationship edges (community nodes and their edges left out). */
+export function entityCounts(graph: ExplorerGraph): { nodes: number; edges: number } {
+  let nodes = 0
+  let edges = 0
+  graph.forEachNode((_n, a) => void (a.kind === undefined && nodes++))
+  graph.forEachEdge((_e, a) => void (a.kind === undefined && edges++))
+  return { nodes, edges }
 }
 
 /** A new graph holding `n` laid out radially around its root (see `radialLayout`). */

@@ -5,7 +5,7 @@
  * one of the remaining colours by a hash of its name. Either way a label keeps its colour across
  * sessions, brains and reloads whatever order labels show up in.
  */
-const PALETTE = [
+export const PALETTE = [
   '#0072b2',
   '#e69f00',
   '#009e73',
