@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixtures } from '@engram/core/testing'
 import type { Entity } from '@engram/core'
 import { createSqliteBrainStore, type SqliteBrainStoreOptions } from './sqlite-brain-store.js'
@@ -76,6 +76,7 @@ describe('sqlite brain store: large batches', () => {
     const asked: number[] = []
     const { store, db } = openStore({
       slicedAbove: 10,
+      checkpointIntervalMs: 0,
       checkpointElsewhere: () => {
         asked.push(Number(db.pragma('wal_autocheckpoint', { simple: true })))
         return new Promise<void>((resolve) => (finish = resolve))
@@ -83,12 +84,72 @@ describe('sqlite brain store: large batches', () => {
     })
     await store.apply({ passages: passages(50) })
     expect(asked).toEqual([0])
-    // Small commits meanwhile do not checkpoint on this thread.
+    // Small commits meanwhile do not checkpoint on this thread; their frames go to the next checkpoint.
     await store.apply({ passages: [fixtures.passage({ id: 'small' })] })
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
     finish()
-    await new Promise((resolve) => setImmediate(resolve))
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
+    await vi.waitFor(() => expect(asked).toEqual([0, 0]))
+    finish()
+    await vi.waitFor(() => expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000))
     expect((await store.stats()).passages).toBe(51)
+  })
+})
+
+describe('sqlite brain store: checkpoints of small commits', () => {
+  /** A store whose checkpoints "on another thread" are recorded and end when the test says so. */
+  function storeWithCheckpoints(checkpointIntervalMs: number) {
+    const ends: (() => void)[] = []
+    const asked: number[] = []
+    const opened = openStore({
+      checkpointIntervalMs,
+      checkpointElsewhere: () => {
+        asked.push(Number(opened.db.pragma('wal_autocheckpoint', { simple: true })))
+        return new Promise<void>((resolve) => ends.push(resolve))
+      },
+    })
+    return { ...opened, asked, endAll: () => ends.splice(0).forEach((end) => end()) }
+  }
+  const small = (id: string) => ({ passages: [fixtures.passage({ id })] })
+
+  it('hands the checkpoint of a small commit to another thread, never running one on this thread', async () => {
+    const { store, db, asked, endAll } = storeWithCheckpoints(60_000)
+    await store.apply(small('a'))
+    expect(asked).toEqual([0])
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+    endAll()
+    await vi.waitFor(() => expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000))
+    expect((await store.stats()).passages).toBe(1)
+  })
+
+  it('hands off at most one checkpoint per interval; commits in between wait for the next one', async () => {
+    const { store, asked, endAll } = storeWithCheckpoints(60_000)
+    await store.apply(small('a'))
+    await store.apply(small('b'))
+    endAll()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await store.apply(small('c'))
+    // One worker thread for the three commits: the second waits (60 s) behind the first's checkpoint.
+    expect(asked).toEqual([0])
+    expect((await store.stats()).passages).toBe(3)
+  })
+
+  it('follows a checkpoint with another when commits came while it ran', async () => {
+    const { store, asked, endAll } = storeWithCheckpoints(0)
+    await store.apply(small('a'))
+    await store.apply(small('b'))
+    expect(asked).toHaveLength(1)
+    endAll()
+    await vi.waitFor(() => expect(asked).toHaveLength(2))
+    endAll()
+    await store.apply(small('c'))
+    await vi.waitFor(() => expect(asked).toHaveLength(3))
+    endAll()
+  })
+
+  it('commits as before without another thread', async () => {
+    const { store, db } = openStore()
+    await store.apply(small('a'))
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
+    expect((await store.stats()).passages).toBe(1)
   })
 })
