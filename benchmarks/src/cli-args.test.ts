@@ -18,6 +18,17 @@ describe('parseCliArgs', () => {
       only: ['engram-search'],
     })
     expect(parseCliArgs(['--scale']).scale).toEqual([10_000, 100_000, 300_000])
+    expect(parseCliArgs(['--latency', 'mixed'])).toMatchObject({
+      latency: false,
+      latencyMixed: true,
+    })
+    expect(parseCliArgs(['--latency=mixed']).latencyMixed).toBe(true)
+    expect(parseCliArgs(['--latency', '--ingest'])).toMatchObject({
+      latency: true,
+      latencyMixed: false,
+      ingest: true,
+    })
+    expect(() => parseCliArgs(['--latency=all'])).toThrow(/only 'mixed'/)
     expect(parseCliArgs(['--scale-out', '--data-dir', '/data'])).toMatchObject({
       scaleOut: true,
       scale: null,

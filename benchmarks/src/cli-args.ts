@@ -9,6 +9,8 @@ export interface CliArgs {
   readonly accept: boolean
   readonly scale: readonly number[] | null
   readonly latency: boolean
+  /** `--latency mixed`: search under a mixed load on the built server (issue 29 item 4, latency.md). */
+  readonly latencyMixed: boolean
   readonly ingest: boolean
   readonly recsys: boolean
   /** `--recsys-validation`: MovieLens validation folds for recommend's settings (results/movielens-validation.md). */
@@ -53,6 +55,10 @@ export const USAGE = `usage: npm run bench -- [options]
   --scale [n,n,...]       scale curve over synthetic passages (default 10000,100000,300000)
                           (also: start-up of a 100,000-passage brain from SQLite)
   --latency               per-stage latency suites (tinybench) and HTTP scenarios (autocannon)
+  --latency mixed         the built server on a seeded SciFact brain (EMBEDDER=none, then use-lite): searches
+                          alone for 30 s, then searches, ingestions and model writes 70/20/10 over 32
+                          connections for 60 s; search p50/p95/p99, server CPU and event-loop delay per phase
+                          (the mixed-load section of results/latency.md; needs npm run build first; ~8 min)
   --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
   --calibrate-fusion      calibrate the default fusion (cc) for the harness embedder on SciFact train, LoCoMo dev
                           and MuSiQue-100; writes results/fusion-calibration.md and the engine's calibration table
@@ -98,6 +104,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     accept: false,
     scale: null as number[] | null,
     latency: false,
+    latencyMixed: false,
     ingest: false,
     recsys: false,
     recsysValidation: false,
@@ -227,12 +234,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       case '--report':
       case '--accept':
       case '--latency':
+        if ((inline ?? argv[i + 1]) === 'mixed') {
+          if (inline === undefined) i++
+          args.latencyMixed = true
+        } else if (inline !== undefined) throw new Error(`--latency takes only 'mixed'`)
+        else args.latency = true
+        break
       case '--ingest':
       case '--recsys':
       case '--help':
-        args[
-          flag.slice(2) as 'list' | 'report' | 'accept' | 'latency' | 'ingest' | 'recsys' | 'help'
-        ] = true
+        args[flag.slice(2) as 'list' | 'report' | 'accept' | 'ingest' | 'recsys' | 'help'] = true
         break
       default:
         throw new Error(`unknown argument '${a}'\n${USAGE}`)

@@ -4,6 +4,8 @@ import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
 import { parseCliArgs, USAGE } from './cli-args.js'
 import { runIngestBench } from './ingest/run-ingest-bench.js'
 import { runLatencySuites } from './latency/run-latency-suites.js'
+import { rewriteMixedLoadSection } from './latency/mixed-load-report.js'
+import { runMixedLoadBench } from './latency/run-mixed-load.js'
 import { MANY_BRAINS_DEFAULT } from './many-brains/many-brains-corpus.js'
 import { runManyBrains } from './many-brains/run-many-brains.js'
 import { runMovieLens } from './recsys/run-movielens.js'
@@ -47,6 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
       args.configs.length === 0 &&
       !args.scale &&
       !args.latency &&
+      !args.latencyMixed &&
       !args.ingest &&
       !args.recsys &&
       !args.recsysValidation &&
@@ -69,6 +72,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (
     (args.configs.length > 0 ||
       args.latency ||
+      args.latencyMixed ||
       args.ingest ||
       args.recsys ||
       args.recsysValidation ||
@@ -146,6 +150,10 @@ async function main(argv: readonly string[]): Promise<number> {
     log(`chosen: ${JSON.stringify(chosen.setting)} (results/bm25-tuning.md)`)
   }
   if (args.latency) await runLatencySuites(dataDir, resultsDir, log)
+  if (args.latencyMixed) {
+    await runMixedLoadBench(dataDir, resultsDir, log)
+    log(`wrote ${rewriteMixedLoadSection(resultsDir)}`)
+  }
   if (args.ingest) await runIngestBench(dataDir, resultsDir, log)
   if (args.recsysValidation) await runMovieLensValidation(dataDir, resultsDir, log)
   if (args.recsys) await runMovieLens(dataDir, resultsDir, log)
@@ -198,6 +206,8 @@ async function main(argv: readonly string[]): Promise<number> {
       if (forgetting !== null) log(`wrote ${forgetting}`)
       const growth = rewriteOpGrowthReport(resultsDir)
       if (growth !== null) log(`wrote ${growth}`)
+      const mixed = rewriteMixedLoadSection(resultsDir)
+      if (mixed !== null) log(`wrote ${mixed}`)
       log(`(${REPORT_COMMAND})`)
     }
   }

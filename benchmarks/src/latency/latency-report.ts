@@ -22,12 +22,16 @@ export interface SuiteRow {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US')
 
-/** results/latency.md. */
+/**
+ * results/latency.md. `mixed` is the section `--latency mixed` wrote last (mixed-load-report.ts), kept at the
+ * end so a full `--latency` run does not drop it.
+ */
 export function latencyReport(
   environment: Environment,
   rows: readonly SuiteRow[],
   notes: readonly string[],
   http: readonly HttpRun[],
+  mixed: string | null = null,
 ): string {
   const child = http.find((h) => h.mode === 'child process')
   const search = child?.results.find((r) => r.name.startsWith('search'))
@@ -127,6 +131,7 @@ export function latencyReport(
         `${int(search.requestsPerSec)} requests/s with the server in its own process: ${search.requestsPerSec >= 1500 ? 'met' : 'NOT met'} on this machine.`
       : '',
     '',
+    ...(mixed === null ? [] : [mixed, '']),
   ].join('\n')
 }
 

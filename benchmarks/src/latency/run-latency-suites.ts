@@ -7,6 +7,7 @@ import { captureEnvironment } from '../run/environment.js'
 import { loadLatencyFixture } from './latency-fixture.js'
 import { latencyReport, TASK_TIME_MS, type SuiteRow } from './latency-report.js'
 import { LATENCY_SUITES } from './latency-suites.js'
+import { savedMixedLoadSection } from './mixed-load-report.js'
 import { runHttpScenarios } from './run-http-scenarios.js'
 
 /** Runs every ready tinybench suite and the HTTP scenarios, and writes results/latency.md. */
@@ -69,6 +70,9 @@ export async function runLatencySuites(
     await setup.teardown?.()
   }
   const http = await runHttpScenarios(fixture, dataDir, log)
-  writeFileSync(join(resultsDir, 'latency.md'), latencyReport(environment, rows, notes, http))
+  writeFileSync(
+    join(resultsDir, 'latency.md'),
+    latencyReport(environment, rows, notes, http, savedMixedLoadSection(resultsDir)),
+  )
   log(`wrote ${join(resultsDir, 'latency.md')}`)
 }
