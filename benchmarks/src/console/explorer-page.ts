@@ -22,22 +22,7 @@ export async function openExplorer(browser: Browser, url: string, token: string,
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   await page.goto(`${url}/console/`)
-  await page.evaluate(
-    ([t, b]) => {
-      const storage = (
-        globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
-      ).sessionStorage
-      storage.setItem('engram.console.token', t)
-      storage.setItem('engram.console.brain', b)
-    },
-    [token, brain] as const,
-  )
-  await page.reload()
-  await page.getByTestId('tab-explorer').click()
-  // The renderer is built at sign-in (renderer-warmup.ts): the user reads the page meanwhile.
-  await page
-    .locator('[data-testid="explorer-canvas"][data-ready="true"]')
-    .waitFor({ timeout: 120_000 })
+  await switchBrain(page, token, brain)
   return { page, errors }
 }
 
@@ -55,6 +40,7 @@ export async function switchBrain(page: Page, token: string, brain: string): Pro
   )
   await page.reload()
   await page.getByTestId('tab-explorer').click()
+  // The renderer is built at sign-in (renderer-warmup.ts): the user reads the page meanwhile.
   await page
     .locator('[data-testid="explorer-canvas"][data-ready="true"]')
     .waitFor({ timeout: 120_000 })
