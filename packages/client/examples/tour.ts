@@ -89,6 +89,8 @@ export async function runTour(options: TourOptions): Promise<TourReport> {
   // meta
   const login = await brain.GET('/meta/login-info')
   done(['meta_login_info'], login.brain_id)
+  const plugins = await brain.GET('/meta/search-plugins')
+  done(['meta_search_plugins'], plugins.stages.map((stage) => stage.name).join(', '))
 
   // model
   const [ada] = await brain.POST('/model/entity', {

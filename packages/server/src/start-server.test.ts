@@ -53,7 +53,7 @@ const snapshotsOf = (dataDir: string, brainId: string) => {
   return existsSync(dir) ? readdirSync(dir) : null
 }
 
-describe('startServer: vector index snapshots', () => {
+describe('startServer: index snapshots', () => {
   it('saves them on close and loads them (warming the brain) on the next start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'engram-start-'))
     dirs.push(dataDir)
@@ -61,12 +61,17 @@ describe('startServer: vector index snapshots', () => {
     await first.engram.commit('default', vectors())
     await first.engram.indexes.get('default')
     await first.close()
-    expect(snapshotsOf(dataDir, 'default')).toEqual([expect.stringMatching(/^vectors-passages-/)])
+    expect(snapshotsOf(dataDir, 'default')?.sort()).toEqual([
+      expect.stringMatching(/^lexical-/),
+      expect.stringMatching(/^vectors-passages-/),
+    ])
 
     const second = await startServer(config(dataDir), () => {})
     const indexes = await second.engram.indexes.get('default')
     expect(indexes.vectorOrigin.get('passages')).toBe('snapshot')
     expect(indexes.vectors.get('passages')!.size).toBe(30)
+    expect(indexes.lexical.restored).toBe(true)
+    expect(indexes.passages.size).toBe(30)
     await second.close()
   })
 
@@ -89,7 +94,8 @@ describe('startServer: vector index snapshots', () => {
     await server.engram.commit('alpha', vectors())
     await server.engram.indexes.get('alpha')
     await server.engram.indexes.saveSnapshots('alpha')
-    expect(snapshotsOf(dataDir, 'alpha')).toHaveLength(1)
+    // The vector snapshot and the lexical one.
+    expect(snapshotsOf(dataDir, 'alpha')).toHaveLength(2)
     const res = await server.app.inject({
       method: 'DELETE',
       url: '/system/brains/alpha',
