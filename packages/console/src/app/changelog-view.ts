@@ -142,11 +142,7 @@ export function createChangelogView(ctx: ConsoleContext): ConsoleView {
       const note = h(
         'div',
         { class: 'batch-details' },
-        h('span', {
-          class: 'badge',
-          testid: 'changelog-batch-kind',
-          text: KIND_TITLES[batch.kind],
-        }),
+        kindBadge(batch),
         ' ',
         h('span', {
           testid: 'changelog-batch-counts',
@@ -162,11 +158,7 @@ export function createChangelogView(ctx: ConsoleContext): ConsoleView {
       h(
         'summary',
         { testid: 'changelog-batch-summary' },
-        h('span', {
-          class: 'badge',
-          testid: 'changelog-batch-kind',
-          text: KIND_TITLES[batch.kind],
-        }),
+        kindBadge(batch),
         ' ',
         h('span', {
           testid: 'changelog-batch-counts',
@@ -259,4 +251,13 @@ function markerFacts(marker: Changelog): HTMLElement {
       ? `${marker.type === 'source_forgotten' ? 'removed' : 'source now'}: ${line(counts)}`
       : '',
   )
+}
+
+/** The badge naming what kind of write a batch was (ingestion, forget, model write). */
+function kindBadge(batch: ChangelogBatch): HTMLElement {
+  return h('span', {
+    class: 'badge',
+    testid: 'changelog-batch-kind',
+    text: KIND_TITLES[batch.kind],
+  })
 }
