@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngramClient } from '@engram/client'
-import type { StagePlugin } from '@engram/core'
+import { loadPluginModules, type StagePlugin } from '@engram/core'
 import { openConsole, SCREENSHOT_DIR, type ConsolePage } from '../support/console-page.js'
 import { listeningApp, SYSTEM_TOKEN, type ListeningApp } from '../support/listening-app.js'
 
@@ -36,7 +36,9 @@ describe('console (headless Chromium)', () => {
   let brainToken: string
 
   beforeAll(async () => {
-    server = await listeningApp({ storage: 'memory', plugins: [flip] })
+    // The example package as ENGRAM_PLUGINS loads it: plugin:phrase (a channel), plugin:combmnz (a fusion).
+    const example = await loadPluginModules(['@engram/example-channel'])
+    server = await listeningApp({ storage: 'memory', plugins: [...example, flip] })
     const system = createEngramClient({ baseUrl: server.url, token: SYSTEM_TOKEN })
     brainToken = (await system.POST('/system/brains', { body: { brain_id: BRAIN } })).pat
     console_ = await openConsole(server.url)
@@ -137,6 +139,38 @@ describe('console (headless Chromium)', () => {
       'plugin:flip',
     ])
     expect(reranks).toEqual(['auto', 'none', ...stages.map((s) => s.name)])
+    // So do the channel toggles and the fusion select: built-ins first, then the example's plugins.
+    const { channels, fusions } = await api.GET('/meta/search-plugins')
+    expect(channels.map((c) => c.name)).toEqual([
+      'passages',
+      'entities',
+      'events',
+      'communities',
+      'plugin:phrase',
+    ])
+    expect(fusions.map((f) => f.name)).toEqual(['rrf', 'cc', 'none', 'plugin:combmnz'])
+    await page.locator('[data-testid="search-channels"][data-source="server"]').waitFor(WAIT)
+    await page.locator('[data-testid="search-fusion"][data-source="server"]').waitFor(WAIT)
+    const toggles = page.getByTestId('search-channels').locator('input[type="checkbox"]')
+    expect(await toggles.evaluateAll((els) => els.map((el) => el.getAttribute('value')))).toEqual(
+      channels.map((c) => c.name),
+    )
+    // The choices made before the list arrived are kept; the plugin's toggle starts off.
+    expect(
+      await toggles.evaluateAll((els) =>
+        els
+          .filter((el) => (el as unknown as { checked: boolean }).checked)
+          .map((el) => el.getAttribute('value')),
+      ),
+    ).toEqual(['passages', 'entities'])
+    expect(
+      await page
+        .getByTestId('search-fusion')
+        .locator('option')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('value'))),
+    ).toEqual(['', ...fusions.map((f) => f.name)])
+    expect(await page.getByTestId('search-fusion').inputValue()).toBe('rrf')
+    expect(await page.getByTestId('search-plugins-note').isHidden()).toBe(true)
     // None here, so rrf is the last word.
     await page.getByTestId('search-rerank').selectOption('none')
     await page.getByTestId('search-submit').click()
@@ -241,6 +275,44 @@ describe('console (headless Chromium)', () => {
     expect(await reranked.getByTestId('hit-why').getAttribute('data-adds-up')).toBe('true')
     await screenshot('04b-search-rerank')
 
+    // The plugin channel, switched on from the keyboard (Tab from the last built-in, then Space), runs
+    // with the plugin fusion: its score shows on the hits the API ranks first for the same request.
+    await page.getByTestId('search-channel-communities').focus()
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate('document.activeElement.dataset.testid')).toBe(
+      'search-channel-plugin:phrase',
+    )
+    await page.keyboard.press('Space')
+    expect(await page.getByTestId('search-channel-plugin:phrase').isChecked()).toBe(true)
+    await page.getByTestId('search-fusion').selectOption('plugin:combmnz')
+    expect(await page.getByTestId('search-fusion-alpha').isHidden()).toBe(true)
+    await page.getByTestId('search-rerank').selectOption('none')
+    await page.getByTestId('search-submit').click()
+    await page.getByTestId('hit-signal-plugin:phrase').first().waitFor(WAIT)
+    expect(await page.getByTestId('search-error').isHidden()).toBe(true)
+    const withPlugin = await api.POST('/retrieve/search', {
+      body: {
+        query: 'Analytical Engine Lovelace',
+        channels: ['passages', 'entities', 'plugin:phrase'],
+        fusion: 'plugin:combmnz',
+        rerank: 'none',
+      },
+    })
+    expect(withPlugin.channel_lists).toHaveProperty(['plugin:phrase'])
+    expect(
+      await page
+        .getByTestId('search-hit')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-id'))),
+    ).toEqual(withPlugin.hits.map((hit) => hit.id))
+    const phraseHit = withPlugin.hits.find((hit) => hit.scores.plugin?.phrase !== undefined)!
+    expect(
+      await page
+        .locator(`[data-testid="search-hit"][data-id="${phraseHit.id}"]`)
+        .getByTestId('hit-signal-plugin:phrase')
+        .textContent(),
+    ).toBe(phraseHit.scores.plugin!.phrase!.toFixed(4))
+    await screenshot('04c-search-plugin-channel')
+
     // An entity hit opens the explorer tab.
     await page.getByTestId('hit-open-entity').first().click()
     expect(await page.getByTestId('tab-explorer').getAttribute('aria-selected')).toBe('true')
@@ -274,6 +346,44 @@ describe('console (headless Chromium)', () => {
     await screenshot('05-changelog')
     await page.getByTestId('changelog-node').first().click()
     expect(await page.getByTestId('tab-explorer').getAttribute('aria-selected')).toBe('true')
+
+    // A server without the plugin list (older than GET /meta/search-plugins): the built-in lists stay,
+    // a quiet note says so, and a built-in search still runs.
+    await page.route('**/meta/search-plugins', (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: { code: 'NOT_FOUND', message: 'Not found', resolution: 'Check the path.' },
+        }),
+      }),
+    )
+    await page.reload()
+    await page.getByTestId('tab-search').click()
+    await page.getByTestId('search-plugins-note').waitFor(WAIT)
+    expect(await page.getByTestId('search-plugins-note').textContent()).toMatch(/More channels/)
+    expect(
+      await page
+        .getByTestId('search-channels')
+        .locator('input[type="checkbox"]')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('value'))),
+    ).toEqual(['passages', 'entities', 'events', 'communities'])
+    expect(await page.getByTestId('search-channels').getAttribute('data-source')).toBe('builtin')
+    expect(
+      await page
+        .getByTestId('search-fusion')
+        .locator('option')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('value'))),
+    ).toEqual(['', 'rrf', 'cc', 'none'])
+    expect(await page.getByTestId('search-rerank').getAttribute('data-source')).toBe('builtin')
+    await page.getByTestId('search-query').fill('Analytical Engine Lovelace')
+    await page.getByTestId('search-submit').click()
+    await page.getByTestId('search-hit').first().waitFor(WAIT)
+    await screenshot('04d-search-without-plugin-list')
+    // Chromium logs the refused call itself; that one line is expected, nothing else.
+    expect(console_.errors).toEqual([expect.stringContaining('404')])
+    console_.errors.length = 0
+    await page.unroute('**/meta/search-plugins')
 
     // Sign out forgets the token.
     await page.getByTestId('sign-out').click()

@@ -1,4 +1,4 @@
-import type { EngramClient, SearchPlugins } from '@engram/client'
+import type { SearchPlugins } from '@engram/client'
 import { field, h } from './dom.js'
 
 /** What the built-in reranks do (`packages/core/src/builtins/builtin-plugins.ts`), shown beside them. */
@@ -31,15 +31,15 @@ function optionText(name: string, builtin: boolean, requires: readonly string[])
 const option = (value: string, text: string) => h('option', { attrs: { value }, text })
 
 /**
- * A select of the rerank stages. It starts with the built-ins and fills itself from
- * `GET /meta/search-plugins`: every stage the server registered, third-party `plugin:<name>` ones
- * included, after `auto` and `none`. Once listed, `data-source="server"` is set on the select; when
- * the list cannot be read it keeps the built-ins and a text box for a plugin's name under "other".
+ * A select of the rerank stages. It starts with the built-ins and fills itself from `listed` (the
+ * Search view's one `GET /meta/search-plugins`): every stage the server registered, third-party
+ * `plugin:<name>` ones included, after `auto` and `none`. Once listed, `data-source="server"` is set
+ * on the select; when the list cannot be read it keeps the built-ins and a text box for a plugin's
+ * name under "other".
  */
-export function rerankPicker(client: Pick<EngramClient, 'GET'>): {
+export function rerankPicker(listed: Promise<SearchPlugins>): {
   element: HTMLElement
   value(): string
-  dispose(): void
 } {
   const select = h('select', { testid: 'search-rerank', attrs: { 'data-source': 'builtin' } })
   const other = h('input', {
@@ -65,21 +65,19 @@ export function rerankPicker(client: Pick<EngramClient, 'GET'>): {
     if (!other.hidden) other.focus()
   })
 
-  const abort = new AbortController()
-  client
-    .GET('/meta/search-plugins', { signal: abort.signal })
-    .then((listed: SearchPlugins) => {
-      fill(listed.stages.filter((s) => s.slot === 'rerank'))
+  listed.then(
+    ({ stages }) => {
+      fill(stages.filter((s) => s.slot === 'rerank'))
       other.hidden = true
       select.setAttribute('data-source', 'server')
-    })
+    },
     // The built-ins and "other" stay: searching still works, naming a plugin by hand.
-    .catch(() => undefined)
+    () => undefined,
+  )
 
   const element = h('div', { class: 'rerank-picker' }, field('Rerank', select), other)
   return {
     element,
     value: () => (select.value === OTHER ? other.value.trim() : select.value),
-    dispose: () => abort.abort(),
   }
 }

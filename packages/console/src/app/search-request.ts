@@ -4,7 +4,7 @@ import { asOfParam } from './explorer/fact-window.js'
 export interface SearchForm {
   query: string
   k: number
-  /** Ticked channels (`passages`, `entities`, `events`, `communities`). */
+  /** Ticked channels, as the server listed them (`passages`, …, `plugin:<name>`), in order. */
   channels: string[]
   /** Further channels, comma-separated (`plugin:<name>`). */
   extraChannels: string

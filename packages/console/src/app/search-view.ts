@@ -1,23 +1,27 @@
+import type { SearchPlugins } from '@engram/client'
 import type { ConsoleContext, ConsoleView } from './console-context.js'
+import { channelToggles } from './channel-toggles.js'
 import { field, h, replaceChildren } from './dom.js'
 import { createErrorArea } from './error-view.js'
+import { fusionSelect } from './fusion-select.js'
 import { passageTexts } from './passage-texts.js'
 import { rerankPicker } from './rerank-picker.js'
 import { explainHit } from './score-explanation.js'
+import { searchChoices } from './search-choices.js'
 import { searchHitItem } from './search-hit-item.js'
 import { searchBody } from './search-request.js'
 import { stageTimingsBar } from './stage-timings-bar.js'
-
-/** The channels of CONTRACT.md section 7 offered as toggles; plugins are typed in. */
-const CHANNELS = ['passages', 'entities', 'events', 'communities'] as const
 
 const option = (value: string, text = value) => h('option', { attrs: { value }, text })
 
 /**
  * The Search tab: `POST /retrieve/search` with the chosen channels, fusion, rerank and expansion, always
- * with `profile_stages`; each hit shows its text rendered from Markdown, its source, its per-signal
- * scores and why it scored so (`explainHit`), the response its stage timings. The "As of" date (empty:
- * now) is sent as `as_of`: facts and passages true only at other times drop out.
+ * with `profile_stages`. The channel toggles, the fusion select and the rerank picker offer what the
+ * server registered, third-party plugins included, read once from `GET /meta/search-plugins`; when
+ * that fails they keep the built-ins and a quiet note says so. Each hit shows its text rendered from
+ * Markdown, its source, its per-signal scores and why it scored so (`explainHit`), the response its
+ * stage timings. The "As of" date (empty: now) is sent as `as_of`: facts and passages true only at
+ * other times drop out.
  */
 export function createSearchView(ctx: ConsoleContext): ConsoleView {
   let abort = new AbortController()
@@ -30,34 +34,35 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
     testid: 'search-k',
     attrs: { type: 'number', min: '1', max: '200', value: '10' },
   })
-  const toggles = CHANNELS.map((name) => {
-    const box = h('input', {
-      testid: `search-channel-${name}`,
-      attrs: { type: 'checkbox', value: name },
-    })
-    box.checked = name === 'passages'
-    return { name, box }
+  const channels = channelToggles()
+  const fusion = fusionSelect()
+  const listing = new AbortController()
+  const listed: Promise<SearchPlugins> = ctx.client.GET('/meta/search-plugins', {
+    signal: listing.signal,
   })
-  const extraChannels = h('input', {
-    testid: 'search-extra-channels',
-    attrs: { type: 'text', placeholder: 'plugin:<name>, …' },
+  const rerank = rerankPicker(listed)
+  const pluginsNote = h('p', {
+    class: 'hint',
+    testid: 'search-plugins-note',
+    attrs: { role: 'status' },
   })
-  const fusion = h(
-    'select',
-    { testid: 'search-fusion' },
-    option('', 'server default'),
-    option('rrf'),
-    option('cc'),
-    option('none'),
+  pluginsNote.hidden = true
+  listed.then(
+    (answer) => {
+      const choices = searchChoices(answer)
+      channels.fill(choices.channels)
+      fusion.fill(choices.fusions)
+    },
+    () => {
+      // A server older than the endpoint, or a failed call: the built-ins still search, and plugins
+      // can be named by hand. Not an error area: nothing the user asked for failed.
+      if (listing.signal.aborted) return
+      pluginsNote.textContent =
+        "Could not list this server's search plugins: built-in channels, fusions and reranks " +
+        'only. Name a plugin channel under More channels, a rerank under "other plugin…".'
+      pluginsNote.hidden = false
+    },
   )
-  const alpha = h('input', {
-    testid: 'search-fusion-alpha',
-    attrs: { type: 'number', min: '0', max: '1', step: '0.05', value: '0.5' },
-  })
-  const alphaField = field('cc alpha', alpha)
-  alphaField.hidden = true
-  fusion.addEventListener('change', () => (alphaField.hidden = fusion.value !== 'cc'))
-  const rerank = rerankPicker(ctx.client)
   const expand = h(
     'select',
     { testid: 'search-expand' },
@@ -72,23 +77,17 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
     'form',
     { class: 'search-form card', testid: 'search-form' },
     h('div', { class: 'row grow' }, field('Query', query), submit),
-    h(
-      'fieldset',
-      { class: 'row' },
-      h('legend', { text: 'Channels' }),
-      ...toggles.map(({ name, box }) => h('label', { class: 'check' }, box, ` ${name}`)),
-      field('More channels', extraChannels),
-    ),
+    channels.element,
     h(
       'div',
       { class: 'row' },
-      field('Fusion', fusion),
-      alphaField,
+      ...fusion.elements,
       rerank.element,
       field('Expansion', expand),
       field('k', k),
       field('As of', asOf, 'empty: now'),
     ),
+    pluginsNote,
   )
   const summary = h('p', { class: 'hint', testid: 'search-summary' })
   const timings = h('div', { class: 'timings-slot' })
@@ -109,10 +108,10 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
       const body = searchBody({
         query: query.value,
         k: Number(k.value) || 10,
-        channels: toggles.filter((t) => t.box.checked).map((t) => t.name),
-        extraChannels: extraChannels.value,
-        fusion: fusion.value,
-        fusionAlpha: alpha.value === '' ? null : Number(alpha.value),
+        channels: channels.checked(),
+        extraChannels: channels.extra(),
+        fusion: fusion.value(),
+        fusionAlpha: fusion.alpha(),
         rerank: rerank.value(),
         expand: expand.value === 'neighbors' || expand.value === 'none' ? expand.value : 'auto',
         asOf: asOf.value,
@@ -158,7 +157,7 @@ export function createSearchView(ctx: ConsoleContext): ConsoleView {
     show: () => query.focus(),
     dispose: () => {
       abort.abort()
-      rerank.dispose()
+      listing.abort()
     },
   }
 }
