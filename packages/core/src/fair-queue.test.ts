@@ -50,4 +50,16 @@ describe('FairQueue', () => {
     expect(queue.size).toBe(3)
     expect(drain(queue)).toEqual([0, 2, 4])
   })
+
+  it('shiftIf takes the next item in turn only when it fits, else changes nothing', () => {
+    const queue = new FairQueue<string>()
+    queue.push('a', 'a0')
+    queue.push('b', 'long-b0')
+    queue.push('a', 'a1')
+    const short = (item: string) => item.length <= 2
+    expect(queue.shiftIf(short)).toBe('a0')
+    expect(queue.shiftIf(short)).toBeUndefined() // b's turn, and b0 does not fit
+    expect(queue.size).toBe(2)
+    expect(drain(queue)).toEqual(['long-b0', 'a1'])
+  })
 })

@@ -47,6 +47,18 @@ export class FairQueue<T> {
     return undefined
   }
 
+  /**
+   * The item `shift()` would give, taken only if `fits(item)`; otherwise undefined and nothing changes.
+   * For a consumer that batches items while they fit, in turn.
+   */
+  shiftIf(fits: (item: T) => boolean): T | undefined {
+    for (const [key, lane] of this.#lanes) {
+      if (!fits(lane[0]!)) return undefined
+      return this.shift((k) => k === key)
+    }
+    return undefined
+  }
+
   /** Removes the items `match` selects; returns how many. */
   remove(match: (item: T, key: string) => boolean): number {
     let removed = 0

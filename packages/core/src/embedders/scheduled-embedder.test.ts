@@ -111,4 +111,28 @@ describe('scheduledEmbedder', () => {
     expect(await fine).toHaveLength(1)
     expect(calls.filter((c) => c.texts[0]!.startsWith('a')).length).toBeLessThanOrEqual(2)
   })
+
+  it('merges queued calls into one embedder call while they fit; one caller aborting cancels only its own', async () => {
+    const { inner, calls } = gatedEmbedder()
+    const embedder = scheduledEmbedder(inner, { concurrency: 1, maxTexts: 5, maxChars: 100 })
+    const held = embedder.embed(['held'], never, { brainId: 'x' })
+    await tick()
+    const controller = new AbortController()
+    const a = embedder.embed(['a0', 'a1'], controller.signal, { brainId: 'a' })
+    const b = embedder.embed(['b0', 'b1'], never, { brainId: 'b' })
+    const c = embedder.embed(['c00', 'c11'], never, { brainId: 'c' })
+    calls[0]!.release()
+    await held
+    await tick()
+    // a and b fit in 5 texts; c would make 6, so it waits for the next call.
+    expect(calls.map((call) => call.texts)).toEqual([['held'], ['a0', 'a1', 'b0', 'b1']])
+    controller.abort(new Error('gone'))
+    await expect(a).rejects.toThrow('gone')
+    calls[1]!.release() // not aborted: b still wanted it
+    expect((await b).map((v) => v[0])).toEqual([2, 2])
+    await tick()
+    expect(calls[2]!.texts).toEqual(['c00', 'c11'])
+    calls[2]!.release()
+    expect((await c).map((v) => v[0])).toEqual([3, 3])
+  })
 })

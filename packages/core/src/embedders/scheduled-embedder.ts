@@ -33,6 +33,32 @@ interface Slice {
   end: number
 }
 
+const sliceTexts = ({ call, start, end }: Slice) => call.texts.slice(start, end)
+
+function sliceChars({ call, start, end }: Slice): number {
+  let chars = 0
+  for (let i = start; i < end; i++) chars += call.texts[i]!.length
+  return chars
+}
+
+/**
+ * The signal of a call to the wrapped embedder on behalf of `slices`: aborted once every one of their
+ * calls is (one caller giving up must not cancel the texts of another merged with it).
+ */
+function eitherSignal(slices: readonly Slice[]): AbortSignal {
+  const signals = [...new Set(slices.map((slice) => slice.call.signal))]
+  if (signals.length === 1) return signals[0]!
+  const controller = new AbortController()
+  let live = signals.length
+  const onAbort = () => {
+    if (--live === 0) controller.abort(signals[0]!.reason)
+  }
+  for (const signal of signals)
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+  return controller.signal
+}
+
 /**
  * Shares one embedder fairly between brains and between people and ingestion (CONTRACT.md section 1,
  * fairness): every call is cut into small slices, and at most `concurrency` slices are in the wrapped
@@ -63,28 +89,65 @@ export function scheduledEmbedder<E extends Embedder>(
 
   function pump() {
     while (inFlight < concurrency) {
-      const slice = queues.interactive.shift() ?? queues.bulk.shift()
-      if (slice === undefined) return
-      const { call, start, end } = slice
+      const first = queues.interactive.shift()
+      const queue = first === undefined ? queues.bulk : queues.interactive
+      const slices = take(queue, first ?? queues.bulk.shift())
+      if (slices.length === 0) return
       inFlight++
+      const texts =
+        slices.length === 1 ? sliceTexts(slices[0]!) : slices.flatMap((slice) => sliceTexts(slice))
       inner
-        .embed(call.texts.slice(start, end), call.signal)
+        .embed(texts, eitherSignal(slices))
         .then(
           (vectors) => {
-            if (call.settled) return
-            vectors.forEach((vector, i) => (call.vectors[start + i] = vector))
-            call.remaining -= end - start
-            if (call.remaining === 0) {
-              call.settled = true
-              call.resolve(call.vectors)
+            let at = 0
+            for (const slice of slices) {
+              deliver(slice, vectors.slice(at, at + slice.end - slice.start))
+              at += slice.end - slice.start
             }
           },
-          (error: unknown) => fail(call, error),
+          (error: unknown) => {
+            for (const slice of slices) fail(slice.call, error)
+          },
         )
         .finally(() => {
           inFlight--
           pump()
         })
+    }
+  }
+
+  /**
+   * `first` and the slices of other calls queued behind it in the same queue, in turn, while the whole
+   * stays within `maxTexts` and `maxChars`: many small calls at once (one per ingestion task, a few
+   * entity names each) then cost the embedder one call, not one each (its per-call cost, a worker
+   * round trip and a model run, is most of a short text's). Fair order is kept: it stops at the first
+   * slice that does not fit.
+   */
+  function take(queue: FairQueue<Slice>, first: Slice | undefined): Slice[] {
+    if (first === undefined) return []
+    const slices = [first]
+    let texts = first.end - first.start
+    let chars = sliceChars(first)
+    for (;;) {
+      const next = queue.shiftIf(
+        (slice) =>
+          texts + slice.end - slice.start <= maxTexts && chars + sliceChars(slice) <= maxChars,
+      )
+      if (next === undefined) return slices
+      slices.push(next)
+      texts += next.end - next.start
+      chars += sliceChars(next)
+    }
+  }
+
+  function deliver({ call, start }: Slice, vectors: Float32Array[]) {
+    if (call.settled) return
+    vectors.forEach((vector, i) => (call.vectors[start + i] = vector))
+    call.remaining -= vectors.length
+    if (call.remaining === 0) {
+      call.settled = true
+      call.resolve(call.vectors)
     }
   }
 

