@@ -112,6 +112,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /[()]/.test(n))).toBe(false)
   })
 
+  it('reads Markdown as its text: no heading, emphasis, link or code syntax in a name', async () => {
+    const text =
+      '# Analytical Engine notes\n\n**Ada Lovelace** worked with Charles Babbage in London.\n\n- a [plan](https://example.org/plan) of the engine\n\n```\nconst x = of(entityUuid)\n```\n'
+    const { entities, observations } = await run(text)
+    const found = entities.map((e) => e.name)
+    expect(found).toEqual(expect.arrayContaining(['Ada Lovelace', 'Charles Babbage', 'London']))
+    expect(found.filter((n) => /[#*[\]()`]|https|entityUuid/.test(n))).toEqual([])
+    expect(entities.find((e) => e.name === 'Ada Lovelace')!.labels).toEqual(['PERSON'])
+    for (const o of observations) expect(o.text).not.toMatch(/\*\*| {2}/)
+  })
+
   it('links the named participants of a sentence through its event and places in a list', async () => {
     const graph = await run(
       'Schneider coached Jon Montgomery to victory at the 2010 Winter Olympics in Vancouver, British Columbia.',

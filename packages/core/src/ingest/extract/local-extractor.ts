@@ -17,6 +17,7 @@ import {
 } from './proper-name-type.js'
 import { personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
+import { maskMarkdown } from './markdown-mask.js'
 
 interface Mention {
   name: string
@@ -357,9 +358,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         terms: Term[]
         dates: chrono.ParsedResult[]
         mentions: Mention[]
+        /** Markdown was blanked out of the passage (`maskMarkdown`). */
+        masked: boolean
       }[] = []
-      for (const passage of input.passages) {
+      for (const stored of input.passages) {
         if (ctx.signal.aborted) throw new Error('extraction aborted')
+        // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity.
+        const passage = { ...stored, text: maskMarkdown(stored.text) }
         // `First "Nick" Last`: one person, `First Last`, also called `Nick`.
         const nicknamed = [...passage.text.matchAll(NICKNAME)].map((m) => ({
           start: m.index,
@@ -424,7 +429,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           }
           mentions.sort((a, b) => a.start - b.start)
           mentions = joinOfPhrases(sentence, mentions)
-          read.push({ passage, base, sentence, terms: s.terms, dates, mentions })
+          read.push({
+            passage,
+            base,
+            sentence,
+            terms: s.terms,
+            dates,
+            mentions,
+            masked: passage.text !== stored.text,
+          })
         }
       }
 
@@ -458,7 +471,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let mainPerson: string | null = null
       let mainTopic: string | null = null
       let lastPassage: string | null = null
-      for (const { passage, base, sentence, terms, dates, mentions } of read) {
+      for (const { passage, base, sentence, terms, dates, mentions, masked } of read) {
         await pause()
         if (passage.id !== lastPassage) lastPerson = null
         lastPassage = passage.id
@@ -649,7 +662,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (aboutKey !== null && (entities.get(aboutKey)?.labels.includes('PERSON') || focused)) {
             observations.push({
               aboutKey,
-              text: sentence.trim(),
+              // A masked sentence keeps the blanks where its Markdown was: one space each.
+              text: (masked ? sentence.replace(/ {2,}/g, ' ') : sentence).trim(),
               polarity: polarityOf(sentence),
               labels: focused ? ['FOCUS'] : [],
               passageIds: [passage.id],
