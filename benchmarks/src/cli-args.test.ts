@@ -23,6 +23,13 @@ describe('parseCliArgs', () => {
       latencyMixed: true,
     })
     expect(parseCliArgs(['--latency=mixed']).latencyMixed).toBe(true)
+    // Each of these is its own flag, not a way to run the latency suites.
+    for (const flag of ['list', 'report', 'accept'] as const)
+      expect(parseCliArgs([`--${flag}`])).toMatchObject({
+        [flag]: true,
+        latency: false,
+        latencyMixed: false,
+      })
     expect(parseCliArgs(['--latency', '--ingest'])).toMatchObject({
       latency: true,
       latencyMixed: false,

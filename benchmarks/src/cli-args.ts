@@ -230,9 +230,6 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       case '--calibrate-fusion':
         args.calibrateFusion = true
         break
-      case '--list':
-      case '--report':
-      case '--accept':
       case '--latency':
         if ((inline ?? argv[i + 1]) === 'mixed') {
           if (inline === undefined) i++
@@ -240,6 +237,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         } else if (inline !== undefined) throw new Error(`--latency takes only 'mixed'`)
         else args.latency = true
         break
+      case '--list':
+      case '--report':
+      case '--accept':
       case '--ingest':
       case '--recsys':
       case '--help':
