@@ -27,7 +27,8 @@ const X_BRAIN_ID = {
 /**
  * The per-route transform: zod schemas to JSON Schema (fastify-type-provider-zod), then what zod
  * cannot say. Brain-scoped operations declare the optional `X-Brain-ID` header (spec section 4: every
- * authenticated operation but `/meta/login-info` and `/system/*`; the public ones take no brain), and
+ * authenticated operation but `/meta/login-info`, `/meta/search-plugins` (which name no brain: their routes
+ * say `auth` other than `brain`) and `/system/*`; the public ones take no brain), and
  * a multipart operation gets its documented body. Both are documentation only: the auth plugin reads
  * `X-Brain-ID` and the handler parses the parts, so neither goes through validation.
  */
