@@ -26,6 +26,12 @@ export interface BrainData {
   evidence: MemoryEvidence
   /** Normalised name and aliases -> uuids of the entities carrying them (`entities.findByName`). */
   names: Map<string, Set<string>>
+  /**
+   * Entity uuid -> uuids of the relationships it is the subject or object of (`relationships.of`), as
+   * a database indexes both ends: scanning every relationship cost about 0.5 ms per call at 30,000
+   * relationships, and the console's 2-hop view makes 153 such calls.
+   */
+  ends: Map<string, Set<string>>
   seq: number
 }
 
@@ -43,6 +49,7 @@ export function emptyBrain(): BrainData {
     sources: new Map(),
     evidence: new MemoryEvidence(),
     names: new Map(),
+    ends: new Map(),
     seq: 0,
   }
 }
@@ -58,6 +65,19 @@ function indexNames(data: BrainData, entity: Entity, add: boolean): void {
     } else if (uuids !== undefined) {
       uuids.delete(entity.uuid)
       if (uuids.size === 0) data.names.delete(norm)
+    }
+  }
+}
+
+function indexEnds(data: BrainData, r: Relationship, add: boolean): void {
+  for (const end of [r.subjectUuid, r.objectUuid]) {
+    let uuids = data.ends.get(end)
+    if (add) {
+      if (uuids === undefined) data.ends.set(end, (uuids = new Set()))
+      uuids.add(r.uuid)
+    } else if (uuids !== undefined) {
+      uuids.delete(r.uuid)
+      if (uuids.size === 0) data.ends.delete(end)
     }
   }
 }
@@ -125,7 +145,12 @@ export function applyBatch(data: BrainData, batch: WriteBatch): void {
     data.entities.set(e.uuid, e)
     indexNames(data, e, true)
   }
-  for (const r of copy.relationships) data.relationships.set(r.uuid, r)
+  for (const r of copy.relationships) {
+    const before = data.relationships.get(r.uuid)
+    if (before !== undefined) indexEnds(data, before, false)
+    data.relationships.set(r.uuid, r)
+    indexEnds(data, r, true)
+  }
   for (const o of copy.observations) data.observations.set(o.id, o)
   for (const s of copy.structured) data.structured.set(s.id, s)
   for (const c of copy.changelog) {
@@ -157,6 +182,8 @@ function applyDeletes(data: BrainData, batch: WriteBatch): void {
     data.evidence.deleteRecord('entity', uuid)
   }
   for (const uuid of batch.deleteRelationships ?? []) {
+    const before = data.relationships.get(uuid)
+    if (before !== undefined) indexEnds(data, before, false)
     data.relationships.delete(uuid)
     data.evidence.deleteRecord('relationship', uuid)
   }

@@ -134,9 +134,11 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
         )
       },
       async of(uuid) {
-        return [...get().relationships.values()]
-          .filter((r) => r.subjectUuid === uuid || r.objectUuid === uuid)
-          .map(clone)
+        const data = get()
+        return [...(data.ends.get(uuid) ?? [])].flatMap((id) => {
+          const r = data.relationships.get(id)
+          return r === undefined ? [] : [clone(r)]
+        })
       },
       async list(q) {
         const data = get()

@@ -37,10 +37,12 @@ export interface SigmaView {
   /** Whether community nodes stand for their members now (the camera is zoomed out past the threshold). */
   collapsed(): boolean
   /**
-   * Resolves once the frame showing what was just set is on screen: sigma's next `afterRender` (the
-   * draw calls are issued), then two animation frames. The browser starts a frame only after the
-   * previous one was rasterised and composited, so this also counts the GPU's share, which is most of
-   * it under software rendering (SwiftShader) and which `afterRender` alone would leave out.
+   * Resolves once the frame showing what was just set is on screen: the render that draws it (done
+   * already, or requested for the coming frame), then two animation frames. The browser starts a
+   * frame only after the previous one was rasterised and composited, so this also counts the GPU's
+   * share, which is most of it under software rendering (SwiftShader) and which sigma's
+   * `afterRender` alone would leave out. Labels are placed once that frame is on screen, and drawn
+   * in a frame of their own.
    */
   nextRender(): Promise<void>
   /** Runs the label placement now (after the graph's positions changed). */
@@ -57,6 +59,14 @@ const PATH_EDGE = '#d55e00'
 const HIGHLIGHTED_ENDED_EDGE = '#a3a9b6'
 /** Sigma's default label font size (px), which the placement measures at. */
 const LABEL_PX = 12
+/**
+ * Every redraw this view asks for waits for the next animation frame (`schedule`), so the changes of
+ * one task cost one render. A synchronous `sigma.refresh()` renders at once, and the GPU draws every
+ * render, shown or not: opening a 2,166-node neighbourhood rendered four times before its first frame
+ * (the old graph without its path, the new graph, the frame, its labels), and under SwiftShader each
+ * costs about 250 ms (console benchmark, issue 30).
+ */
+const SCHEDULED = { skipIndexation: true, schedule: true } as const
 
 /**
  * Sigma (WebGL) over the explorer graph. Hovering a node highlights it, its neighbours and its edges
@@ -198,8 +208,7 @@ export function createSigmaView(
     container.dataset.labelBoxes = JSON.stringify(
       boxes.map((b) => [b.x1, b.y1, b.x2, b.y2].map((v) => Math.round(v * 10) / 10)),
     )
-    if (changed.length > 0)
-      sigma.refresh({ partialGraph: { nodes: changed }, skipIndexation: true })
+    if (changed.length > 0) sigma.refresh({ partialGraph: { nodes: changed }, ...SCHEDULED })
   }
   const graphHasHighlight = () => highlighted !== null
   let placementTimer: ReturnType<typeof setTimeout> | null = null
@@ -217,7 +226,7 @@ export function createSigmaView(
     container.dataset.collapsed = String(next)
     if (next === isCollapsed) return false
     isCollapsed = next
-    sigma.refresh({ skipIndexation: true })
+    sigma.refresh(SCHEDULED)
     return true
   }
   sigma.getCamera().on('updated', () => {
@@ -274,6 +283,19 @@ export function createSigmaView(
   }
   onGraph(graph, 1)
 
+  /**
+   * Whether a render ran since the last animation frame began: the coming frame shows it, so
+   * `nextRender` need not ask for another (sigma's `setGraph` and its constructor render at once).
+   */
+  let renderedForNextFrame = false
+  sigma.on('afterRender', () => {
+    if (renderedForNextFrame) return
+    renderedForNextFrame = true
+    requestAnimationFrame(() => {
+      renderedForNextFrame = false
+    })
+  })
+
   return {
     sigma,
     setGraph(next, keepCamera = false) {
@@ -281,7 +303,10 @@ export function createSigmaView(
       hovered = null
       if (!keepCamera) selected = null
       path = { nodes: new Set(), edges: new Set() }
-      sigma.setSetting('hideEdgesOnMove', next.size > 5000)
+      // A changed setting makes sigma index the graph drawn again: only when it changes.
+      const hideEdges = next.size > 5000
+      if (sigma.getSetting('hideEdgesOnMove') !== hideEdges)
+        sigma.setSetting('hideEdgesOnMove', hideEdges)
       const ratio = keepCamera ? sigma.getCamera().getState().ratio : 1
       onGraph(next, ratio)
       if (!keepCamera) sigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 })
@@ -292,28 +317,32 @@ export function createSigmaView(
       const previous = selected
       selected = uuid !== null && g.hasNode(uuid) ? uuid : null
       const nodes = [previous, selected].filter((n): n is string => n !== null && g.hasNode(n))
-      if (nodes.length > 0) sigma.refresh({ partialGraph: { nodes }, skipIndexation: true })
+      if (nodes.length > 0) sigma.refresh({ partialGraph: { nodes }, ...SCHEDULED })
       schedulePlacement(0)
     },
     setFilter(next, refresh = true) {
       filter = next
       if (!refresh) return
-      sigma.refresh({ skipIndexation: true })
+      sigma.refresh(SCHEDULED)
       schedulePlacement(0)
     },
     setPath(next) {
       path = { nodes: new Set(next?.nodes ?? []), edges: new Set(next?.edges ?? []) }
-      sigma.refresh({ skipIndexation: true })
+      sigma.refresh(SCHEDULED)
       schedulePlacement(0)
     },
     collapsed: () => isCollapsed,
     nextRender: () =>
       new Promise<void>((resolve) => {
-        sigma.once('afterRender', () => {
-          runPlacement()
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
-        })
-        sigma.scheduleRender()
+        // A render requested before (sigma's own or `SCHEDULED`) runs ahead of these callbacks.
+        if (!renderedForNextFrame) sigma.scheduleRender()
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            resolve()
+            // After the frame, not before it: placing them and drawing them cost another render.
+            schedulePlacement(0)
+          }),
+        )
       }),
     placeLabels: () => schedulePlacement(0),
     labelBoxes: () => boxes,
