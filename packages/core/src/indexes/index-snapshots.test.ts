@@ -6,6 +6,7 @@ import { hashingTestEmbedder } from '../../testing/index.js'
 import type { Embedder } from '../contracts/embedder.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
 import { createEngine } from '../engine/create-engine.js'
+import { damageLinkLists } from './vectors/damage-hnsw.test-helper.js'
 import { saveVectorIndex } from './vectors/vector-snapshot.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
 import type { Entity } from '../model/entity.js'
@@ -332,6 +333,33 @@ describe('vector index snapshots', () => {
     await second.indexes.saveSnapshots(BRAIN)
     expect(await readdir(dir)).not.toContain(passagesDir)
     expect(await validSpaces(second.store)).toEqual(['entities', 'passages'])
+  })
+
+  it('with a graph hnswlib refuses: searched exactly, then forgotten so the next start rebuilds', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, seedBatch())
+    const expected = await nearest(first.indexes, 'passages', vec(3))
+    await first.engram.stop()
+    const dir = join(storage.root, BRAIN)
+    const passagesDir = (await readdir(dir)).find((name) => name.startsWith('vectors-passages-'))!
+    // Sizes agree with the meta: the index is handed over, and its graph fails afterwards.
+    await damageLinkLists(join(dir, passagesDir, 'hnsw.bin'))
+
+    const forgotten = storage.recorded(['entities'])
+    const second = await boot(storage)
+    const indexes = await second.indexes.get(BRAIN)
+    expect(indexes.vectorOrigin.get('passages')).toBe('snapshot')
+    await expect(indexes.vectors.get('passages')!.graphReady).rejects.toThrow(/corrupted/)
+    await forgotten
+    expect(await nearest(second.indexes, 'passages', vec(3))).toEqual(expected)
+    // This process never saves it (it has no graph to save); the next start rebuilds it.
+    await second.engram.stop()
+    expect(await validSpaces(second.store)).toEqual(['entities'])
+    const third = await boot(storage)
+    expect((await third.indexes.get(BRAIN)).vectorOrigin.get('passages')).toBe('storage')
+    expect(await nearest(third.indexes, 'passages', vec(3))).toEqual(expected)
+    await third.engram.stop()
   })
 
   it('are saved in the background once a brain is idle', async () => {

@@ -85,6 +85,12 @@ export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
  * While a save reads an index (hnswlib on a libuv thread; BM25 is encoded synchronously), the commit
  * listeners of writes that touch it wait, so the index does not change under the reader; searches
  * go on.
+ *
+ * Loading: a vector index is handed over once its flat vectors and ids are read; hnswlib reads its
+ * graph meanwhile, and the index searches exactly until then (`VectorIndex.graphReady`), so a large
+ * brain is searchable before its graph is in. A graph hnswlib then refuses leaves that index exact for
+ * the life of the process: the snapshot is taken out of the meta (so the next start rebuilds the
+ * graph from storage) and the part is never saved by this process.
  */
 export interface IndexSnapshots {
   /**
@@ -285,6 +291,21 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
         await rm(join(state.dir, name), { recursive: true, force: true })
   }
 
+  /** A loaded vector index whose graph hnswlib refused: forgotten, so the next start rebuilds it. */
+  async function graphFailed(state: BrainState, part: SnapshotPart, id: string, error: unknown) {
+    state.unsafe.add(part)
+    state.current.delete(part)
+    logger.warn(
+      { err: error, brainId: state.brainId, part },
+      'vector snapshot graph unusable; exact search until a restart rebuilds it from storage',
+    )
+    await serial(state, async () => {
+      const meta = await readMeta(state)
+      if (snapshotIdOf(meta, part) === id)
+        await writeMeta(state, withSnapshotId(meta, part, undefined))
+    })
+  }
+
   async function saveNow(state: BrainState): Promise<void> {
     const sources = deps.indexesOf(state.brainId, state.store)
     if (sources === undefined || !(await live(state))) return
@@ -360,19 +381,34 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       }
       // Every part at once: their reads and hnswlib's run on libuv's threads, side by side.
       const vectors = Object.entries(meta.vectors).map(async ([space, id]) => {
+        const part = space as VectorSpace
+        const started = performance.now()
         // Search-time settings are this version's, as for an index built now.
         const index = await restore(
-          space as VectorSpace,
+          part,
           id,
           (dir) =>
             loadVectorIndex(dir, {
               id,
               ef: VECTOR_INDEX_DEFAULTS.ef,
               exactBelow: VECTOR_INDEX_DEFAULTS.exactBelow,
+              graphInBackground: true,
             }),
           (i) => i.size,
         )
-        if (index !== null) loaded.vectors.set(space as VectorSpace, index)
+        if (index === null) return
+        loaded.vectors.set(part, index)
+        index.graphReady.then(
+          () =>
+            logger.info(
+              { brainId: store.brainId, part, ms: Math.round(performance.now() - started) },
+              'vector graph loaded from snapshot',
+            ),
+          (error: unknown) =>
+            graphFailed(state, part, id, error).catch((err: unknown) =>
+              logger.error({ err, brainId: store.brainId, part }, 'vector snapshot not forgotten'),
+            ),
+        )
       })
       const lexicalId = snapshotIdOf(meta, 'lexical')
       const lexical =

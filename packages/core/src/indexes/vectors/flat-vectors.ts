@@ -147,7 +147,15 @@ export class FlatVectors {
    * growing the memory detaches every view of it, and a snapshot may write while the index grows.
    */
   bytes(slots: number): Uint8Array {
-    return new Uint8Array(this.memory.buffer, 0, slots * this.dimension * 4).slice()
+    return this.byteRange(0, slots * this.dimension * 4)
+  }
+
+  /**
+   * Bytes `[start, end)` of the matrix (little-endian float32, slot after slot): a copy, for a
+   * snapshot written a chunk at a time.
+   */
+  byteRange(start: number, end: number): Uint8Array {
+    return new Uint8Array(this.memory.buffer, start, end - start).slice()
   }
 
   /** A store holding `bytes` (from `bytes()`), with room for `capacity` slots. */
