@@ -20,6 +20,7 @@ export interface CliArgs {
   readonly scaleOut: boolean
   /** `--console-explorer`: the console's entity explorer in headless Chromium (results/console-explorer.md). */
   readonly consoleExplorer: boolean
+  readonly hnswConstruction: boolean
   /** Brains and passages per brain of `--many-brains`; null when not asked. */
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
   /** Timed runs of `--startup` (issue 25's start-up targets, results/startup.md); null when not asked. */
@@ -59,6 +60,8 @@ export const USAGE = `usage: npm run bench -- [options]
                           alone for 30 s, then searches, ingestions and model writes 70/20/10 over 32
                           connections for 60 s; search p50/p95/p99, server CPU and event-loop delay per phase
                           (the mixed-load section of results/latency.md; needs npm run build first; ~8 min)
+  --hnsw-construction     HNSW efConstruction against build time and recall@10 (exact search the truth) on the
+                          use-lite vectors of SciFact, MuSiQue-100 and LoCoMo dev (results/hnsw-construction.md)
   --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
   --calibrate-fusion      calibrate the default fusion (cc) for the harness embedder on SciFact train, LoCoMo dev
                           and MuSiQue-100; writes results/fusion-calibration.md and the engine's calibration table
@@ -111,6 +114,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     calibrateFusion: false,
     scaleOut: false,
     consoleExplorer: false,
+    hnswConstruction: false,
     manyBrains: null as { brains: number; passages: number } | null,
     startup: null as number | null,
     startupLarge: null as number | null,
@@ -226,6 +230,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         break
       case '--console-explorer':
         args.consoleExplorer = true
+        break
+      case '--hnsw-construction':
+        args.hnswConstruction = true
         break
       case '--calibrate-fusion':
         args.calibrateFusion = true

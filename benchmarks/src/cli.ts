@@ -3,6 +3,7 @@ import { acceptExpected, asAccepted, logPath } from './config/accept-expected.js
 import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
 import { parseCliArgs, USAGE } from './cli-args.js'
 import { runIngestBench } from './ingest/run-ingest-bench.js'
+import { runHnswConstruction } from './vectors/hnsw-construction-bench.js'
 import { runLatencySuites } from './latency/run-latency-suites.js'
 import { rewriteMixedLoadSection } from './latency/mixed-load-report.js'
 import { runMixedLoadBench } from './latency/run-mixed-load.js'
@@ -58,6 +59,7 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.tuneBm25 &&
       !args.calibrateFusion &&
       !args.consoleExplorer &&
+      !args.hnswConstruction &&
       args.startup === null &&
       args.startupLarge === null &&
       args.forgetting === null &&
@@ -80,6 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
       args.manyBrains ||
       args.tuneBm25 ||
       args.calibrateFusion ||
+      args.hnswConstruction ||
       args.forgetting !== null ||
       args.time !== null) &&
     !existsSync(dataDir)
@@ -173,6 +176,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.scaleOut) await runScaleOut(dataDir, resultsDir, log)
   // Needs no dataset: the brain is generated (seeded).
   if (args.consoleExplorer) await runConsoleExplorer(resultsDir, log)
+  if (args.hnswConstruction) await runHnswConstruction(dataDir, resultsDir, log)
   // Needs no dataset either: the built server on temporary data directories.
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
   // Needs no dataset: the brain is generated (seeded).
