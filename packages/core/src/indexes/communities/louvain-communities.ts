@@ -1,4 +1,5 @@
 import louvainModule from 'graphology-communities-louvain'
+import { mulberry32 } from '../../seeded-random.js'
 import type { KnowledgeMultiGraph } from './graphology-view.js'
 
 // The package is CommonJS with an `export default` typing: under NodeNext the default import is
@@ -52,16 +53,5 @@ export function louvainPartition(
     communityOf: new Map(Object.entries(detailed.communities)),
     count: detailed.count,
     modularity: detailed.modularity,
-  }
-}
-
-/** Mulberry32 (Tommy Ettinger, public domain): a small, fast, seedable 32-bit generator in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed | 0
-  return () => {
-    state = (state + 0x6d2b79f5) | 0
-    let t = Math.imul(state ^ (state >>> 15), 1 | state)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FlatVectors } from './flat-vectors.js'
-
-/** Mulberry32: a small seeded PRNG, so the test data is the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { mulberry32 as prng } from '../../seeded-random.js'
 
 const unit = (v: Float32Array) => {
   const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0))

@@ -6,22 +6,11 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { damageLinkLists } from './damage-hnsw.test-helper.js'
 import { VectorIndex } from './vector-index.js'
 import { loadVectorIndex, saveVectorIndex } from './vector-snapshot.js'
+import { mulberry32 as prng } from '../../seeded-random.js'
 
 const DIM = 32
 /** Above the default `exactBelow` (2,000): searches of a loaded graph take HNSW. */
 const N = 2_500
-
-/** Mulberry32, so the vectors are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const random = prng(29)
 const data = Array.from({ length: N }, () =>
