@@ -277,10 +277,15 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
       },
       get: (id) => one<Task>('tasks', id),
       put: (task) => putTask(db, brainId, task),
-      async list(page) {
+      async list(page, statuses) {
+        if (statuses?.length === 0) return []
         const { rows } = await db.query<DataRow>(
-          `SELECT data::text AS data FROM tasks WHERE brain_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-          [brainId, page.limit, page.skip],
+          statuses === undefined
+            ? `SELECT data::text AS data FROM tasks WHERE brain_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`
+            : `SELECT data::text AS data FROM tasks WHERE brain_id = $1 AND status = ANY($4::text[]) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+          statuses === undefined
+            ? [brainId, page.limit, page.skip]
+            : [brainId, page.limit, page.skip, statuses],
         )
         return rows.map((r) => parse<Task>(r))
       },

@@ -316,9 +316,16 @@ export function sqliteRepositories(
       async put(task) {
         putTask(task)
       },
-      async list(q) {
-        return stmt('SELECT data FROM tasks ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
-          .all(q.limit, q.skip)
+      async list(q, statuses) {
+        if (statuses === undefined)
+          return stmt('SELECT data FROM tasks ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?')
+            .all(q.limit, q.skip)
+            .map((r) => parse<Task>(r))
+        if (statuses.length === 0) return []
+        return stmt(
+          `SELECT data FROM tasks WHERE status IN (${inList(statuses)}) ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+        )
+          .all(...statuses, q.limit, q.skip)
           .map((r) => parse<Task>(r))
       },
       async inStatus(statuses) {

@@ -407,6 +407,22 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         ])
         expect(await store.tasks.get('nope')).toBeNull()
       })
+      t('lists only the statuses asked for, paging over those only', async () => {
+        const at = (minute: number) => `2025-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`
+        const statuses = ['failed', 'completed', 'failed', 'queued', 'failed'] as const
+        for (const [i, status] of statuses.entries())
+          await store.tasks.create(f.task({ id: `s${i}`, status, createdAt: at(i) }))
+        const ids = async (
+          skip: number,
+          limit: number,
+          only?: Parameters<typeof store.tasks.list>[1],
+        ) => (await store.tasks.list({ limit, skip }, only)).map((x) => x.id)
+        expect(await ids(0, 10, ['failed'])).toEqual(['s4', 's2', 's0'])
+        expect(await ids(1, 1, ['failed'])).toEqual(['s2'])
+        expect(await ids(0, 10, ['queued', 'completed'])).toEqual(['s3', 's1'])
+        expect(await ids(0, 10, [])).toEqual([])
+        expect(await ids(0, 10)).toEqual(['s4', 's3', 's2', 's1', 's0'])
+      })
       t('deletes only terminal tasks that ended before the cutoff', async () => {
         await store.tasks.create(
           f.task({ id: 'old', status: 'completed', endedAt: '2020-01-01T00:00:00.000Z' }),

@@ -387,7 +387,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description This brain’s tasks, newest first. Terminal tasks are kept 7 days.
+         * @description This brain’s tasks, newest first. Terminal tasks are kept 7 days. `status` (a comma-separated list) keeps only tasks in those statuses; `limit` and `skip` then count those only.
          */
         get: operations["tasks_list"];
         put?: never;
@@ -4180,6 +4180,8 @@ export interface operations {
                 skip?: number;
                 /** @description Brain fallback when X-Brain-ID is not sent. */
                 brain_id?: string;
+                /** @description Only tasks in these statuses (queued, started, completed, partial_failed, failed; comma-separated or repeated). */
+                status?: string | string[];
             };
             header?: {
                 /** @description Selects the brain (preferred over the `brain_id` fallbacks). A brain token selects its own brain without it. */

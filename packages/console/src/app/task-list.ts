@@ -22,9 +22,10 @@ export interface TaskList {
 
 /**
  * Every task of the brain (`GET /tasks/`, newest first, a page at a time with "Older tasks"), whoever
- * started it: status, stage, source, times and, unfolded, its counts, result and error. Filtered by
- * status and by text (id, source or error) in the page, over the pages read, since the endpoint takes
- * no filter. `data-state` (`loading`, `done`, `error`) tells when a read has ended.
+ * started it: status, stage, source, times and, unfolded, its counts, result and error. The status
+ * filter is the server's (`GET /tasks/?status=`: a brain's failures without reading every task); the
+ * text filter (id, source or error) runs in the page over the tasks read. `data-state` (`loading`,
+ * `done`, `error`) tells when a read has ended.
  */
 export function createTaskList(
   client: EngramClient,
@@ -93,7 +94,7 @@ export function createTaskList(
     table,
     older,
   )
-  status.addEventListener('change', render)
+  status.addEventListener('change', () => void load(true))
   text.addEventListener('input', render)
   refresh.addEventListener('click', () => void load(true))
   older.addEventListener('click', () => void load(false))
@@ -107,7 +108,13 @@ export function createTaskList(
     try {
       const skip = fresh ? 0 : tasks.length
       const page = await client.GET('/tasks/', {
-        params: { query: { limit: TASKS_PAGE, skip } },
+        params: {
+          query: {
+            limit: TASKS_PAGE,
+            skip,
+            ...(status.value === '' ? {} : { status: status.value }),
+          },
+        },
         signal,
       })
       tasks = fresh ? page.tasks : [...tasks, ...page.tasks]
@@ -126,10 +133,13 @@ export function createTaskList(
     const counts = statusCounts(tasks)
       .map(([s, n]) => `${n} ${s}`)
       .join(' · ')
+    const which = status.value === '' ? '' : `${status.value} `
     summary.textContent =
       tasks.length === 0
-        ? 'No tasks yet: ingest something.'
-        : `${shown.length === tasks.length ? `${tasks.length}` : `${shown.length} of ${tasks.length}`} task${tasks.length === 1 ? '' : 's'}${more ? ' read so far (older ones below)' : ''}: ${counts}`
+        ? which === ''
+          ? 'No tasks yet: ingest something.'
+          : `No ${which}tasks.`
+        : `${shown.length === tasks.length ? `${tasks.length}` : `${shown.length} of ${tasks.length}`} ${which}task${tasks.length === 1 ? '' : 's'}${more ? ' read so far (older ones below)' : ''}${which === '' ? `: ${counts}` : ''}`
     replaceChildren(body, ...shown.map(taskRow))
     older.hidden = !more
   }

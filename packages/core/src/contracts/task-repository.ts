@@ -13,8 +13,11 @@ export interface TaskRepository {
   get(id: string): Promise<Task | null>
   /** Overwrites (or inserts) a task record. */
   put(task: Task): Promise<void>
-  /** Newest first (`createdAt`, then id, descending). */
-  list(page: Page): Promise<Task[]>
+  /**
+   * Newest first (`createdAt`, then id, descending); with `statuses`, only tasks in one of them (the
+   * page counts those only). An adapter must filter itself: paging over an unfiltered list cannot.
+   */
+  list(page: Page, statuses?: readonly TaskStatus[]): Promise<Task[]>
   /** Tasks in the given statuses, oldest first (used to resume after a restart). */
   inStatus(statuses: TaskStatus[]): Promise<Task[]>
   /** Deletes terminal tasks that ended before `endedBefore` (ISO time); returns how many. */

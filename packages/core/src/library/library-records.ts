@@ -5,7 +5,7 @@ import type { ChangelogEntry } from '../model/changelog-entry.js'
 import type { Observation } from '../model/observation.js'
 import type { Passage } from '../model/passage.js'
 import type { StructuredRecord } from '../model/structured-record.js'
-import type { Task } from '../model/task.js'
+import { TASK_STATUSES, taskStatus, type Task } from '../model/task.js'
 import type { EntityWithObservations } from '../records/entity-observations.js'
 import type { LibraryContext } from './library-context.js'
 import { list, options, page } from './library-schemas.js'
@@ -43,7 +43,11 @@ const passagesOptions = options({
   taskId: z.string().max(200).optional(),
 })
 const typedOptions = options({ ...page, types: labels, queryText })
-const tasksOptions = options(page)
+const tasksOptions = options({
+  ...page,
+  /** Only tasks in one of these statuses. */
+  status: z.array(taskStatus).max(TASK_STATUSES.length).optional(),
+})
 
 export type EntitiesOptions = z.input<typeof entitiesOptions>
 export type RelationshipsOptions = z.input<typeof relationshipsOptions>
@@ -109,7 +113,9 @@ export function libraryRecords(ctx: LibraryContext, brain: string): EngramRecord
     structuredRecord: byId('structuredRecord', (i) => records().getStructured(brain, i)),
     changelog: listed('changelog', typedOptions, (o) => records().listChangelog(brain, o)),
     changelogEntry: byId('changelogEntry', (i) => records().getChangelog(brain, i)),
-    tasks: listed('tasks', tasksOptions, (o) => ctx.engine.tasks.list(brain, o)),
+    tasks: listed('tasks', tasksOptions, ({ status, ...o }) =>
+      ctx.engine.tasks.list(brain, o, status),
+    ),
     entityLabels: distinct('entityLabels', () => records().entityLabels(brain)),
     entityPropertyKeys: distinct('entityPropertyKeys', () => records().entityPropertyKeys(brain)),
     relationshipNames: distinct('relationshipNames', () => records().relationshipNames(brain)),

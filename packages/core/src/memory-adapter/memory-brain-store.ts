@@ -310,9 +310,9 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
       async put(task) {
         get().tasks.set(task.id, clone(task))
       },
-      async list(q) {
+      async list(q, statuses) {
         return newestFirst(
-          [...get().tasks.values()],
+          [...get().tasks.values()].filter((t) => statuses?.includes(t.status) ?? true),
           (t) => t.createdAt,
           (t) => t.id,
         )

@@ -30,7 +30,11 @@ export interface TaskQueue {
   /** Stores the task durably, then schedules it. Throws SERVICE_UNAVAILABLE (503) when saturated or stopping. */
   submit(input: SubmitTaskInput): Promise<{ task: Task; created: boolean }>
   get(brainId: string, taskId: string): Promise<Task | null>
-  list(brainId: string, page: Page): Promise<Task[]>
+  /**
+   * Newest first; with `statuses`, only tasks in one of them (filtered by the store, then by this
+   * process's live record of a running task, whose status may be newer than the stored one).
+   */
+  list(brainId: string, page: Page, statuses?: readonly TaskStatus[]): Promise<Task[]>
   /** Resolves when no task is queued or running in this process (tests, shutdown). */
   idle(): Promise<void>
   /**
@@ -532,9 +536,10 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       return live.get(key({ brainId, taskId })) ?? store.tasks.get(taskId)
     },
 
-    async list(brainId, page) {
-      const tasks = await (await options.store(brainId)).tasks.list(page)
-      return tasks.map((t) => live.get(key({ brainId, taskId: t.id })) ?? t)
+    async list(brainId, page, statuses) {
+      const tasks = await (await options.store(brainId)).tasks.list(page, statuses)
+      const current = tasks.map((t) => live.get(key({ brainId, taskId: t.id })) ?? t)
+      return statuses === undefined ? current : current.filter((t) => statuses.includes(t.status))
     },
 
     idle() {
