@@ -50,4 +50,29 @@ describe('changelogBatches', () => {
       ['forget', 0],
     ])
   })
+
+  it('takes exactly the entries a marker counts, however close a direct write is', () => {
+    // A direct /model write 1 ms before the ingestion's entries: within the gap, but not its batch.
+    const page = [
+      entry('m', 'source_ingested', '2026-01-01T00:00:00.900Z', { task_id: 't', entries: 2 }),
+      entry('a', 'node_created', '2026-01-01T00:00:00.900Z'),
+      entry('b', 'node_created', '2026-01-01T00:00:00.899Z'),
+      entry('w', 'node_properties_updated', '2026-01-01T00:00:00.898Z'),
+      entry('f', 'source_forgotten', '2026-01-01T00:00:00.500Z', { task_id: 'tf', entries: 0 }),
+      entry('x', 'node_deleted', '2026-01-01T00:00:00.499Z'),
+    ]
+    const grouped = (complete: boolean) =>
+      changelogBatches(page, undefined, complete).map((b) => [b.kind, b.entries.map((e) => e.id)])
+    expect(grouped(true)).toEqual([
+      ['ingestion', ['a', 'b']],
+      ['writes', ['w']],
+      ['forget', []],
+      ['writes', ['x']],
+    ])
+    // Under a type filter the counts do not apply: by time, as for a marker without a count.
+    expect(grouped(false)).toEqual([
+      ['ingestion', ['a', 'b', 'w']],
+      ['forget', ['x']],
+    ])
+  })
 })

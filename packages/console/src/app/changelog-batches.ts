@@ -29,21 +29,33 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 /**
  * Groups a newest-first changelog page into write batches. An ingestion or a forget writes its entries
  * and, last, a marker (`source_ingested`, `source_forgotten`) that names its task and source, all in
- * one transaction (packages/core/src/sources/): so, newest first, a marker opens a batch and the
- * entries after it belong to it while they follow each other within `BATCH_GAP_MS`. Entries with no
- * marker before them (direct `/model/*` writes, or a marker left out by paging) group by the same gap.
+ * one transaction (packages/core/src/sources/): so, newest first, a marker opens a batch. A marker that
+ * says how many entries its batch wrote before it (`change.entries`) takes exactly that many of the
+ * entries after it, when the list is `complete` (every type, so those are its batch's); otherwise (a
+ * type filter, or a marker of an older server) the entries after it belong to it while they follow
+ * each other within `BATCH_GAP_MS`. Entries with no marker before them (direct `/model/*` writes, or
+ * a marker left out by paging) group by the same gap.
  */
 export function changelogBatches(
   entries: readonly Changelog[],
   gapMs = BATCH_GAP_MS,
+  complete = true,
 ): ChangelogBatch[] {
   const batches: ChangelogBatch[] = []
   let open: ChangelogBatch | null = null
   let last = Number.NaN
+  /** Entries the open batch's marker still counts as its own (null: group by the gap). */
+  let owed: number | null = null
   for (const entry of entries) {
     const at = Date.parse(entry.timestamp)
     const kind = MARKERS[entry.type]
-    if (kind !== undefined) {
+    if (kind === undefined && open !== null && owed !== null && owed > 0) {
+      open.entries.push(entry)
+      open.oldest = entry.timestamp
+      owed--
+    } else if (kind !== undefined) {
+      const counted = entry.change.entries
+      owed = complete && typeof counted === 'number' ? counted : null
       open = {
         key: entry.id,
         kind,
@@ -55,10 +67,11 @@ export function changelogBatches(
         oldest: entry.timestamp,
       }
       batches.push(open)
-    } else if (open !== null && Math.abs(last - at) <= gapMs) {
+    } else if (open !== null && owed === null && Math.abs(last - at) <= gapMs) {
       open.entries.push(entry)
       open.oldest = entry.timestamp
     } else {
+      owed = null
       open = {
         key: entry.id,
         kind: 'writes',

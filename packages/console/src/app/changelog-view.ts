@@ -1,5 +1,10 @@
 import type { Changelog } from '@engram/client'
-import { changelogBatches, typeCounts, type ChangelogBatch } from './changelog-batches.js'
+import {
+  BATCH_GAP_MS,
+  changelogBatches,
+  typeCounts,
+  type ChangelogBatch,
+} from './changelog-batches.js'
 import { changelogEntryItem } from './changelog-entry-item.js'
 import { newestFirst } from './changelog-touches.js'
 import type { ConsoleContext, ConsoleView } from './console-context.js'
@@ -107,7 +112,8 @@ export function createChangelogView(ctx: ConsoleContext): ConsoleView {
 
   function render() {
     const chosen = type.value
-    const batches = changelogBatches(entries).filter(
+    // Unfiltered, a marker's entry count groups its write exactly; under a type filter, by time.
+    const batches = changelogBatches(entries, BATCH_GAP_MS, chosen === '').filter(
       // Under a type filter, a marker whose batch holds none of that type is only there to group by.
       (b) => chosen === '' || b.entries.length > 0 || b.marker?.type === chosen,
     )

@@ -208,7 +208,10 @@ export function createSourceIngestion(engine: EngineCore) {
           batch: {
             ...batch,
             sources: [source],
-            changelog: [...(batch.changelog ?? []), sourceIngestedEntry(source, task.id, passages)],
+            changelog: [
+              ...(batch.changelog ?? []),
+              sourceIngestedEntry(source, task.id, passages, batch.changelog?.length ?? 0),
+            ],
           },
           result: {
             ...result,

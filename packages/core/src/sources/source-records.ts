@@ -113,15 +113,20 @@ export function sourceTombstone(id: string, forgetTaskId: string, forgottenAt: s
   }
 }
 
-/** The changelog entry of an ingestion into a source: ids and counts, never content. */
+/**
+ * The changelog entry of an ingestion into a source: ids and counts, never content. Written last in
+ * its batch; `entries` says how many changelog entries the batch wrote before it (consecutive `seq`s,
+ * since a brain's writes commit one at a time), so a reader groups a write's entries exactly.
+ */
 export function sourceIngestedEntry(
   source: Source,
   taskId: string,
   change: { added: number; kept: number; removed: number },
+  entries: number,
 ) {
   return changelogEntry(
     'source_ingested',
-    { source_id: source.id, task_id: taskId, passages: change, counts: source.counts },
+    { source_id: source.id, task_id: taskId, passages: change, counts: source.counts, entries },
     `${taskId}:source`,
   )
 }

@@ -140,7 +140,13 @@ export function createSourcesService(core: EngineCore, deps: SourcesServiceDeps)
           ...(cascade.batch.changelog ?? []),
           changelogEntry(
             'source_forgotten',
-            { source_id: sourceId, task_id: task.id, counts: cascade.counts },
+            {
+              source_id: sourceId,
+              task_id: task.id,
+              counts: cascade.counts,
+              // The entries the cascade wrote before this one (see `sourceIngestedEntry`).
+              entries: cascade.batch.changelog?.length ?? 0,
+            },
             `${task.id}:forgotten`,
           ),
         ],
