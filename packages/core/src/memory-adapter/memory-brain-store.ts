@@ -143,45 +143,44 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
       async list(q) {
         const data = get()
         const target = q.target ?? 'all'
-        const items = [...data.relationships.values()]
-          .map((r) => triple(data, r))
-          .filter((t): t is Triple => t !== null)
-          .filter(
-            (t) =>
-              q.types === undefined || q.types.length === 0 || q.types.includes(t.predicate.name),
-          )
-          .filter(
-            (t) =>
-              q.fromLabels === undefined ||
-              q.fromLabels.length === 0 ||
-              t.subject.labels.some((l) => q.fromLabels!.includes(l)),
-          )
-          .filter(
-            (t) =>
-              q.toLabels === undefined ||
-              q.toLabels.length === 0 ||
-              t.object.labels.some((l) => q.toLabels!.includes(l)),
-          )
-          .filter((t) =>
-            q.queryText === undefined || q.queryText === ''
-              ? true
-              : target === 'source'
-                ? contains(t.subject.name, q.queryText)
-                : target === 'target'
-                  ? contains(t.object.name, q.queryText)
-                  : contains(t.subject.name, q.queryText) ||
-                    contains(t.object.name, q.queryText) ||
-                    contains(t.predicate.description, q.queryText),
-          )
-        return page(
-          newestFirst(
-            items,
-            (t) => t.predicate.lastUpdated,
-            (t) => t.predicate.uuid,
-          ),
-          q.limit,
-          q.skip,
+        const any = (values: readonly string[] | undefined) =>
+          values !== undefined && values.length > 0
+        const text = q.queryText !== undefined && q.queryText !== ''
+        // Endpoints are read for a filter that needs them, else only for the page (as the SQL
+        // adapters join them only then): a deep page of 30,000 relationships sorted ids, not triples.
+        const byEnds = any(q.fromLabels) || any(q.toLabels) || text
+        const kept = [...data.relationships.values()].filter(
+          (r) =>
+            (!any(q.types) || q.types!.includes(r.name)) &&
+            data.entities.has(r.subjectUuid) &&
+            data.entities.has(r.objectUuid),
         )
+        const matching = !byEnds
+          ? kept
+          : kept.filter((r) => {
+              const t = triple(data, r)!
+              return (
+                (!any(q.fromLabels) || t.subject.labels.some((l) => q.fromLabels!.includes(l))) &&
+                (!any(q.toLabels) || t.object.labels.some((l) => q.toLabels!.includes(l))) &&
+                (!text ||
+                  (target === 'source'
+                    ? contains(t.subject.name, q.queryText!)
+                    : target === 'target'
+                      ? contains(t.object.name, q.queryText!)
+                      : contains(t.subject.name, q.queryText!) ||
+                        contains(t.object.name, q.queryText!) ||
+                        contains(t.predicate.description, q.queryText!)))
+              )
+            })
+        const sorted = newestFirst(
+          matching,
+          (r) => r.lastUpdated,
+          (r) => r.uuid,
+        )
+        return {
+          items: sorted.slice(q.skip, q.skip + q.limit).map((r) => clone(triple(data, r)!)),
+          total: sorted.length,
+        }
       },
       async scan(after, limit) {
         return scan(get().relationships, after, limit)
