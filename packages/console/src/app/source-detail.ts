@@ -5,6 +5,7 @@ import { forgetControl } from './forget-control.js'
 import { pageRange } from './page-range.js'
 import { sourceLabel } from './source-label.js'
 import { countRows, valueRows } from './task-card.js'
+import { latestLoad } from './latest-load.js'
 
 /** Passages per page of an open source. */
 const PASSAGES_PAGE = 50
@@ -31,7 +32,6 @@ export function createSourceDetail(
   client: EngramClient,
   onForget: (source: Source) => void,
 ): SourceDetail {
-  let abort = new AbortController()
   let openId: string | null = null
   const errors = createErrorArea('source-error')
   const body = h('div', { class: 'stack' })
@@ -42,8 +42,10 @@ export function createSourceDetail(
     body,
   )
 
+  const loads = latestLoad(element, errors)
+
   function close(note = EMPTY_NOTE) {
-    abort.abort()
+    loads.abort()
     openId = null
     errors.clear()
     replaceChildren(body, h('p', { class: 'hint', testid: 'source-detail-note', text: note }))
@@ -53,27 +55,19 @@ export function createSourceDetail(
   close()
 
   async function open(sourceId: string) {
-    abort.abort()
-    abort = new AbortController()
-    const signal = abort.signal
     openId = sourceId
-    element.dataset.state = 'loading'
     element.dataset.sourceId = sourceId
-    errors.clear()
     replaceChildren(body, h('p', { class: 'hint', text: 'Loading…' }))
-    try {
-      const { source, passages, total } = await client.sources.get(sourceId, {
-        limit: PASSAGES_PAGE,
-        signal,
-      })
-      render(source, passages, total, signal)
-      element.dataset.state = 'done'
-    } catch (error) {
-      if (signal.aborted) return
-      body.replaceChildren()
-      errors.show(error)
-      element.dataset.state = 'error'
-    }
+    await loads.run(
+      async (signal) => {
+        const { source, passages, total } = await client.sources.get(sourceId, {
+          limit: PASSAGES_PAGE,
+          signal,
+        })
+        render(source, passages, total, signal)
+      },
+      () => body.replaceChildren(),
+    )
   }
 
   function render(source: Source, first: Passage[], total: number, signal: AbortSignal) {
@@ -145,7 +139,7 @@ export function createSourceDetail(
     },
     open,
     close,
-    dispose: () => abort.abort(),
+    dispose: loads.abort,
   }
 }
 

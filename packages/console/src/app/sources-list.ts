@@ -2,6 +2,7 @@ import type { EngramClient, Source } from '@engram/client'
 import { field, h, replaceChildren } from './dom.js'
 import { createErrorArea } from './error-view.js'
 import { parseMetaFilter } from './meta-filter.js'
+import { latestLoad } from './latest-load.js'
 import { pageRange } from './page-range.js'
 import { countSummary, sourceLabel } from './source-label.js'
 
@@ -29,7 +30,6 @@ export function createSourcesList(
   client: EngramClient,
   onOpen: (sourceId: string) => void,
 ): SourcesList {
-  let abort = new AbortController()
   let skip = 0
   let openId: string | null = null
   const errors = createErrorArea('sources-error')
@@ -84,13 +84,9 @@ export function createSourcesList(
     void load()
   })
 
-  async function load(): Promise<void> {
-    abort.abort()
-    abort = new AbortController()
-    const signal = abort.signal
-    element.dataset.state = 'loading'
-    errors.clear()
-    try {
+  const loads = latestLoad(element, errors)
+  const load = () =>
+    loads.run(async (signal) => {
       const filter = parseMetaFilter(meta.value)
       const text = queryText.value.trim()
       let page = await list(text, filter, signal)
@@ -111,13 +107,7 @@ export function createSourcesList(
       replaceChildren(items, ...page.sources.map((s) => sourceItem(s)))
       previous.hidden = skip === 0
       next.hidden = skip + page.sources.length >= page.total
-      element.dataset.state = 'done'
-    } catch (error) {
-      if (signal.aborted) return
-      errors.show(error)
-      element.dataset.state = 'error'
-    }
-  }
+    })
 
   const list = (text: string, meta: ReturnType<typeof parseMetaFilter>, signal: AbortSignal) =>
     client.sources.list({
@@ -171,7 +161,7 @@ export function createSourcesList(
         else item.removeAttribute('aria-current')
       }
     },
-    dispose: () => abort.abort(),
+    dispose: loads.abort,
   }
 }
 

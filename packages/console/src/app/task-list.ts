@@ -9,6 +9,7 @@ import {
   taskSource,
   TASK_STATUSES,
 } from './task-filter.js'
+import { latestLoad } from './latest-load.js'
 
 /** Tasks read per `GET /tasks/` page. */
 export const TASKS_PAGE = 50
@@ -31,7 +32,6 @@ export function createTaskList(
   client: EngramClient,
   openSource: (sourceId: string) => void,
 ): TaskList {
-  let abort = new AbortController()
   let tasks: Task[] = []
   let more = false
   const errors = createErrorArea('task-list-error')
@@ -99,13 +99,9 @@ export function createTaskList(
   refresh.addEventListener('click', () => void load(true))
   older.addEventListener('click', () => void load(false))
 
-  async function load(fresh: boolean) {
-    abort.abort()
-    abort = new AbortController()
-    const signal = abort.signal
-    element.dataset.state = 'loading'
-    errors.clear()
-    try {
+  const loads = latestLoad(element, errors)
+  const load = (fresh: boolean) =>
+    loads.run(async (signal) => {
       const skip = fresh ? 0 : tasks.length
       const page = await client.GET('/tasks/', {
         params: {
@@ -120,13 +116,7 @@ export function createTaskList(
       tasks = fresh ? page.tasks : [...tasks, ...page.tasks]
       more = page.tasks.length === TASKS_PAGE
       render()
-      element.dataset.state = 'done'
-    } catch (error) {
-      if (signal.aborted) return
-      errors.show(error)
-      element.dataset.state = 'error'
-    }
-  }
+    })
 
   function render() {
     const shown = filterTasks(tasks, { status: status.value, text: text.value })
@@ -220,5 +210,5 @@ export function createTaskList(
     )
   }
 
-  return { element, reload: () => load(true), dispose: () => abort.abort() }
+  return { element, reload: () => load(true), dispose: loads.abort }
 }
