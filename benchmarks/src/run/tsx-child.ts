@@ -23,9 +23,39 @@ export interface ChildHandle<T> {
 }
 
 /**
- * Starts `tsx --conditions=source <script> ...args` (the way `npm run bench` runs) in a separate process and
- * resolves once it printed its first result line, leaving it running (servers). A fresh process per
- * measurement keeps resident memory and JIT state of one measurement out of the next.
+ * How a child entry runs: `tsx` runs `tsx --conditions=source <script.ts>` (the way `npm run bench`
+ * runs) with this process's environment; `node` runs built JavaScript (`builtBenchScript`) with plain
+ * node, as `npm start` runs the server, and only PATH and HOME of this environment (a measured start
+ * inherits no NODE_OPTIONS or loader).
+ */
+export type ChildRuntime = 'tsx' | 'node'
+
+function spawnEntry(
+  runtime: ChildRuntime,
+  script: string,
+  args: readonly string[],
+  env: Record<string, string>,
+) {
+  const clean: Record<string, string> = {}
+  for (const key of ['PATH', 'HOME'] as const) {
+    const value = process.env[key]
+    if (value !== undefined) clean[key] = value
+  }
+  const [command, argv, base] =
+    runtime === 'tsx'
+      ? [TSX, ['--conditions=source', script, ...args], process.env]
+      : [process.execPath, [script, ...args], clean]
+  return spawn(command, argv, {
+    cwd: repoRoot,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+/**
+ * Starts a child entry (`ChildRuntime`) in a separate process and resolves once it printed its first
+ * result line, leaving it running (servers). A fresh process per measurement keeps resident memory and
+ * JIT state of one measurement out of the next.
  */
 export function startChild<T>(
   script: string,
@@ -34,12 +64,9 @@ export function startChild<T>(
   timeoutMs = 30 * 60_000,
   /** Sees the child's stderr as it comes (progress of a long step). */
   onStderr?: (text: string) => void,
+  runtime: ChildRuntime = 'tsx',
 ): Promise<ChildHandle<T>> {
-  const child = spawn(TSX, ['--conditions=source', script, ...args], {
-    cwd: repoRoot,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawnEntry(runtime, script, args, env)
   let output = ''
   let buffer = ''
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -89,9 +116,16 @@ export async function runChild<T>(
   script: string,
   args: readonly string[] = [],
   env: Record<string, string> = {},
-  options: { timeoutMs?: number; onStderr?: (text: string) => void } = {},
+  options: { timeoutMs?: number; onStderr?: (text: string) => void; runtime?: ChildRuntime } = {},
 ): Promise<T> {
-  const handle = await startChild<T>(script, args, env, options.timeoutMs, options.onStderr)
+  const handle = await startChild<T>(
+    script,
+    args,
+    env,
+    options.timeoutMs,
+    options.onStderr,
+    options.runtime,
+  )
   const { child } = handle
   if (child.exitCode === null && child.signalCode === null) {
     let timer: NodeJS.Timeout | undefined

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { captureEnvironment } from '../run/environment.js'
 import { runChild } from '../run/tsx-child.js'
-import { builtBenchScript, runBuiltChild } from '../startup/built-child.js'
+import { builtBenchScript } from '../startup/built-child.js'
 import type { StartupMode, StartupSeed, StartupTiming } from './measure-startup.js'
 import { startupLargeReport } from './startup-large-report.js'
 
@@ -36,10 +36,11 @@ export async function runStartupLarge(
     log(
       `startup: committing ${STARTUP_SIZE} passages with vectors, building and saving the indexes ...`,
     )
-    const seed = await runBuiltChild<StartupSeed>(
+    const seed = await runChild<StartupSeed>(
       main,
       ['startup-seed', dir, String(STARTUP_SIZE)],
-      HOUR_MS,
+      {},
+      { timeoutMs: HOUR_MS, runtime: 'node' },
     )
     log(
       `startup: seeded (index build ${(seed.indexMs / 1000).toFixed(1)} s, snapshot save ` +
@@ -47,10 +48,15 @@ export async function runStartupLarge(
     )
     const open = async (mode: StartupMode, runtime: 'node' | 'tsx' = 'node') => {
       const args = ['startup-open', dir, mode]
-      const timing =
-        runtime === 'node'
-          ? await runBuiltChild<StartupTiming>(main, args, HOUR_MS)
-          : await runChild<StartupTiming>(MAIN, args, {}, { timeoutMs: HOUR_MS })
+      const timing = await runChild<StartupTiming>(
+        runtime === 'node' ? main : MAIN,
+        args,
+        {},
+        {
+          timeoutMs: HOUR_MS,
+          runtime,
+        },
+      )
       log(
         `startup (${mode}, ${timing.runtime}): searchable ${(timing.sinceProcessStartMs / 1000).toFixed(2)} s ` +
           `after process start (indexes ${(timing.indexesMs / 1000).toFixed(2)} s, HNSW graph in after ` +
