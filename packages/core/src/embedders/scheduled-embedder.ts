@@ -45,9 +45,9 @@ function sliceChars({ call, start, end }: Slice): number {
  * The signal of a call to the wrapped embedder on behalf of `slices`: aborted once every one of their
  * calls is (one caller giving up must not cancel the texts of another merged with it).
  */
-function eitherSignal(slices: readonly Slice[]): AbortSignal {
+function eitherSignal(slices: readonly Slice[]): { signal: AbortSignal; release(): void } {
   const signals = [...new Set(slices.map((slice) => slice.call.signal))]
-  if (signals.length === 1) return signals[0]!
+  if (signals.length === 1) return { signal: signals[0]!, release: () => {} }
   const controller = new AbortController()
   let live = signals.length
   const onAbort = () => {
@@ -56,7 +56,9 @@ function eitherSignal(slices: readonly Slice[]): AbortSignal {
   for (const signal of signals)
     if (signal.aborted) onAbort()
     else signal.addEventListener('abort', onAbort, { once: true })
-  return controller.signal
+  // Once the call is over, its callers' signals (a task's lives on) need not hold the listener.
+  const release = () => signals.forEach((signal) => signal.removeEventListener('abort', onAbort))
+  return { signal: controller.signal, release }
 }
 
 /**
@@ -94,10 +96,12 @@ export function scheduledEmbedder<E extends Embedder>(
       const slices = take(queue, first ?? queues.bulk.shift())
       if (slices.length === 0) return
       inFlight++
-      const texts =
-        slices.length === 1 ? sliceTexts(slices[0]!) : slices.flatMap((slice) => sliceTexts(slice))
+      const merged = eitherSignal(slices)
       inner
-        .embed(texts, eitherSignal(slices))
+        .embed(
+          slices.flatMap((slice) => sliceTexts(slice)),
+          merged.signal,
+        )
         .then(
           (vectors) => {
             let at = 0
@@ -111,6 +115,7 @@ export function scheduledEmbedder<E extends Embedder>(
           },
         )
         .finally(() => {
+          merged.release()
           inFlight--
           pump()
         })
