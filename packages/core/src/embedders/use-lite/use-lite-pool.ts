@@ -328,7 +328,7 @@ export class UseLitePool {
       slot.timer.unref()
       const request: EmbedRequest = {
         id: slot.job.id,
-        texts: jobs.length === 1 ? jobs[0]!.texts : jobs.flatMap((job) => job.texts),
+        texts: jobs.flatMap((job) => job.texts),
         maxTokens: this.#options.maxTokens,
       }
       slot.worker.postMessage(request)
