@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { dirname } from 'node:path'
 import type { Worker } from 'node:worker_threads'
 import { EngramError } from '../../errors.js'
-import { lengthBatches } from '../length-batches.js'
+import { joins, lengthBatches } from '../length-batches.js'
 import { spawnModuleWorker } from '../spawn-module-worker.js'
 import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
 import type { UseLiteRuntimeName, UseLiteWorkerData } from './use-lite-runtime.js'
@@ -345,8 +345,8 @@ export class UseLitePool {
 
   /**
    * The next worker message: the oldest queued batch, joined by later queued batches while the whole
-   * stays within `batchSize` rows and `batchChars` padded characters (rows x the longest text, as
-   * `lengthBatches` counts them). Batches queue when every worker is busy, which is when many small
+   * stays a batch `lengthBatches` could have made (`joins`: within `batchSize` rows, `batchChars`
+   * padded characters, and texts within twice each other's length). Batches queue when every worker is busy, which is when many small
    * calls arrive at once (one per ingestion task, a few entity names each): merged, they pay the
    * worker round trip and the model's per-run cost once, and short texts still only join short ones.
    */
@@ -355,21 +355,22 @@ export class UseLitePool {
     if (first === undefined) return []
     const jobs = [first]
     let rows = first.texts.length
-    let longest = longestText(first.texts)
+    let [shortest, longest] = lengthRange(first.texts)
     for (let i = 0; i < this.#queue.length && rows < this.#options.batchSize;) {
       const job = this.#queue[i]!
-      const joined = Math.max(longest, longestText(job.texts))
-      const fits =
-        rows + job.texts.length <= this.#options.batchSize &&
-        (rows + job.texts.length) * joined <= this.#options.batchChars
-      if (!fits) {
+      const [jobShortest, jobLongest] = lengthRange(job.texts)
+      const joinedShortest = Math.min(shortest, jobShortest)
+      const joinedLongest = Math.max(longest, jobLongest)
+      const { batchSize, batchChars } = this.#options
+      if (!joins(rows + job.texts.length, joinedShortest, joinedLongest, batchSize, batchChars)) {
         i++
         continue
       }
       this.#queue.splice(i, 1)
       jobs.push(job)
       rows += job.texts.length
-      longest = joined
+      shortest = joinedShortest
+      longest = joinedLongest
     }
     return jobs
   }
@@ -395,10 +396,15 @@ function modelDir(): string {
   )
 }
 
-function longestText(texts: readonly string[]): number {
-  let longest = 1
-  for (const text of texts) if (text.length > longest) longest = text.length
-  return longest
+/** The shortest and longest text's characters. */
+function lengthRange(texts: readonly string[]): [number, number] {
+  let shortest = Number.POSITIVE_INFINITY
+  let longest = 0
+  for (const { length } of texts) {
+    if (length < shortest) shortest = length
+    if (length > longest) longest = length
+  }
+  return [shortest, longest]
 }
 
 /** Deadlines a retired worker may take to answer before it is terminated mid-batch (`#retire`). */
