@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { digestText } from '../digest.js'
 
 /**
  * A bounded LRU of vectors keyed by the SHA-256 of the text, so repeated passages, entity names and queries
@@ -68,5 +68,5 @@ export class VectorCache {
 }
 
 function contentKey(text: string): string {
-  return createHash('sha256').update(text).digest('base64')
+  return digestText('sha256', text, 'base64')
 }
