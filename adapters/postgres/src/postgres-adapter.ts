@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { mkdir, readdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import pg from 'pg'
 import {
+  BRAIN_ID_PATTERN,
   silentLogger,
   type BrainCatalog,
   type BrainRecord,
@@ -18,6 +21,13 @@ export interface PostgresAdapterConfig {
   connectionString?: string
   /** A pool to use instead of one made from `connectionString`. The caller owns it: `close()` leaves it open. */
   pool?: pg.Pool
+  /**
+   * A local directory, of this process alone, where the engine keeps index snapshots of the brains it
+   * loads (`<snapshotDir>/<brain id>/`), validated against the brains' write feed at load
+   * (`feed-snapshot-manifest.ts` in the core), so that a restart loads a large brain's indexes instead
+   * of rebuilding them from its records. Unset (default): no local files, every load rebuilds.
+   */
+  snapshotDir?: string
 }
 
 interface CatalogRow {
@@ -27,6 +37,9 @@ interface CatalogRow {
   token_last4: string
   created_at: string
 }
+
+/** What the engine writes in a brain's snapshot directory (`index-snapshots.ts` in the core). */
+const SNAPSHOT_FILE = /^(snapshots\.json(\.tmp)?|(vectors|lexical|graph)-[A-Za-z0-9-]+)$/
 
 const toRecord = (row: CatalogRow): BrainRecord => ({
   id: row.id,
@@ -72,6 +85,9 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
   const stores = new Map<string, BrainStore>()
   // This adapter's name in leases and the write feed: one per process, whatever restarts.
   const origin = randomUUID()
+  const snapshotRoot = config.snapshotDir
+  const snapshotPath = (brainId: string) =>
+    snapshotRoot === undefined ? null : join(snapshotRoot, brainId)
 
   const db = () => {
     if (guarded === null) throw new Error('postgres adapter: open() was not called')
@@ -119,7 +135,7 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
      */
     async delete(brainId) {
       stores.delete(brainId)
-      return inTransaction(db(), async (client) => {
+      const stats = await inTransaction(db(), async (client) => {
         const { rowCount } = await client.query('SELECT 1 FROM brains WHERE id = $1 FOR UPDATE', [
           brainId,
         ])
@@ -128,7 +144,29 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
         await client.query('DELETE FROM brains WHERE id = $1', [brainId])
         return stats
       })
+      const dir = snapshotPath(brainId)
+      if (dir !== null) await rm(dir, { recursive: true, force: true })
+      return stats
     },
+  }
+
+  /**
+   * Snapshots of brains deleted since this process last ran (another process deleted them, or this
+   * one while the directory was elsewhere): removed, as the records they hold are gone. Only
+   * directories holding nothing but the engine's snapshot files are touched, whatever else the
+   * directory was given to hold. A brain deleted and created again keeps its directory; the engine
+   * finds its snapshots of the other incarnation and replaces them.
+   */
+  async function removeDeletedBrainSnapshots(root: string): Promise<void> {
+    await mkdir(root, { recursive: true, mode: 0o700 })
+    const live = new Set((await catalog.list()).map((brain) => brain.id))
+    for (const entry of await readdir(root, { withFileTypes: true })) {
+      if (!entry.isDirectory() || live.has(entry.name) || !BRAIN_ID_PATTERN.test(entry.name))
+        continue
+      const dir = join(root, entry.name)
+      if ((await readdir(dir)).every((name) => SNAPSHOT_FILE.test(name)))
+        await rm(dir, { recursive: true, force: true })
+    }
   }
 
   return {
@@ -153,6 +191,7 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
       pool = next
       guarded = guardPool(next)
       coordination.open()
+      if (snapshotRoot !== undefined) await removeDeletedBrainSnapshots(snapshotRoot)
     },
     async close() {
       const current = pool
@@ -167,7 +206,7 @@ export function postgresAdapter(config: PostgresAdapterConfig): StorageAdapter {
       if (store !== undefined) return store
       if ((await catalog.get(brainId)) === null)
         throw new Error(`postgres adapter: brain '${brainId}' does not exist`)
-      store = createPostgresBrainStore(brainId, db(), origin)
+      store = createPostgresBrainStore(brainId, db(), origin, snapshotPath(brainId))
       stores.set(brainId, store)
       return store
     },

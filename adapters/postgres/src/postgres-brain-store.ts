@@ -335,18 +335,20 @@ async function vacuumBrainTables(pool: GuardedPool): Promise<string> {
 }
 
 /**
- * One brain's store: every query carries its `brain_id`. No local files: `snapshotDir` is null, so
- * the engine rebuilds a brain's indexes from its records when it loads the brain. `origin` names this
- * process in the write feed.
+ * One brain's store: every query carries its `brain_id`. `origin` names this process in the write
+ * feed. `snapshotDir`: this process's local directory for the brain's index snapshots (the adapter's
+ * `snapshotDir` option), or null: the engine then rebuilds the brain's indexes from its records when
+ * it loads the brain.
  */
 export function createPostgresBrainStore(
   brainId: string,
   pool: GuardedPool,
   origin: string,
+  snapshotDir: string | null = null,
 ): BrainStore {
   return {
     brainId,
-    snapshotDir: null,
+    snapshotDir,
     async apply(batch) {
       await inTransaction(pool, (client) => writeBatch(client, brainId, origin, batch))
     },

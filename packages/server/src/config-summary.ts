@@ -30,6 +30,7 @@ export function configSummary(
     ...(plugins.length > 0 ? { plugins: plugins.map((p) => `${p.kind}:${p.name}`) } : {}),
     ...(config.redisUrl === undefined ? {} : { redis: redactUrl(config.redisUrl) }),
     ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
+    ...(config.indexSnapshotDir === undefined ? {} : { indexSnapshotDir: config.indexSnapshotDir }),
     logLevel: config.logLevel,
   }
 }

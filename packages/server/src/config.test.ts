@@ -47,6 +47,15 @@ describe('configuration', () => {
     expect(loadConfig({ INDEX_MEMORY_MB: '512' }).indexMemoryMb).toBe(512)
   })
 
+  it('reads the index snapshot directory, for postgres only', () => {
+    const postgres = { STORAGE: 'postgres', DATABASE_URL: 'postgres://h/db' }
+    expect(loadConfig(postgres).indexSnapshotDir).toBeUndefined()
+    expect(loadConfig({ ...postgres, INDEX_SNAPSHOT_DIR: ' /var/engram ' }).indexSnapshotDir).toBe(
+      '/var/engram',
+    )
+    expect(() => loadConfig({ INDEX_SNAPSHOT_DIR: '/var/engram' })).toThrow('INDEX_SNAPSHOT_DIR')
+  })
+
   it('reads the expiry sweep period: 60 s by default, 0 disables, negatives and fractions refused', () => {
     expect(loadConfig({}).expirySweepSeconds).toBe(60)
     expect(loadConfig({ ENGRAM_EXPIRY_SWEEP_SECONDS: '0' }).expirySweepSeconds).toBe(0)

@@ -84,6 +84,11 @@ export interface ServerConfig {
   /** Memory budget of the in-memory indexes in MiB (`INDEX_MEMORY_MB`); undefined: unlimited. */
   indexMemoryMb: number | undefined
   /**
+   * With postgres: this process's local directory for index snapshots (`INDEX_SNAPSHOT_DIR`);
+   * undefined: none, every brain's indexes are rebuilt from the database when loaded.
+   */
+  indexSnapshotDir: string | undefined
+  /**
    * BM25 scoring of brains without an override (`BM25_VARIANT`, `BM25_K1`, `BM25_B`, `BM25_DELTA`);
    * only the variables set, the engine's defaults for the rest.
    */
@@ -250,6 +255,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     )
   }
   const role = oneOf(env, 'ROLE', ['all', 'api', 'worker'] as const, 'all')
+  const indexSnapshotDir = env.INDEX_SNAPSHOT_DIR?.trim() || undefined
+  if (indexSnapshotDir !== undefined && storage !== 'postgres') {
+    throw new ConfigError(
+      `INDEX_SNAPSHOT_DIR is for STORAGE=postgres: with ${storage} storage, snapshots are kept in ENGRAM_DATA_DIR (sqlite) or not at all (memory).`,
+    )
+  }
   if (role !== 'all' && storage !== 'postgres') {
     throw new ConfigError(
       `ROLE=${role} needs STORAGE=postgres: with ${storage} storage one process serves and runs tasks (ROLE=all).`,
@@ -299,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     role,
     taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 30, 2, 3600),
     indexMemoryMb: optionalInteger(env, 'INDEX_MEMORY_MB', 1, 16 * 1024 * 1024),
+    indexSnapshotDir,
     bm25: bm25FromEnv(env),
     expirySweepSeconds: integer(env, 'ENGRAM_EXPIRY_SWEEP_SECONDS', 60, 0, 86_400),
     version: packageVersion(),

@@ -49,7 +49,10 @@ async function storageFor(config: ServerConfig): Promise<StorageAdapter> {
       if (config.databaseUrl === undefined)
         throw new ConfigError('STORAGE=postgres needs DATABASE_URL.')
       const { postgresAdapter } = await import('@engram/adapter-postgres')
-      return postgresAdapter({ connectionString: config.databaseUrl })
+      return postgresAdapter({
+        connectionString: config.databaseUrl,
+        ...(config.indexSnapshotDir === undefined ? {} : { snapshotDir: config.indexSnapshotDir }),
+      })
     }
   }
 }

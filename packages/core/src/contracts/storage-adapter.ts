@@ -159,7 +159,9 @@ export interface BrainStore {
    * A directory private to this brain where the engine keeps snapshot files of its in-memory indexes
    * (hundreds of MB for a large brain). The adapter only names it and removes it, with everything in
    * it, when the brain is deleted; the engine creates it. Undefined or null: the adapter keeps no files
-   * (e.g. `memory`), and indexes are rebuilt from records on start.
+   * (e.g. `memory`), and indexes are rebuilt from records on start. With `coordination` (several
+   * processes), a directory of this process alone: snapshots are then validated by the write feed
+   * rather than by `meta`, which every process shares (`feed-snapshot-manifest.ts`).
    */
   readonly snapshotDir?: string | null
 

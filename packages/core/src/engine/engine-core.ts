@@ -87,6 +87,11 @@ export interface EngineCore {
    */
   followWrites(target: FollowTarget): void
   /**
+   * With an adapter shared by several processes: the last write-feed entry of the brain this process
+   * applied to its indexes or skipped (see `WriteFollower.seq`); undefined otherwise.
+   */
+  writeSeq(brainId: string): number | undefined
+  /**
    * Runs `hook` in `stop()` once tasks have drained and before storage closes (e.g. saving index
    * snapshots). Hooks run in registration order; a failing hook is logged and the stop goes on.
    */
@@ -278,6 +283,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     followWrites(target) {
       follower?.setTarget(target)
     },
+    writeSeq: (brainId) => follower?.seq(brainId),
     onStop(hook) {
       stopHooks.push(hook)
     },

@@ -26,6 +26,11 @@ export interface WriteFollowerOptions {
 export interface WriteFollower {
   /** Follows the brain from its current head on; a no-op once it is followed. */
   track(brainId: string): Promise<void>
+  /**
+   * The last feed entry of the brain applied or skipped here (its indexes, if built, reflect every
+   * entry up to it), or undefined when the brain is not followed.
+   */
+  seq(brainId: string): number | undefined
   /** Applies the writes of other processes this process has not seen; the caller holds the brain's lock. */
   catchUpLocked(brainId: string): Promise<void>
   /**
@@ -162,6 +167,7 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
       return pending
     },
     catchUpLocked,
+    seq: (brainId) => known.get(brainId),
     uncertain(brainId) {
       replayOwn.add(brainId)
     },

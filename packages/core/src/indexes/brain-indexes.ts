@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { loopYielder } from '../loop-yielder.js'
 import { BrainCommunities } from './communities/brain-communities.js'
-import { LazyGraphIndex } from './graph/graph-index.js'
+import { LazyGraphIndex, type GraphIndex } from './graph/graph-index.js'
 import type { IndexComponent } from './index-component.js'
 import type { Bm25Settings } from './bm25/bm25-index.js'
 import { LexicalIndexes } from './lexical-indexes.js'
@@ -33,10 +33,13 @@ const SLICE_MS = 20
 export class BrainIndexes {
   readonly lexical: LexicalIndexes
   readonly dense: VectorIndexes
-  /** Graph topology for traversals (context packs, synergies, recommend), built on first use. */
-  readonly graph = new LazyGraphIndex()
+  /**
+   * Graph topology for traversals (context packs, synergies, recommend): from its snapshot when valid,
+   * else built on first use.
+   */
+  readonly graph: LazyGraphIndex
   /** Louvain communities with hubs and summaries, computed from `graph` on first `communities` search. */
-  readonly communities = new BrainCommunities(this.graph)
+  readonly communities: BrainCommunities
   /** In the order batches reach them: the graph first, as searches in between read it synchronously. */
   get components(): readonly IndexComponent[] {
     return [this.graph, this.communities, this.lexical, this.dense]
@@ -48,8 +51,11 @@ export class BrainIndexes {
     loaded: ReadonlyMap<VectorSpace, VectorIndex>,
     bm25: Bm25Settings,
     lexical: LexicalIndexes,
+    graph: GraphIndex | null,
   ) {
     this.lexical = lexical
+    this.graph = new LazyGraphIndex(graph ?? undefined)
+    this.communities = new BrainCommunities(this.graph)
     this.dense = new VectorIndexes({
       isEntity: (uuid) => this.lexical.entityInfo.has(uuid),
       snapshots: async () => loaded,
@@ -92,14 +98,15 @@ export class BrainIndexes {
 
   /**
    * Builds every component from the adapter's records, except what snapshots restored, taken as they
-   * are (`index-snapshots.ts`): the vector spaces in `snapshots.vectors`, and `snapshots.lexical`.
-   * `bm25`: the engine's BM25 defaults, under the brain's override.
+   * are (`index-snapshots.ts`): the vector spaces in `snapshots.vectors`, `snapshots.lexical` and
+   * `snapshots.graph`. `bm25`: the engine's BM25 defaults, under the brain's override.
    */
   static async build(
     store: BrainStore,
     snapshots: {
       vectors?: ReadonlyMap<VectorSpace, VectorIndex>
       lexical?: LexicalIndexes | null
+      graph?: GraphIndex | null
     } = {},
     bm25: Bm25Settings = {},
   ): Promise<BrainIndexes> {
@@ -107,6 +114,7 @@ export class BrainIndexes {
       snapshots.vectors ?? new Map(),
       bm25,
       snapshots.lexical ?? new LexicalIndexes(bm25),
+      snapshots.graph ?? null,
     )
     const pause = loopYielder(SLICE_MS)
     await indexes.dense.load(store)

@@ -3,6 +3,7 @@ import type { EngineCore } from '../engine/engine-core.js'
 import { EngramError } from '../errors.js'
 import type { Bm25Settings } from './bm25/bm25-index.js'
 import { BrainIndexes } from './brain-indexes.js'
+import { feedTailBatches } from './feed-tail-batches.js'
 import { createIndexBudget, type IndexBudgetStats } from './index-budget.js'
 import { createIndexSnapshots, type VectorSnapshotOptions } from './index-snapshots.js'
 
@@ -81,10 +82,11 @@ export function createIndexManager(
     storage: core.storage,
     logger: core.logger,
     ...(options.bm25 === undefined ? {} : { bm25: options.bm25 }),
+    writeSeq: (brainId) => core.writeSeq(brainId),
     indexesOf(brainId, store) {
       const entry = loaded.get(brainId)
       const built = entry?.store === store ? entry.built : undefined
-      return built && { vectors: built.vectors, lexical: built.lexical }
+      return built && { vectors: built.vectors, lexical: built.lexical, graph: built.graph }
     },
   })
 
@@ -116,6 +118,11 @@ export function createIndexManager(
     const fromSnapshots = await snapshots.load(store)
     const loadMs = performance.now() - started
     const built = await BrainIndexes.build(store, fromSnapshots, options.bm25)
+    // Snapshots validated by the write feed: the writes committed since they were read, applied
+    // before the indexes serve (the write follower goes on from where it was, which may repeat some:
+    // upserts make that harmless).
+    for await (const batch of feedTailBatches(store, fromSnapshots.tail ?? []))
+      await snapshots.follow(brainId, batch, () => built.apply(batch))
     core.logger.info(
       {
         brainId,
@@ -125,6 +132,8 @@ export function createIndexManager(
         ),
         vectorOrigin: Object.fromEntries(built.vectorOrigin),
         lexicalOrigin: built.lexical.restored ? 'snapshot' : 'storage',
+        graphOrigin: built.graph.restored ? 'snapshot' : 'storage, on first use',
+        ...(fromSnapshots.tail === undefined ? {} : { feedReplayed: fromSnapshots.tail.length }),
         snapshotLoadMs: Math.round(loadMs),
         lexicalMs: Math.round(built.buildMs.lexical),
         vectorRebuildMs: Math.round(built.buildMs.vectors),

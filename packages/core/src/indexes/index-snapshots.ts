@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import type { WriteSummary } from '../contracts/coordination.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
 import { VECTOR_INDEX_DEFAULTS, type VectorIndex } from './vectors/vector-index.js'
 import { loadVectorIndex, saveVectorIndex, syncVectorSnapshot } from './vectors/vector-snapshot.js'
@@ -10,6 +11,16 @@ import type { VectorSpace } from './brain-indexes.js'
 import type { Bm25Settings } from './bm25/bm25-index.js'
 import { LexicalIndexes } from './lexical-indexes.js'
 import { loadLexicalSnapshot, saveLexicalSnapshot } from './lexical-snapshot.js'
+import type { GraphIndex, LazyGraphIndex } from './graph/graph-index.js'
+import { loadGraphSnapshot, saveGraphSnapshot } from './graph/graph-snapshot.js'
+import {
+  feedTail,
+  incarnationOf,
+  namedParts,
+  readFeedManifest,
+  removeFeedManifest,
+  writeFeedManifest,
+} from './feed-snapshot-manifest.js'
 import {
   deletesIndexedRecords,
   parseSnapshotMeta,
@@ -22,7 +33,10 @@ import {
   type SnapshotPart,
 } from './snapshot-meta.js'
 
-/** When index snapshots are saved (`EngineOptions.snapshots`); they hold vector and BM25 indexes. */
+/**
+ * When index snapshots are saved (`EngineOptions.snapshots`); they hold vector, BM25 and graph
+ * indexes.
+ */
 export interface VectorSnapshotOptions {
   /** Save a brain's changed indexes once no write has touched them for this long (default 30 s). */
   idleMs?: number
@@ -37,12 +51,22 @@ export interface VectorSnapshotOptions {
 export interface SnapshotSources {
   readonly vectors: ReadonlyMap<VectorSpace, VectorIndex>
   readonly lexical: LexicalIndexes
+  /** The graph: saved once built (by a request that needed it) or loaded. */
+  readonly graph?: LazyGraphIndex
 }
 
 /** What `load` restored: vector indexes per space, and the lexical indexes (null: rebuild). */
 export interface LoadedSnapshots {
   readonly vectors: Map<VectorSpace, VectorIndex>
   readonly lexical: LexicalIndexes | null
+  /** The graph index (null or absent: built from storage on first use). */
+  readonly graph?: GraphIndex | null
+  /**
+   * Stores several processes share: the write-feed entries committed after the loaded snapshots were
+   * read, oldest first, for the caller to apply (read back with `batchFromSummary`, through `follow`)
+   * once the indexes are built and before they serve. Absent when nothing was loaded.
+   */
+  readonly tail?: WriteSummary[]
 }
 
 export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
@@ -60,14 +84,22 @@ export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
   indexesOf(brainId: string, store: BrainStore): SnapshotSources | undefined
   /** The engine's BM25 defaults, which restored lexical indexes start with (`LexicalIndexes`). */
   bm25?: Bm25Settings
+  /**
+   * Adapters with `coordination`: the last write-feed entry the brain's indexes reflect (the write
+   * follower's position), undefined when the brain is not followed. Labels what a save reads.
+   */
+  writeSeq?(brainId: string): number | undefined
 }
 
 /**
  * Saves and loads the indexes of brains whose store has a `snapshotDir`, so that a restart loads them
  * instead of re-inserting every vector into HNSW (hundreds per second on 512-d vectors) and analysing
  * every passage again for BM25 (15 s for 100,000 passages). Each part is saved and invalidated on its
- * own: a vector space (`passages`, `entities`), and `lexical` (the four BM25 indexes, the passage
- * sequence and entity attributes of `LexicalIndexes`).
+ * own: a vector space (`passages`, `entities`), `lexical` (the four BM25 indexes, the passage
+ * sequence and entity attributes of `LexicalIndexes`), and `graph` (`GraphIndex`, which a restart
+ * otherwise rebuilds from every entity, relationship and observation on first use). The graph is
+ * saved only once a request has built it (or it was loaded): no save builds it, since a shutdown would
+ * then build every loaded brain's graph.
  *
  * Validity: the brain's `index.snapshots` meta names, per part, the snapshot that equals the stored
  * records. `beforeCommit` removes a part from it, durably, before any write that touches the part is
@@ -79,8 +111,9 @@ export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
  * `beforeCommit` never reaches the listener, so it keeps its parts from being saved until the process
  * restarts (which rebuilds them): the safe side, for a rare case.
  *
- * Forgetting: a write that deletes passages, entities or observations also removes the lexical
- * snapshot files at once (they hold ids and terms), rather than at the next save.
+ * Forgetting: a write that deletes passages, entities, relationships or observations also removes
+ * the snapshot files of the parts it touches at once (the lexical snapshot holds ids and terms, the
+ * graph's names, ids and the start of descriptions and observations), rather than at the next save.
  *
  * While a save reads an index (hnswlib on a libuv thread; BM25 is encoded synchronously), the commit
  * listeners of writes that touch it wait, so the index does not change under the reader; searches
@@ -91,6 +124,16 @@ export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
  * brain is searchable before its graph is in. A graph hnswlib then refuses leaves that index exact for
  * the life of the process: the snapshot is taken out of the meta (so the next start rebuilds the
  * graph from storage) and the part is never saved by this process.
+ *
+ * Stores several processes share (the adapter has `coordination`: PostgreSQL): the brain's meta is
+ * shared but each process's snapshot directory is its own, so validity comes from the write feed
+ * instead (`feed-snapshot-manifest.ts`). A local manifest names the parts, each labelled with the
+ * write follower's position when the part was read (`writeSeq`), and the brain's incarnation. `load`
+ * takes them when the incarnation matches and the feed still holds every entry after the lowest
+ * label, and returns those entries (`tail`) for the caller to apply; anything else rebuilds. Writes
+ * need no invalidation (the feed records them), except forgets: as above, the parts they touch leave
+ * the manifest and the disk at once, for this process's writes and for those it follows. Batches of
+ * other processes reach `follow` without `beforeCommit`: they count as writes there.
  */
 export interface IndexSnapshots {
   /**
@@ -122,13 +165,16 @@ export interface IndexSnapshots {
 
 /** One part's index, as a save reads it. */
 type PartIndex =
-  { kind: 'vectors'; index: VectorIndex } | { kind: 'lexical'; index: LexicalIndexes }
+  | { kind: 'vectors'; index: VectorIndex }
+  | { kind: 'lexical'; index: LexicalIndexes }
+  | { kind: 'graph'; index: LazyGraphIndex }
 
 /** The parts of `sources` a save may write, each with its index. */
 function partsOf(sources: SnapshotSources): Map<SnapshotPart, PartIndex> {
   const parts = new Map<SnapshotPart, PartIndex>()
   for (const [space, index] of sources.vectors) parts.set(space, { kind: 'vectors', index })
   parts.set('lexical', { kind: 'lexical', index: sources.lexical })
+  if (sources.graph !== undefined) parts.set('graph', { kind: 'graph', index: sources.graph })
   return parts
 }
 
@@ -138,6 +184,11 @@ interface BrainState {
   readonly dir: string
   /** The meta as last read or written by this process (null until read). */
   meta: SnapshotMeta | null
+  /**
+   * Feed-validated snapshots (a store with `coordination`): the brain's incarnation the indexes were
+   * loaded for, and each part's label (the feed seq it reflects); null until `load`.
+   */
+  feed: { readonly incarnation: string; seqs: Map<SnapshotPart, number> } | null
   /** Per part, bumped (before the write is applied) by every write that touches it. */
   readonly epoch: Map<SnapshotPart, number>
   /** Writes past `beforeCommit` whose listener has not run: storage may be ahead of the index. */
@@ -153,6 +204,8 @@ interface BrainState {
   saving: Promise<void> | null
   timer: NodeJS.Timeout | null
   lastSaveAt: number
+  /** HNSW graphs still read from the snapshots `load` handed over (their files must stay meanwhile). */
+  graphLoads: Promise<unknown>[]
 }
 
 export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
@@ -163,17 +216,23 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
   const states = new Map<string, BrainState>()
   /** Set while `close` saves: no background save is scheduled meanwhile. */
   let stopped = false
+  /** Several processes share the stores: snapshots are validated by the write feed. */
+  const feed = storage.coordination?.writes
 
-  /** The brain's state; a new one when the store changed (the brain was deleted and created again). */
-  function stateOf(store: BrainStore, dir: string): BrainState {
+  /**
+   * The brain's state; a new one when the store changed (the brain was deleted and created again)
+   * or when `fresh` (a feed-validated load: saves of the indexes loaded before are not recorded).
+   */
+  function stateOf(store: BrainStore, dir: string, fresh = false): BrainState {
     const known = states.get(store.brainId)
-    if (known !== undefined && known.store === store) return known
+    if (known !== undefined && known.store === store && !fresh) return known
     if (known?.timer) clearTimeout(known.timer)
     const state: BrainState = {
       brainId: store.brainId,
       store,
       dir,
       meta: null,
+      feed: null,
       epoch: new Map(),
       pending: new Map(),
       current: new Map(),
@@ -183,6 +242,7 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       saving: null,
       timer: null,
       lastSaveAt: -Infinity,
+      graphLoads: [],
     }
     states.set(store.brainId, state)
     return state
@@ -195,13 +255,51 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
   }
 
   async function readMeta(state: BrainState): Promise<SnapshotMeta> {
+    // Feed-validated: what `load` validated (none before it).
+    if (feed !== undefined) return state.meta ?? parseSnapshotMeta(null)
     state.meta ??= parseSnapshotMeta(await state.store.meta.get(SNAPSHOT_META))
     return state.meta
   }
 
-  async function writeMeta(state: BrainState, meta: SnapshotMeta): Promise<void> {
-    await state.store.meta.set(SNAPSHOT_META, JSON.stringify(meta))
+  /** `seqs`: feed-validated snapshots' labels (committed with the manifest). */
+  async function writeMeta(
+    state: BrainState,
+    meta: SnapshotMeta,
+    seqs = state.feed?.seqs,
+  ): Promise<void> {
+    if (feed === undefined) {
+      await state.store.meta.set(SNAPSHOT_META, JSON.stringify(meta))
+      state.meta = meta
+      return
+    }
+    if (state.feed === null || seqs === undefined) throw new Error('index snapshots: not loaded')
+    const named = namedParts(meta)
+    const labels = new Map([...seqs].filter(([part]) => named.includes(part)))
+    await writeFeedManifest(state.dir, {
+      format: 1,
+      incarnation: state.feed.incarnation,
+      seqs: Object.fromEntries(labels),
+      meta,
+    })
     state.meta = meta
+    state.feed.seqs = labels
+  }
+
+  /**
+   * Feed-validated snapshots: takes the parts out of the manifest and their files off the disk (a
+   * forget). A brain not loaded here has no validated manifest: all of its snapshots go.
+   */
+  async function dropParts(state: BrainState, parts: ReadonlySet<SnapshotPart>): Promise<void> {
+    await serial(state, async () => {
+      if (state.feed === null) return removeFeedManifest(state.dir)
+      let next = await readMeta(state)
+      for (const part of parts) next = withSnapshotId(next, part, undefined)
+      await writeMeta(state, next)
+    })
+    // Taken out of the manifest at once; the files once hnswlib has read the graphs it is reading
+    // (a forget in the tail a load applies would otherwise leave its vector index exact for good).
+    await Promise.all(state.graphLoads)
+    await removeStale(state)
   }
 
   /** The state is still that of a live brain (not deleted, or deleted and created again). */
@@ -232,6 +330,12 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       await saveLexicalSnapshot(part.index, dir)
       return { count: part.index.passages.size, sync: () => Promise.resolve() }
     }
+    if (part.kind === 'graph') {
+      // Built (`saveNow`), and encoded synchronously as the lexical indexes are.
+      const graph = part.index.built!
+      await saveGraphSnapshot(graph, dir)
+      return { count: graph.nodeCount, sync: () => Promise.resolve() }
+    }
     state.reading = saveVectorIndex(part.index, dir, { id })
     try {
       await state.reading
@@ -243,6 +347,9 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
 
   async function savePart(state: BrainState, name: SnapshotPart, part: PartIndex) {
     const epoch = state.epoch.get(name) ?? 0
+    // Feed-validated: the feed seq the index reflects as it is read (no batch is being applied).
+    const label = feed === undefined ? undefined : deps.writeSeq?.(state.brainId)
+    if (feed !== undefined && (label === undefined || state.feed === null)) return
     const id = randomUUID()
     const dir = join(state.dir, snapshotDirName(name, id))
     const started = performance.now()
@@ -253,16 +360,17 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       await sync()
       recorded = await serial(state, async () => {
         if ((state.epoch.get(name) ?? 0) !== epoch || !(await live(state))) return false
-        await writeMeta(state, withSnapshotId(await readMeta(state), name, id))
+        const seqs = label === undefined ? undefined : new Map(state.feed?.seqs).set(name, label)
+        await writeMeta(state, withSnapshotId(await readMeta(state), name, id), seqs)
         state.current.set(name, id)
         return true
       })
-      const what = part.kind === 'lexical' ? 'lexical' : 'vector'
+      const what = part.kind === 'vectors' ? 'vector' : part.kind
       logger.info(
         {
           brainId: state.brainId,
           part: name,
-          [part.kind === 'lexical' ? 'passages' : 'vectors']: count,
+          [{ lexical: 'passages', vectors: 'vectors', graph: 'nodes' }[part.kind]]: count,
           writeMs: Math.round(written - started),
           syncMs: Math.round(performance.now() - written),
           recorded,
@@ -279,15 +387,17 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
    * a write invalidated).
    */
   async function removeStale(state: BrainState): Promise<void> {
+    // A state replaced meanwhile: its meta no longer says what the directory must keep.
+    if (states.get(state.brainId) !== state) return
     const meta = await serial(state, () => readMeta(state))
     const keep = new Set<string>()
-    for (const part of ['passages', 'entities', 'lexical'] as const) {
+    for (const part of ['passages', 'entities', 'lexical', 'graph'] as const) {
       const id = snapshotIdOf(meta, part)
       if (id !== undefined) keep.add(snapshotDirName(part, id))
     }
     const entries = await readdir(state.dir).catch(() => [] as string[])
     for (const name of entries)
-      if ((name.startsWith('vectors-') || name.startsWith('lexical-')) && !keep.has(name))
+      if (/^(vectors|lexical|graph)-/.test(name) && !keep.has(name))
         await rm(join(state.dir, name), { recursive: true, force: true })
   }
 
@@ -306,12 +416,65 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
     })
   }
 
+  /**
+   * Feed-validated: the manifest's parts and the feed entries after their lowest label, when the
+   * manifest is of this incarnation of the brain and the feed still holds all of those entries (and
+   * no more than `MAX_FEED_TAIL`); no parts otherwise. Sets the state's incarnation and labels.
+   */
+  async function validFeedSnapshots(
+    state: BrainState,
+  ): Promise<{ meta: SnapshotMeta; tail?: WriteSummary[] }> {
+    const none = { meta: parseSnapshotMeta(null) }
+    const { brainId } = state
+    const record = await storage.catalog.get(brainId)
+    if (record === null || feed === undefined) return none
+    const incarnation = incarnationOf(record)
+    // The follower's position labels saves. Read before the head, it cannot be past it unless it
+    // counts writes of the brain before it was deleted and created again (the follower notices at
+    // its next poll, and the brain is rebuilt): nothing is then loaded, nor saved from this state.
+    const followed = deps.writeSeq?.(brainId)
+    const head = (await feed.heads([brainId])).get(brainId)
+    if (head === undefined || followed === undefined || followed > head) return none
+    state.feed = { incarnation, seqs: new Map() }
+    state.meta = none.meta
+    const manifest = await readFeedManifest(state.dir)
+    const parts = manifest === null ? [] : namedParts(manifest.meta)
+    if (manifest === null || manifest.incarnation !== incarnation || parts.length === 0) {
+      if (manifest !== null) logger.info({ brainId }, 'index snapshots of another incarnation')
+      return none
+    }
+    const from = Math.min(...parts.map((part) => manifest.seqs[part]!))
+    const tail = await feedTail(feed, brainId, from, head)
+    // The brain may have been deleted and created again while its feed was read.
+    const again = await storage.catalog.get(brainId)
+    if (tail === null || again === null || incarnationOf(again) !== incarnation) {
+      logger.info(
+        { brainId, from, head },
+        'index snapshots stale (write feed pruned since, or too far behind); rebuilding',
+      )
+      return none
+    }
+    state.meta = manifest.meta
+    state.feed.seqs = new Map(parts.map((part) => [part, manifest.seqs[part]!]))
+    return { meta: manifest.meta, tail }
+  }
+
+  /**
+   * The graph is built and not empty (an empty one costs nothing to build: no file for it). A graph no
+   * request needed is not built for a save: a shutdown would otherwise build every loaded brain's graph
+   * (seconds each for a large brain); it is saved once a request has built it.
+   */
+  function graphBuilt(graph: LazyGraphIndex): boolean {
+    return (graph.built?.nodeCount ?? 0) > 0
+  }
+
   async function saveNow(state: BrainState): Promise<void> {
     const sources = deps.indexesOf(state.brainId, state.store)
     if (sources === undefined || !(await live(state))) return
     let saved = false
     for (const [name, part] of partsOf(sources)) {
       if (state.current.has(name) || state.unsafe.has(name)) continue
+      if (part.kind === 'graph' && !graphBuilt(part.index)) continue
       // A write already in storage but not yet in the index: the snapshot would miss it.
       if ([...state.pending.values()].some((parts) => parts.has(name))) {
         schedule(state)
@@ -324,6 +487,30 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       state.lastSaveAt = performance.now()
       await removeStale(state)
     }
+    if (feed !== undefined) await relabel(state)
+  }
+
+  /**
+   * Feed-validated: parts whose index still equals their snapshot (no write touched them since) are
+   * as good at the write follower's position now, so they are labelled with it: the tail a load
+   * replays then starts at the last save, not at the oldest part's (a graph no write touched).
+   */
+  async function relabel(state: BrainState): Promise<void> {
+    await serial(state, async () => {
+      const meta = await readMeta(state)
+      if (state.feed === null || !(await live(state))) return
+      const label = deps.writeSeq?.(state.brainId)
+      if (label === undefined) return
+      const seqs = new Map(state.feed.seqs)
+      let changed = false
+      for (const part of namedParts(meta)) {
+        if (state.current.get(part) !== snapshotIdOf(meta, part) || state.unsafe.has(part)) continue
+        if ((seqs.get(part) ?? Infinity) >= label) continue
+        seqs.set(part, label)
+        changed = true
+      }
+      if (changed) await writeMeta(state, meta, seqs)
+    })
   }
 
   async function save(brainId: string): Promise<void> {
@@ -341,11 +528,16 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
     async load(store) {
       const loaded: LoadedSnapshots = { vectors: new Map(), lexical: null }
       if (!enabled || !store.snapshotDir) return loaded
-      const state = stateOf(store, store.snapshotDir)
+      const state =
+        feed === undefined
+          ? stateOf(store, store.snapshotDir)
+          : stateOf(store, store.snapshotDir, true)
       const epochs = new Map(state.epoch)
       let meta: SnapshotMeta
+      let tail: WriteSummary[] | undefined
       try {
-        meta = await serial(state, () => readMeta(state))
+        if (feed === undefined) meta = await serial(state, () => readMeta(state))
+        else ({ meta, tail } = await serial(state, () => validFeedSnapshots(state)))
       } catch (error) {
         logger.warn({ err: error, brainId: store.brainId }, 'index snapshot meta unreadable')
         return { vectors: new Map(), lexical: null }
@@ -368,7 +560,7 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
               size: size(value),
               ms: Math.round(performance.now() - started),
             },
-            `${part === 'lexical' ? 'lexical' : 'vector'} index loaded from snapshot`,
+            `${part === 'lexical' || part === 'graph' ? part : 'vector'} index loaded from snapshot`,
           )
           return value
         } catch (error) {
@@ -398,6 +590,7 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
         )
         if (index === null) return
         loaded.vectors.set(part, index)
+        if (feed !== undefined) state.graphLoads.push(index.graphReady.catch(() => {}))
         index.graphReady.then(
           () =>
             logger.info(
@@ -420,8 +613,23 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
               async (dir) => new LexicalIndexes(deps.bm25, await loadLexicalSnapshot(dir)),
               (indexes) => indexes.passages.size,
             )
+      const graphId = snapshotIdOf(meta, 'graph')
+      const graph =
+        graphId === undefined
+          ? null
+          : restore(
+              'graph',
+              graphId,
+              (dir) => loadGraphSnapshot(dir),
+              (g) => g.nodeCount,
+            )
       await Promise.all(vectors)
-      return { vectors: loaded.vectors, lexical: await lexical }
+      return {
+        vectors: loaded.vectors,
+        lexical: await lexical,
+        graph: await graph,
+        ...(tail === undefined ? {} : { tail }),
+      }
     },
 
     async beforeCommit(brainId, batch, forecast) {
@@ -438,6 +646,11 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       }
       state.pending.set(batch, parts)
       try {
+        if (feed !== undefined) {
+          // The write feed records the write: only a forget changes the snapshots now.
+          if (deletesIndexedRecords(batch)) await dropParts(state, parts)
+          return
+        }
         await serial(state, async () => {
           const meta = await readMeta(state)
           if (![...parts].some((part) => snapshotIdOf(meta, part) !== undefined)) return
@@ -455,7 +668,21 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
 
     async follow(brainId, batch, apply) {
       const state = states.get(brainId)
-      const parts = state?.pending.get(batch)
+      let parts = state?.pending.get(batch)
+      // Feed-validated: a batch of another process, or one `load`'s tail replays, without
+      // `beforeCommit`, changes the indexes as a write of this process does.
+      if (state !== undefined && parts === undefined && state.feed !== null && apply !== null) {
+        parts = touchedSnapshotParts(batch)
+        for (const part of parts) {
+          state.epoch.set(part, (state.epoch.get(part) ?? 0) + 1)
+          state.current.delete(part)
+        }
+        state.pending.set(batch, parts)
+        if (deletesIndexedRecords(batch))
+          await dropParts(state, parts).catch((error: unknown) =>
+            logger.error({ err: error, brainId }, 'forgotten records left in index snapshots'),
+          )
+      }
       if (state === undefined || parts === undefined) {
         await apply?.()
         return
@@ -484,7 +711,12 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
       if (state === undefined) return
       const sources = deps.indexesOf(brainId, state.store)
       if (sources === undefined) return
-      if ([...partsOf(sources).keys()].some((part) => !state.current.has(part))) schedule(state)
+      // A graph not built yet is saved once it is (or at shutdown), not for its own sake now.
+      const unsaved = [...partsOf(sources)].some(
+        ([name, part]) =>
+          !state.current.has(name) && (part.kind !== 'graph' || part.index.built !== null),
+      )
+      if (unsaved) schedule(state)
     },
 
     async close() {

@@ -8,8 +8,8 @@ import { isVectorSpace, type VectorSpace } from './brain-indexes.js'
  */
 export const SNAPSHOT_META = 'index.snapshots'
 
-/** What is snapshotted on its own: a vector space's HNSW index, or the lexical indexes. */
-export type SnapshotPart = VectorSpace | 'lexical'
+/** What is snapshotted on its own: a vector space's HNSW index, the lexical indexes, or the graph. */
+export type SnapshotPart = VectorSpace | 'lexical' | 'graph'
 
 export interface SnapshotMeta {
   format: 1
@@ -17,17 +17,19 @@ export interface SnapshotMeta {
   vectors: Partial<Record<VectorSpace, string>>
   /** Snapshot id of the lexical indexes (BM25, passage sequence, entity attributes), if valid. */
   lexical?: string
+  /** Snapshot id of the graph index (`graph/graph-snapshot.ts`), if valid. */
+  graph?: string
 }
 
 const EMPTY_SNAPSHOT_META: SnapshotMeta = { format: 1, vectors: {} }
 
 /** Directory of one part's snapshot inside the brain's `snapshotDir`. */
 export const snapshotDirName = (part: SnapshotPart, id: string) =>
-  part === 'lexical' ? `lexical-${id}` : `vectors-${part}-${id}`
+  part === 'lexical' || part === 'graph' ? `${part}-${id}` : `vectors-${part}-${id}`
 
 /** The id of the part's valid snapshot, if the meta names one. */
 export const snapshotIdOf = (meta: SnapshotMeta, part: SnapshotPart): string | undefined =>
-  part === 'lexical' ? meta.lexical : meta.vectors[part]
+  part === 'lexical' || part === 'graph' ? meta[part] : meta.vectors[part]
 
 /** The meta with the part's snapshot set to `id` (undefined: no valid snapshot). */
 export function withSnapshotId(
@@ -35,9 +37,9 @@ export function withSnapshotId(
   part: SnapshotPart,
   id: string | undefined,
 ): SnapshotMeta {
-  if (part === 'lexical') {
-    const { lexical: _, ...rest } = meta
-    return id === undefined ? rest : { ...rest, lexical: id }
+  if (part === 'lexical' || part === 'graph') {
+    const { [part]: _, ...rest } = meta
+    return id === undefined ? rest : { ...rest, [part]: id }
   }
   const { [part]: _, ...vectors } = meta.vectors
   return { ...meta, vectors: id === undefined ? vectors : { ...vectors, [part]: id } }
@@ -59,10 +61,12 @@ export function parseSnapshotMeta(raw: string | null): SnapshotMeta {
     for (const [space, id] of Object.entries(value.vectors))
       if (isVectorSpace(space) && typeof id === 'string' && SNAPSHOT_ID.test(id))
         vectors[space] = id
-    const lexical = value.lexical
-    return typeof lexical === 'string' && SNAPSHOT_ID.test(lexical)
-      ? { format: 1, vectors, lexical }
-      : { format: 1, vectors }
+    const meta: SnapshotMeta = { format: 1, vectors }
+    for (const part of ['lexical', 'graph'] as const) {
+      const id = value[part]
+      if (typeof id === 'string' && SNAPSHOT_ID.test(id)) meta[part] = id
+    }
+    return meta
   } catch {
     return EMPTY_SNAPSHOT_META
   }
@@ -87,11 +91,22 @@ export function touchedVectorSpaces(batch: WriteBatch): Set<VectorSpace> {
 export const deletesIndexedRecords = (batch: WriteBatch): boolean =>
   (batch.deletePassages?.length ?? 0) > 0 ||
   (batch.deleteEntities?.length ?? 0) > 0 ||
+  (batch.deleteRelationships?.length ?? 0) > 0 ||
+  (batch.deleteObservations?.length ?? 0) > 0
+
+/** The write changes the graph index: it puts or deletes entities, relationships or observations. */
+const touchesGraph = (batch: WriteBatch): boolean =>
+  (batch.entities?.length ?? 0) > 0 ||
+  (batch.relationships?.length ?? 0) > 0 ||
+  (batch.observations?.length ?? 0) > 0 ||
+  (batch.deleteEntities?.length ?? 0) > 0 ||
+  (batch.deleteRelationships?.length ?? 0) > 0 ||
   (batch.deleteObservations?.length ?? 0) > 0
 
 /**
- * The snapshot parts a write changes: its vector spaces (`touchedVectorSpaces`), and `lexical` when
- * it puts or deletes passages, entities or observations (what `LexicalIndexes` holds).
+ * The snapshot parts a write changes: its vector spaces (`touchedVectorSpaces`), `lexical` when it
+ * puts or deletes passages, entities or observations (what `LexicalIndexes` holds), and `graph` when
+ * it puts or deletes entities, relationships or observations (what `GraphIndex` holds).
  */
 export function touchedSnapshotParts(batch: WriteBatch): Set<SnapshotPart> {
   const parts = new Set<SnapshotPart>(touchedVectorSpaces(batch))
@@ -99,8 +114,11 @@ export function touchedSnapshotParts(batch: WriteBatch): Set<SnapshotPart> {
     (batch.passages?.length ?? 0) > 0 ||
     (batch.entities?.length ?? 0) > 0 ||
     (batch.observations?.length ?? 0) > 0 ||
-    deletesIndexedRecords(batch)
+    (batch.deletePassages?.length ?? 0) > 0 ||
+    (batch.deleteEntities?.length ?? 0) > 0 ||
+    (batch.deleteObservations?.length ?? 0) > 0
   )
     parts.add('lexical')
+  if (touchesGraph(batch)) parts.add('graph')
   return parts
 }

@@ -67,6 +67,53 @@ function yieldToEventLoop(): Promise<void> {
 }
 
 /**
+ * What a {@link GraphIndex} holds, but what it derives from it (lookups by uuid, key or name; `labels`
+ * and `predicate` from their interned ids; `isEvent` from the labels; `valid` from the windows) and its
+ * caches (time views, the change count): what a snapshot stores (`graph-snapshot.ts`). Field by field
+ * as documented on the class.
+ */
+export interface GraphIndexState {
+  uuid: string[]
+  name: string[]
+  labelSetId: number[]
+  labelSets: (readonly string[])[]
+  polarity: Polarity[]
+  time: number[]
+  description: (string | null)[]
+  observations: { id: string; text: string }[][]
+  observationNode: Map<string, number>
+  present: boolean[]
+  deleted: boolean[]
+  kindSetId: number[]
+  kindSets: (readonly string[])[]
+  adjacency: number[][]
+  loops: number[]
+  nodePassages: number[][]
+  nodeWindow: Window[]
+  edgeUuid: string[]
+  subject: number[]
+  object: number[]
+  predicateId: number[]
+  predicates: string[]
+  flowKey: (string | null)[]
+  edgeTime: number[]
+  weight: number[]
+  linkWeight: number[]
+  edgeDescription: (string | null)[]
+  deprecated: boolean[]
+  live: boolean[]
+  edgeWindow: Window[]
+  loopNode: Map<number, number>
+  passageId: string[]
+  passageEntities: number[][]
+  passageNodes: Map<string, Set<number>>
+  passageEdges: Map<string, Set<number>>
+}
+
+/** The one window object of every node and edge without time (a snapshot stores it as such). */
+export const UNBOUNDED_WINDOW = ALWAYS
+
+/**
  * The topology of one brain's graph in compact parallel arrays, for the traversal-heavy operations
  * (context packs, synergies, recommendations) that would otherwise make thousands of store calls per
  * request. Nodes and edges get dense numbers; full records stay in the store. Events are nodes with
@@ -159,6 +206,102 @@ export class GraphIndex {
   readonly nodePassages: number[][] = []
   private readonly passageEdges = new Map<string, Set<number>>()
   private changeCount = 0
+
+  /**
+   * An empty graph, or one holding `state` (a snapshot's, `graph-snapshot.ts`), taken as it is (not
+   * copied), with what it derives rebuilt. `valid` is recomputed at `now`, as a build from the store
+   * then would: a fact whose end passed since the snapshot is no longer valid. The time views and
+   * the change count start empty, as a build's do.
+   */
+  constructor(state?: GraphIndexState, now = Date.now()) {
+    if (state === undefined) return
+    this.uuid = state.uuid
+    this.name = state.name
+    this.labelSetId = state.labelSetId
+    this.labelSets = state.labelSets
+    this.labels = state.labelSetId.map((id) => state.labelSets[id]!)
+    this.polarity = state.polarity
+    this.time = state.time
+    this.description = state.description
+    this.observations = state.observations
+    this.observationNode = state.observationNode
+    this.present = state.present
+    this.deleted = state.deleted
+    this.isEvent = this.labels.map((labels) => labels.includes(EVENT_LABEL))
+    this.kindSetId = state.kindSetId
+    this.kindSets = state.kindSets
+    this.adjacency = state.adjacency
+    this.loops = state.loops
+    this.nodePassages = state.nodePassages
+    this.nodeWindow = state.nodeWindow
+    this.edgeUuid = state.edgeUuid
+    this.subject = state.subject
+    this.object = state.object
+    this.predicateId = state.predicateId
+    this.predicates = state.predicates
+    this.predicate = state.predicateId.map((id) => state.predicates[id]!)
+    this.flowKey = state.flowKey
+    this.edgeTime = state.edgeTime
+    this.weight = state.weight
+    this.linkWeight = state.linkWeight
+    this.edgeDescription = state.edgeDescription
+    this.deprecated = state.deprecated
+    this.live = state.live
+    this.edgeWindow = state.edgeWindow
+    this.valid = state.edgeWindow.map((w) => visible(w, {}, now))
+    this.loopNode = state.loopNode
+    this.passageId = state.passageId
+    this.passageEntities = state.passageEntities
+    this.passageNodes = state.passageNodes
+    this.passageEdges = state.passageEdges
+    state.uuid.forEach((uuid, n) => this.nodeOf.set(uuid, n))
+    state.edgeUuid.forEach((uuid, e) => this.edgeOf.set(uuid, e))
+    state.passageId.forEach((id, p) => this.passageNo.set(id, p))
+    state.predicates.forEach((name, id) => this.predicateOf.set(name, id))
+    state.labelSets.forEach((set, id) => this.labelSetOf.set(set.join('\u0000'), id))
+    state.kindSets.forEach((set, id) => this.kindSetOf.set(set.join('\u0000'), id))
+  }
+
+  /** What a snapshot stores (`GraphIndexState`): this index's own arrays and maps, not copies. */
+  toState(): GraphIndexState {
+    return {
+      uuid: this.uuid,
+      name: this.name,
+      labelSetId: this.labelSetId,
+      labelSets: this.labelSets,
+      polarity: this.polarity,
+      time: this.time,
+      description: this.description,
+      observations: this.observations,
+      observationNode: this.observationNode,
+      present: this.present,
+      deleted: this.deleted,
+      kindSetId: this.kindSetId,
+      kindSets: this.kindSets,
+      adjacency: this.adjacency,
+      loops: this.loops,
+      nodePassages: this.nodePassages,
+      nodeWindow: this.nodeWindow,
+      edgeUuid: this.edgeUuid,
+      subject: this.subject,
+      object: this.object,
+      predicateId: this.predicateId,
+      predicates: this.predicates,
+      flowKey: this.flowKey,
+      edgeTime: this.edgeTime,
+      weight: this.weight,
+      linkWeight: this.linkWeight,
+      edgeDescription: this.edgeDescription,
+      deprecated: this.deprecated,
+      live: this.live,
+      edgeWindow: this.edgeWindow,
+      loopNode: this.loopNode,
+      passageId: this.passageId,
+      passageEntities: this.passageEntities,
+      passageNodes: this.passageNodes,
+      passageEdges: this.passageEdges,
+    }
+  }
 
   /**
    * Writes that changed what communities depend on since the graph was created: edges added, removed
@@ -559,13 +702,28 @@ export class GraphIndex {
 /**
  * A {@link GraphIndex} built on first use from the store, following commits from then on. Batches
  * committed while the build reads the store are replayed after it (puts are upserts, so a batch the
- * scan already saw is harmless). A failed build is retried by the next caller.
+ * scan already saw is harmless). A failed build is retried by the next caller. A graph restored from
+ * a valid snapshot (`index-snapshots.ts`) is that first use's answer: no build.
  */
 export class LazyGraphIndex implements IndexComponent {
   readonly name = 'graph'
   private building: Promise<GraphIndex> | null = null
   private ready: GraphIndex | null = null
   private pending: WriteBatch[] = []
+  /** Restored from a snapshot: never built from the store. */
+  readonly restored: boolean
+
+  constructor(restored?: GraphIndex) {
+    this.restored = restored !== undefined
+    if (restored === undefined) return
+    this.ready = restored
+    this.building = Promise.resolve(restored)
+  }
+
+  /** The graph once built or restored, without building it (what a snapshot save writes). */
+  get built(): GraphIndex | null {
+    return this.ready
+  }
 
   /** Nothing to read yet: the graph is built by the first `get` (most searches never need it). */
   async build(): Promise<void> {}
