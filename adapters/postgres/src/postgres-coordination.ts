@@ -216,11 +216,12 @@ export function postgresCoordination(options: PostgresCoordinationOptions): Post
 
   const writes: WriteFeed = {
     async heads(brainIds) {
-      const { rows } = await db().query<{ id: string; seq: string }>(
-        'SELECT id, write_seq AS seq FROM brains WHERE id = ANY($1::text[])',
+      const { rows } = await db().query<{ id: string; seq: string; incarnation: string }>(
+        `SELECT id, write_seq AS seq, created_at AS incarnation FROM brains
+         WHERE id = ANY($1::text[])`,
         [brainIds],
       )
-      return new Map(rows.map((r) => [r.id, Number(r.seq)]))
+      return new Map(rows.map((r) => [r.id, { seq: Number(r.seq), incarnation: r.incarnation }]))
     },
     async since(brainId, seq, limit) {
       const { rows } = await db().query<{ seq: string; origin: string; summary: string }>(

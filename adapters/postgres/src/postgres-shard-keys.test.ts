@@ -81,7 +81,7 @@ describe('coordination (recorded)', () => {
     ])
     await vi.waitFor(() => expect(woken).toContain('beta'))
     const heads = await coordination.writes.heads(['alpha', 'beta'])
-    expect(heads.get('alpha')).toBe(1)
+    expect(heads.get('alpha')?.seq).toBe(1)
     expect(await coordination.writes.since('alpha', 0, 10)).toHaveLength(1)
     expect(await coordination.tryExclusive?.('sweep', async () => 1)).toEqual({
       acquired: true,

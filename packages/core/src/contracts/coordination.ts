@@ -68,9 +68,20 @@ export interface FeedEntry {
  * one entry in its own transaction, numbered in commit order, and announces it to subscribers once
  * committed.
  */
+/** Where a brain's feed stands. */
+export interface FeedHead {
+  /** The brain's last write number (0 for a brain never written). */
+  seq: number
+  /**
+   * Changes when the brain is deleted and created again under its id, whose numbering then restarts
+   * (PostgreSQL: its creation time): a follower that knew the other incarnation must start over.
+   */
+  incarnation: string
+}
+
 export interface WriteFeed {
-  /** The brains' last write numbers (0 for a brain never written); unknown brains are left out. */
-  heads(brainIds: string[]): Promise<Map<string, number>>
+  /** The brains' heads; deleted (unknown) brains are left out. */
+  heads(brainIds: string[]): Promise<Map<string, FeedHead>>
   /**
    * The brain's entries after `seq`, oldest first, at most `limit`. Entries may be pruned after a
    * retention period: a follower that finds the first entry past `seq + 1` has missed writes.

@@ -10,12 +10,21 @@ import { summarizeBatch } from './write-summary.js'
 /** A write feed in memory; `announce` false drops announcements (the polling fallback must cover). */
 function fakeCoordination(announce = true) {
   const entries = new Map<string, FeedEntry[]>()
+  /** Per brain: which incarnation it is in (created again: +1); absent: deleted. */
+  const incarnation = new Map<string, number>([['b', 1]])
   const listeners: ((brainId: string, seq: number) => void)[] = []
   const coordination = {
     origin: 'me',
     writes: {
       async heads(ids: string[]) {
-        return new Map(ids.map((id) => [id, entries.get(id)?.at(-1)?.seq ?? 0]))
+        return new Map(
+          ids
+            .filter((id) => incarnation.has(id))
+            .map((id) => [
+              id,
+              { seq: entries.get(id)?.at(-1)?.seq ?? 0, incarnation: String(incarnation.get(id)) },
+            ]),
+        )
       },
       async since(brainId: string, seq: number, limit: number) {
         return (entries.get(brainId) ?? []).filter((e) => e.seq > seq).slice(0, limit)
@@ -35,8 +44,15 @@ function fakeCoordination(announce = true) {
       entries.set(brainId, list)
       if (announce) for (const l of listeners) l(brainId, next)
     },
+    /** Deleted and created again elsewhere: its numbering restarts. */
     reset(brainId: string) {
       entries.delete(brainId)
+      incarnation.set(brainId, (incarnation.get(brainId) ?? 0) + 1)
+    },
+    /** Deleted elsewhere. */
+    remove(brainId: string) {
+      entries.delete(brainId)
+      incarnation.delete(brainId)
     },
   }
 }
@@ -163,5 +179,32 @@ describe('write follower', () => {
     await until(() => stale.length >= 2)
     expect(stale).toEqual(['b', 'b'])
     await follower.stop()
+  })
+
+  it("never applies a brain's new incarnation's writes to the old one's indexes, however far they got", async () => {
+    const { follower, feed, delivered, stale, write, until } = await setup(false)
+    await follower.stop()
+    const ids = () => delivered.flatMap((b) => b.passages!.map((p) => p.id))
+    await write({ passages: [fixtures.passage({ id: 'p1' })] })
+    await write({ passages: [fixtures.passage({ id: 'p2' })] })
+    await follower.catchUpLocked('b')
+    expect(ids()).toEqual(['p1', 'p2'])
+    // Deleted and created again elsewhere, and written past this process's position (2) before it
+    // heard of it: by numbers alone, entry 3 would follow entry 2.
+    feed.reset('b')
+    for (const id of ['q1', 'q2', 'q3']) await write({ passages: [fixtures.passage({ id })] })
+    await follower.catchUpLocked('b')
+    expect(stale).toEqual(['b'])
+    expect(ids()).toEqual(['p1', 'p2'])
+    // Followed in the new incarnation from its head on (the indexes are rebuilt from storage).
+    expect(follower.seq('b')).toBe(3)
+    await write({ passages: [fixtures.passage({ id: 'q4' })] })
+    await follower.catchUpLocked('b')
+    expect(ids()).toEqual(['p1', 'p2', 'q4'])
+    // Deleted elsewhere: dropped, and no longer followed.
+    feed.remove('b')
+    await follower.catchUpLocked('b')
+    await until(() => stale.length >= 2)
+    expect(follower.seq('b')).toBeUndefined()
   })
 })

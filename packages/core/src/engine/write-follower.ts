@@ -1,4 +1,4 @@
-import type { Coordination } from '../contracts/coordination.js'
+import type { Coordination, FeedHead } from '../contracts/coordination.js'
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import type { Logger } from '../logger.js'
 import { batchFromSummary } from './write-summary.js'
@@ -65,6 +65,8 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
   const feed = coordination.writes
   /** Per followed brain: the last feed entry its indexes reflect. */
   const known = new Map<string, number>()
+  /** Per followed brain: the incarnation `known` counts in (`FeedHead.incarnation`). */
+  const incarnations = new Map<string, string>()
   const tracking = new Map<string, Promise<void>>()
   /** Brains with a catch-up in progress; `true` when another was asked for meanwhile. */
   const syncing = new Map<string, boolean>()
@@ -78,9 +80,29 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
   let polling = false
   let stopped = true
 
+  /**
+   * Whether `head` is of the incarnation the follower counts in. If not (the brain was deleted, or
+   * deleted and created again elsewhere: its numbering restarted), the brain's indexes are dropped, to
+   * be rebuilt from storage, and it is followed from `head` on (or no longer, once deleted).
+   */
+  function sameIncarnation(brainId: string, head: FeedHead | undefined): boolean {
+    if (head !== undefined && head.incarnation === incarnations.get(brainId)) return true
+    if (target.interested(brainId)) target.stale(brainId)
+    if (head === undefined) {
+      known.delete(brainId)
+      incarnations.delete(brainId)
+    } else {
+      known.set(brainId, head.seq)
+      incarnations.set(brainId, head.incarnation)
+    }
+    return false
+  }
+
   async function catchUpLocked(brainId: string): Promise<void> {
-    let seq = known.get(brainId)
-    if (seq === undefined) return
+    if (!known.has(brainId)) return
+    // Before reading entries: another incarnation's entries must never reach this one's indexes.
+    if (!sameIncarnation(brainId, (await feed.heads([brainId])).get(brainId))) return
+    let seq = known.get(brainId)!
     const store = await options.store(brainId)
     const replay = replayOwn.has(brainId)
     for (;;) {
@@ -135,12 +157,9 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
       const heads = await feed.heads([...known.keys()])
       if (pollFailing) logger.info({}, 'write feed poll recovered')
       pollFailing = false
-      for (const [brainId, head] of heads) {
-        if (head < known.get(brainId)!) {
-          // Deleted and created again elsewhere: its numbering restarted. Rebuild from storage.
-          if (target.interested(brainId)) target.stale(brainId)
-          known.set(brainId, head)
-        } else sync(brainId, head)
+      for (const brainId of [...known.keys()]) {
+        const head = heads.get(brainId)
+        if (sameIncarnation(brainId, head)) sync(brainId, head!.seq)
       }
     } catch (error) {
       // Retried at the next poll; an outage is logged once, not twice a second.
@@ -159,7 +178,12 @@ export function createWriteFollower(options: WriteFollowerOptions): WriteFollowe
         pending = feed
           .heads([brainId])
           .then((heads) => {
-            if (!known.has(brainId)) known.set(brainId, heads.get(brainId) ?? 0)
+            if (known.has(brainId)) return
+            // A brain missing from the feed (deleted meanwhile) is followed from 0 in no incarnation:
+            // the next poll or catch-up drops it, or starts over if it exists again.
+            const head = heads.get(brainId)
+            known.set(brainId, head?.seq ?? 0)
+            incarnations.set(brainId, head?.incarnation ?? '')
           })
           .finally(() => tracking.delete(brainId))
         tracking.set(brainId, pending)

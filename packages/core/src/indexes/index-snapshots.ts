@@ -433,7 +433,7 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
     // counts writes of the brain before it was deleted and created again (the follower notices at
     // its next poll, and the brain is rebuilt): nothing is then loaded, nor saved from this state.
     const followed = deps.writeSeq?.(brainId)
-    const head = (await feed.heads([brainId])).get(brainId)
+    const head = (await feed.heads([brainId])).get(brainId)?.seq
     if (head === undefined || followed === undefined || followed > head) return none
     state.feed = { incarnation, seqs: new Map() }
     state.meta = none.meta
