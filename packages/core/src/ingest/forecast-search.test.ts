@@ -22,9 +22,11 @@ const embedder: Embedder = {
   embed: async (texts) => same(texts),
 }
 
-/** The longest of `names` a passage holds (so "Alice Smith" is not also "Alice"). */
-const longestName = (text: string, names: string[]) =>
-  names.filter((name) => text.includes(name)).sort((a, b) => b.length - a.length)[0]
+/** The `names` a passage holds, but those inside a longer one (so "Alice Smith" is not also "Alice"). */
+const namesIn = (text: string, names: string[]) => {
+  const held = names.filter((name) => text.includes(name))
+  return held.filter((name) => !held.some((other) => other !== name && other.includes(name)))
+}
 
 function components(names: string[]): IngestionComponents {
   return {
@@ -33,18 +35,21 @@ function components(names: string[]): IngestionComponents {
     },
     jsonToText: (json) => JSON.stringify(json),
     chunk: (text) => [{ index: 0, text, start: 0, end: text.length }],
-    extract: async (input) => ({
-      entities: [...new Set(input.passages.map((p) => longestName(p.text, names)))]
-        .filter((name) => name !== undefined)
-        .map((name) => ({
-          key: name,
-          name,
-          labels: ['PERSON'],
-          passageIds: input.passages.map((p) => p.id),
+    extract: async (input) => {
+      const found = [...new Set(input.passages.flatMap((p) => namesIn(p.text, names)))]
+      const passageIds = input.passages.map((p) => p.id)
+      return {
+        entities: found.map((name) => ({ key: name, name, labels: ['PERSON'], passageIds })),
+        // Each name found KNOWS the next one.
+        relationships: found.slice(1).map((name, i) => ({
+          subjectKey: found[i]!,
+          name: 'KNOWS',
+          objectKey: name,
+          passageIds,
         })),
-      relationships: [],
-      observations: [],
-    }),
+        observations: [],
+      }
+    },
     embed: async (texts) => same(texts),
     embedderInfo: { name: 'fake', dimension: 4 },
   }
@@ -87,6 +92,46 @@ describe('forecast and locked build', () => {
       const store = await engram.store('default')
       const stored = await store.entities.scan(null, 10)
       expect(stored.map((e) => e.name)).toEqual(['Alice Smith'])
+    } finally {
+      await engram.stop({ graceMs: 0 })
+    }
+  })
+
+  it('forecast only what embedding reads: relationships are built and merged once, under the lock', async () => {
+    const engram = createEngine({
+      storage: memoryAdapter(),
+      version: 'test',
+      embedder,
+      ingestion: components(['Ann', 'Bob']),
+    })
+    await engram.start()
+    try {
+      const store = await engram.store('default')
+      const reads = vi.spyOn(store.relationships, 'get')
+      await engram.tasks.submit({
+        brainId: 'default',
+        kind: INGEST_TEXT,
+        payload: {
+          text: 'Ann met Bob.',
+          json: null,
+          metaKeys: {},
+          observateFor: [],
+          sourceTimestamp: '2024-01-01T00:00:00.000Z',
+          skipEnrichment: false,
+        },
+      })
+      await engram.tasks.idle()
+      // One merge with the stored relationships: the locked build's (the forecast builds none).
+      expect(reads).toHaveBeenCalledTimes(1)
+      expect((await store.relationships.scan(null, 10)).map((r) => r.name)).toEqual(['KNOWS'])
+      const entities = await store.entities.scan(null, 10)
+      expect(entities.map((e) => e.name).sort()).toEqual(['Ann', 'Bob'])
+      expect(
+        await store.vectors.get(
+          'entities',
+          entities.map((e) => e.uuid),
+        ),
+      ).toHaveLength(2)
     } finally {
       await engram.stop({ graceMs: 0 })
     }

@@ -47,7 +47,10 @@ export interface IngestionOptions {
 }
 
 /** The resolver's embedding step for one build of a task, or none. */
-type Similarity = Pick<ResolverOptions, 'similar' | 'prepareSimilar'>
+type Similarity = Pick<ResolverOptions, 'similar' | 'prepareSimilar'> & {
+  /** Built only to learn what to embed (`buildTextBatch`'s `forecast`): never committed. */
+  forecast?: boolean
+}
 
 /** The part of a task that reads the brain: builds its batch and result from the records as stored. */
 type BuildBatch = (similarity: Similarity) => Promise<{ batch: WriteBatch; result: JsonObject }>
@@ -129,9 +132,11 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     // The forecast only tells what to embed, so it embeds the candidates (`prepareSimilar`) but does not
     // search the entity index: that search runs once, under the lock, where its answer counts. A
     // candidate the locked build merges by similarity has its target's text embedded there if it changed.
-    const forecast = await build(
-      similar.similar === undefined ? similar : { ...similar, similar: async () => [] },
-    )
+    const forecast = await build({
+      ...similar,
+      ...(similar.similar === undefined ? {} : { similar: async () => [] }),
+      forecast: true,
+    })
     await ctx.progress('embedding')
     let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo)
     let reported = embedded + compared.texts

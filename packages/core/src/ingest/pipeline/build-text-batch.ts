@@ -54,6 +54,13 @@ export async function buildTextBatch(
     taskId: string
     /** The brain's single-valued predicates (`brainSlots`); none: no fact ends another. */
     slots?: SingleValuedSlots
+    /**
+     * Only what embedding reads (passages, and entities as resolved, whose name and description are
+     * their text), for the forecast an ingestion embeds outside the brain's write lock: relationships,
+     * observations, the changelog, provenance and validity windows are left to the build under the
+     * lock, which is the one committed.
+     */
+    forecast?: boolean
   } & Pick<ResolverOptions, 'similar' | 'prepareSimilar'>,
 ) {
   const { taskId } = options
@@ -95,6 +102,18 @@ export async function buildTextBatch(
       if (resolved !== undefined) cite('entity', resolved.uuid, c.passageIds)
     }
     const distinct = new Map([...resolutions.values()].map((r) => [r.uuid, r]))
+    if (options.forecast === true) {
+      const forecast = [...distinct.values()].map((r) => r.entity)
+      // Its result is never reported: counts but for passages are left at 0.
+      const result = {
+        passages: passages.length,
+        entities: 0,
+        events: 0,
+        relationships: 0,
+        observations: 0,
+      }
+      return { batch: { passages, entities: forecast }, result }
+    }
     // A new event states a fact: its validity window comes from its sentence (docs/time.md).
     const futures = new Set<string>()
     for (const r of distinct.values()) {
