@@ -42,9 +42,10 @@ export interface FeedManifest {
 
 /**
  * Entries a load applies at most on top of a snapshot: beyond, rebuilding from storage is likely
- * faster. Measured on the 2-core reference machine under load: 1,000 entries of 5 passages each
- * added 0.5 s to a 25,000-passage brain's load from its snapshot, whose rebuild took 4.5 s; a
- * 100,000-passage brain's BM25 rebuild takes ~10 s. Entries of large ingestions cost more each.
+ * faster. Measured on the 2-core reference machine (benchmarks/results/startup-postgres.md): 1,000
+ * entries of 5 passages with 512-d vectors added ~14 s (their HNSW inserts) to a 100,000-passage
+ * brain's 2.2 s start from its snapshots, whose rebuild took 228 s; without vectors, 1,000 entries
+ * added 0.5 s to a 25,000-passage brain's load. Entries of large ingestions cost more each.
  */
 export const MAX_FEED_TAIL = 5_000
 

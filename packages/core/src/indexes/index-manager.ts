@@ -1,6 +1,7 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import type { EngineCore } from '../engine/engine-core.js'
 import { EngramError } from '../errors.js'
+import { loopYielder } from '../loop-yielder.js'
 import type { Bm25Settings } from './bm25/bm25-index.js'
 import { BrainIndexes } from './brain-indexes.js'
 import { feedTailBatches } from './feed-tail-batches.js'
@@ -120,9 +121,13 @@ export function createIndexManager(
     const built = await BrainIndexes.build(store, fromSnapshots, options.bm25)
     // Snapshots validated by the write feed: the writes committed since they were read, applied
     // before the indexes serve (the write follower goes on from where it was, which may repeat some:
-    // upserts make that harmless).
-    for await (const batch of feedTailBatches(store, fromSnapshots.tail ?? []))
+    // upserts make that harmless). Each entry's HNSW inserts take milliseconds: the event loop gets a
+    // turn every ~10 ms between them (1,000 entries of 5 passages held it for 6.2 s in one go).
+    const pause = loopYielder()
+    for await (const batch of feedTailBatches(store, fromSnapshots.tail ?? [])) {
       await snapshots.follow(brainId, batch, () => built.apply(batch))
+      await pause()
+    }
     core.logger.info(
       {
         brainId,
