@@ -67,6 +67,13 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--time']).time).toBe(2)
     expect(parseCliArgs(['--time', '3', '--ingest'])).toMatchObject({ time: 3, ingest: true })
     expect(parseCliArgs(['--ingest']).time).toBeNull()
+    expect(parseCliArgs(['--startup-postgres']).startupPostgres).toBe(3)
+    expect(parseCliArgs(['--startup-postgres', '2', '--graph-snapshot'])).toMatchObject({
+      startupPostgres: 2,
+      graphSnapshot: 5,
+    })
+    expect(parseCliArgs(['--graph-snapshot=4']).graphSnapshot).toBe(4)
+    expect(parseCliArgs(['--ingest'])).toMatchObject({ startupPostgres: null, graphSnapshot: null })
   })
 
   it('refuses unknown flags and bad sizes', () => {
@@ -77,5 +84,7 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs(['--startup', 'x'])).toThrow(/positive integer/)
     expect(() => parseCliArgs(['--forgetting', '0'])).toThrow(/positive integer/)
     expect(() => parseCliArgs(['--time', '0'])).toThrow(/positive integer/)
+    expect(() => parseCliArgs(['--graph-snapshot', '0'])).toThrow(/positive integer/)
+    expect(() => parseCliArgs(['--startup-postgres', 'x'])).toThrow(/positive integer/)
   })
 })

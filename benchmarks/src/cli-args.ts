@@ -27,6 +27,10 @@ export interface CliArgs {
   readonly startup: number | null
   /** Starts per mode of `--startup-large` (a 100,000-passage brain, results/startup-large.md); null when not asked. */
   readonly startupLarge: number | null
+  /** Starts per fast mode of `--startup-postgres` (results/startup-postgres.md); null when not asked. */
+  readonly startupPostgres: number | null
+  /** Runs of `--graph-snapshot` (MovieLens-small's graph: build vs snapshot load); null when not asked. */
+  readonly graphSnapshot: number | null
   /** `--tune-bm25`: grid BM25 settings on SciFact train (results/bm25-tuning.md). */
   readonly tuneBm25: boolean
   /** Timed forget cycles of `--forgetting` (issue 26, results/forgetting.md); null when not asked. */
@@ -82,6 +86,14 @@ export const USAGE = `usage: npm run bench -- [options]
   --startup-large [runs]  a 100,000-passage brain with synthetic vectors on SQLite: process start to first
                           search with every snapshot, with the vector snapshot only, and with none; runs
                           per snapshot mode, default 3 (results/startup-large.md; no dataset; ~20 min)
+  --startup-postgres [runs]
+                          the same 100,000 passages in a fresh PostgreSQL database with INDEX_SNAPSHOT_DIR:
+                          process start to first search from the snapshots, with 1,000 writes of another
+                          process to apply first, and rebuilding from PostgreSQL; runs per fast mode, default
+                          3 (results/startup-postgres.md; needs PostgreSQL and npm run build; ~12 min)
+  --graph-snapshot [runs] MovieLens-small as a graph in a SQLite brain: the graph index built from the store
+                          against loaded from its snapshot (wall, CPU, heap, file size), default 5 runs
+                          (results/graph-snapshot.md)
   --forgetting [runs]     forgetting a one-passage source in a 100,000-passage brain (SQLite, without and with
                           synthetic vectors): time until search no longer returns it, p50/p95 over runs
                           (default 20), index memory before and after; and "no ghosts" on LoCoMo dev: a
@@ -118,6 +130,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     manyBrains: null as { brains: number; passages: number } | null,
     startup: null as number | null,
     startupLarge: null as number | null,
+    startupPostgres: null as number | null,
+    graphSnapshot: null as number | null,
     tuneBm25: false,
     forgetting: null as number | null,
     time: null as number | null,
@@ -196,6 +210,17 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         args.startupLarge = next === undefined ? 3 : Number(next)
         if (!Number.isInteger(args.startupLarge) || args.startupLarge <= 0)
           throw new Error('--startup-large runs must be a positive integer')
+        break
+      }
+      case '--startup-postgres':
+      case '--graph-snapshot': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        const runs = next === undefined ? (flag === '--graph-snapshot' ? 5 : 3) : Number(next)
+        if (!Number.isInteger(runs) || runs <= 0)
+          throw new Error(`${flag} runs must be a positive integer`)
+        if (flag === '--graph-snapshot') args.graphSnapshot = runs
+        else args.startupPostgres = runs
         break
       }
       case '--forgetting': {

@@ -30,6 +30,8 @@ import { runScaleOut } from './scale-out/run-scale-out.js'
 import { runConsoleExplorer } from './console/run-console-explorer.js'
 import { runStartup } from './startup/run-startup.js'
 import { runStartupLarge } from './scale/run-startup-large.js'
+import { runStartupPostgres } from './startup/run-startup-postgres.js'
+import { runGraphSnapshot } from './startup/run-graph-snapshot.js'
 import { rewriteForgettingReport, runForgetting } from './forgetting/run-forgetting.js'
 import { rewriteOpGrowthReport, runOpGrowth } from './growth/run-op-growth.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
@@ -62,6 +64,8 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.hnswConstruction &&
       args.startup === null &&
       args.startupLarge === null &&
+      args.startupPostgres === null &&
+      args.graphSnapshot === null &&
       args.forgetting === null &&
       args.time === null &&
       args.opGrowth === null)
@@ -83,6 +87,7 @@ async function main(argv: readonly string[]): Promise<number> {
       args.tuneBm25 ||
       args.calibrateFusion ||
       args.hnswConstruction ||
+      args.graphSnapshot !== null ||
       args.forgetting !== null ||
       args.time !== null) &&
     !existsSync(dataDir)
@@ -181,6 +186,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
   // Needs no dataset: the brain is generated (seeded).
   if (args.startupLarge !== null) await runStartupLarge(args.startupLarge, resultsDir, log)
+  // Needs no dataset: the brain is generated (seeded); needs PostgreSQL (started when local and down).
+  if (args.startupPostgres !== null) await runStartupPostgres(args.startupPostgres, resultsDir, log)
+  if (args.graphSnapshot !== null)
+    await runGraphSnapshot(args.graphSnapshot, dataDir, resultsDir, log)
   if (args.forgetting !== null) await runForgetting(dataDir, resultsDir, log, args.forgetting)
   if (args.time !== null) await runTimeBench(dataDir, resultsDir, log, args.time)
   // Needs no dataset: the brain is generated (seeded).

@@ -117,6 +117,14 @@ const EXTRA_RESULTS: readonly [string, string][] = [
     'startup.md',
     'start-up of the built server: `/health`, memory, first search, `--help` (`--startup`)',
   ],
+  [
+    'startup-postgres.md',
+    'start-up of a 100,000-passage PostgreSQL brain with INDEX_SNAPSHOT_DIR (`--startup-postgres`)',
+  ],
+  [
+    'graph-snapshot.md',
+    'graph index snapshot: MovieLens-small built vs loaded (`--graph-snapshot`)',
+  ],
 ]
 
 function overview(

@@ -96,7 +96,9 @@ export interface StartupTiming {
 }
 
 /** The engine's log records, kept to read its own timings (snapshot write, index build). */
-function recordingLogger(): Logger & { records: { msg: string; obj: Record<string, unknown> }[] } {
+export function recordingLogger(): Logger & {
+  records: { msg: string; obj: Record<string, unknown> }[]
+} {
   const records: { msg: string; obj: Record<string, unknown> }[] = []
   const keep = (obj: object, msg?: string) =>
     records.push({ msg: msg ?? '', obj: obj as Record<string, unknown> })
@@ -118,7 +120,7 @@ function engine(dataDir: string, mode: StartupMode) {
   return { engram, logger }
 }
 
-function sizeOf(path: string): number {
+export function sizeOf(path: string): number {
   if (!existsSync(path)) return 0
   if (!statSync(path).isDirectory()) return statSync(path).size
   let bytes = 0
@@ -127,7 +129,9 @@ function sizeOf(path: string): number {
 }
 
 /** Longest gap between ticks of a 1 ms interval while `work` runs: how long requests would wait. */
-async function maxStall<T>(work: () => Promise<T>): Promise<{ result: T; maxStallMs: number }> {
+export async function maxStall<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; maxStallMs: number }> {
   let last = performance.now()
   let max = 0
   const ticker = setInterval(() => {

@@ -13,7 +13,7 @@ function newestSource(dir: string): number {
 }
 
 /** What a benchmark child built from `benchmarks/` loads of the workspace (its other imports are npm's). */
-const LOADED = ['packages/core', 'adapters/sqlite', 'benchmarks']
+const LOADED = ['packages/core', 'adapters/sqlite', 'adapters/postgres', 'benchmarks']
 
 /**
  * The built JavaScript of a benchmark child entry (`benchmarks/dist/src/<relative>.js` for

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { resultsDir } from '../paths.js'
+import { graphSnapshotReport } from './graph-snapshot-report.js'
+import type { GraphSnapshotResult } from './graph-snapshot-result.js'
+
+function result(loadedEqualsBuilt = true): GraphSnapshotResult {
+  const build = (wallMs: number) => ({ wallMs, cpuMs: wallMs * 1.1, heapMb: 60, load1: 1 })
+  const load = (wallMs: number) => ({
+    ...build(wallMs),
+    heapMb: 40,
+    readMs: 10,
+    sha256Ms: 20,
+    decodeMs: 30,
+    assembleMs: wallMs - 60,
+  })
+  return {
+    command: 'npm run bench -- --graph-snapshot 3',
+    environment: {
+      cpu: 'test CPU',
+      cores: 2,
+      memoryGb: 8,
+      node: 'v20.0.0',
+      os: 'linux',
+      date: '2026-01-01T00:00:00.000Z',
+      load1: 0.5,
+    },
+    graph: { entities: 110_000, relationships: 227_000, nodes: 113_000, edges: 227_000 },
+    storeMs: 9000,
+    sqliteBytes: 80 * 2 ** 20,
+    builds: [build(4000), build(3000), build(5000)],
+    saves: [1, 2, 3].map((i) => ({ wallMs: 300 * i, cpuMs: 250, bytes: 24_000_000 })),
+    loads: [load(1000), load(800), load(900)],
+    loadedEqualsBuilt,
+    loadAfter: [1, 1, 1],
+  }
+}
+
+describe('graph-snapshot report', () => {
+  it('gives min / median / max of builds and loads, and their ratio', () => {
+    const md = graphSnapshotReport(result())
+    expect(md).toContain('| build from SQLite (`GraphIndex.build`) | 3000 / 4000 / 5000 |')
+    expect(md).toContain('| load of the snapshot (`loadGraphSnapshot`) | 800 / 900 / 1000 |')
+    expect(md).toContain('The snapshot file: 22.9 MiB (24,000,000 bytes)')
+    expect(md).toContain('Median build / median load: 4.4x.')
+    expect(md).toContain('with the built index: equal.')
+  })
+
+  it('says so when the loaded graph differed', () => {
+    expect(graphSnapshotReport(result(false))).toContain('with the built index: DIFFERENT.')
+  })
+})
+
+describe('results/graph-snapshot.md', () => {
+  const data = join(resultsDir, 'data', 'graph-snapshot.json')
+  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
+  it.skipIf(!existsSync(data))(
+    'is what its saved data renders (edit the code, not the file)',
+    () => {
+      const saved = JSON.parse(readFileSync(data, 'utf8')) as GraphSnapshotResult
+      expect(readFileSync(join(resultsDir, 'graph-snapshot.md'), 'utf8')).toBe(
+        graphSnapshotReport(saved),
+      )
+    },
+  )
+})

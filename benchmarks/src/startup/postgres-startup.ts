@@ -1,0 +1,227 @@
+import { loadavg } from 'node:os'
+import { performance } from 'node:perf_hooks'
+import { postgresAdapter } from '@engram/adapter-postgres'
+import { createEngine } from '@engram/core'
+import {
+  maxStall,
+  recordingLogger,
+  sizeOf,
+  STARTUP_BRAIN as BRAIN,
+} from '../scale/measure-startup.js'
+import { syntheticPassages, syntheticQueries } from '../scale/synthetic-corpus.js'
+import { fnv1a, syntheticEmbedder, syntheticUnitVector } from '../scale/synthetic-vectors.js'
+import { docToPassage } from '../systems/engine-brain.js'
+import {
+  TAIL_COMMIT_PASSAGES,
+  type PostgresSeed,
+  type PostgresStart,
+  type PostgresStartMode,
+  type PostgresTailWrites,
+} from './startup-postgres-result.js'
+
+const SEED_BATCH = 1000
+
+/**
+ * One process's engine on the database `url`: with a local snapshot directory (`INDEX_SNAPSHOT_DIR`,
+ * the adapter's `snapshotDir`) or without (`snapshotDir` undefined: every load rebuilds). The query
+ * embedder is SYNTHETIC and instant; background saves are pushed out of the measured window.
+ */
+function engine(url: string, snapshotDir: string | undefined) {
+  const logger = recordingLogger()
+  const engram = createEngine({
+    storage: postgresAdapter({
+      connectionString: url,
+      ...(snapshotDir === undefined ? {} : { snapshotDir }),
+    }),
+    version: 'bench',
+    defaultBrain: BRAIN,
+    logger,
+    embedder: syntheticEmbedder(),
+    snapshots: snapshotDir === undefined ? false : { idleMs: 3_600_000 },
+  })
+  return { engram, logger }
+}
+
+/** Passages `from`..`to` of the startup corpus (`syntheticPassages(total)`), each with its SYNTHETIC vector. */
+function batchOf(docs: ReturnType<typeof syntheticPassages>, from: number, to: number, at: string) {
+  const slice = docs.slice(from, to)
+  return {
+    passages: slice.map((d, j) => docToPassage(d, from + j, at)),
+    vectors: slice.map((d) => ({
+      space: 'passages',
+      id: d.id,
+      vector: syntheticUnitVector(fnv1a(d.id)),
+    })),
+  }
+}
+
+/**
+ * First process: the first `seeded` of `total` startup-corpus passages (the scale curve's Zipf text, as
+ * `--startup-large`) with their vectors committed, every index built from PostgreSQL, every snapshot
+ * saved in `snapshotDir` (timed, with the event-loop stall), then a clean stop.
+ */
+export async function seedPostgresBrain(
+  url: string,
+  snapshotDir: string,
+  seeded: number,
+  total: number,
+): Promise<PostgresSeed> {
+  const load1 = loadavg()[0]!
+  const { engram, logger } = engine(url, snapshotDir)
+  await engram.start()
+  const docs = syntheticPassages(total)
+  const at = new Date().toISOString()
+  const t0 = performance.now()
+  for (let i = 0; i < seeded; i += SEED_BATCH)
+    await engram.commit(BRAIN, batchOf(docs, i, Math.min(i + SEED_BATCH, seeded), at))
+  const t1 = performance.now()
+  await engram.indexes.get(BRAIN)
+  const t2 = performance.now()
+  const { maxStallMs } = await maxStall(() => engram.indexes.saveSnapshots(BRAIN))
+  const t3 = performance.now()
+  const saved = logger.records.find((r) => r.msg === 'vector snapshot saved')
+  const lexical = logger.records.find((r) => r.msg === 'lexical snapshot saved')
+  if (saved === undefined || lexical === undefined)
+    throw new Error(`no vector or lexical snapshot saved: ${JSON.stringify(logger.records)}`)
+  await engram.stop({ graceMs: 0 })
+  return {
+    passages: seeded,
+    dimension: syntheticEmbedder().dimension,
+    commitMs: t1 - t0,
+    indexMs: t2 - t1,
+    save: {
+      ms: t3 - t2,
+      writeMs: Number(saved.obj.writeMs),
+      syncMs: Number(saved.obj.syncMs),
+      maxStallMs,
+    },
+    lexicalSave: { writeMs: Number(lexical.obj.writeMs), syncMs: Number(lexical.obj.syncMs) },
+    snapshotBytes: sizeOf(snapshotDir),
+    load1,
+  }
+}
+
+/**
+ * Another process (no snapshot directory, its indexes never loaded) commits the passages `seeded`..`total`
+ * of the corpus, `TAIL_COMMIT_PASSAGES` per commit: each commit one write-feed entry.
+ */
+export async function writePostgresTail(
+  url: string,
+  seeded: number,
+  total: number,
+): Promise<PostgresTailWrites> {
+  const load1 = loadavg()[0]!
+  const { engram } = engine(url, undefined)
+  await engram.start()
+  const docs = syntheticPassages(total)
+  const at = new Date().toISOString()
+  const t0 = performance.now()
+  let commits = 0
+  for (let i = seeded; i < total; i += TAIL_COMMIT_PASSAGES, commits++)
+    await engram.commit(BRAIN, batchOf(docs, i, Math.min(i + TAIL_COMMIT_PASSAGES, total), at))
+  const ms = performance.now() - t0
+  await engram.stop({ graceMs: 0 })
+  return { commits, passages: total - seeded, ms, load1 }
+}
+
+/**
+ * A new process: engine start, `engram.indexes.get`, the first hybrid search (BM25 + dense, rrf), timed
+ * from process start; then the HNSW graph awaited and another search. `snapshotDir` undefined is the
+ * rebuild. Checks where the indexes came from against `mode` (a start that silently rebuilt would
+ * otherwise pass for a slow snapshot load). With `save`, the snapshots are saved after (untimed).
+ */
+export async function openPostgresBrain(
+  url: string,
+  snapshotDir: string | undefined,
+  mode: PostgresStartMode,
+  save = false,
+): Promise<PostgresStart & { saveMs: number }> {
+  const [query, later] = syntheticQueries(2).map((q) => q.text) as [string, string]
+  const load1 = loadavg()[0]!
+  const t0 = performance.now()
+  const { engram, logger } = engine(url, snapshotDir)
+  await engram.start()
+  const t1 = performance.now()
+  const search = (text: string) =>
+    engram.search.search(BRAIN, {
+      query: text,
+      k: 10,
+      channels: ['passages'],
+      expand: 'none',
+      fusion: 'rrf',
+      rerank: 'none',
+      profileStages: false,
+    })
+  let t2 = 0
+  let t3 = 0
+  let t4 = 0
+  let graphAtFirstSearch = false
+  let cpu = process.cpuUsage()
+  let rss = 0
+  const { result, maxStallMs } = await maxStall(async () => {
+    const indexes = await engram.indexes.get(BRAIN)
+    t2 = performance.now()
+    const passages = indexes.vectors.get('passages')
+    graphAtFirstSearch = passages?.graphLoaded ?? false
+    const response = await search(query)
+    t3 = performance.now()
+    cpu = process.cpuUsage()
+    rss = process.memoryUsage().rss
+    await passages?.graphReady
+    t4 = performance.now()
+    return { indexes, response }
+  })
+  const { indexes, response } = result
+  if (response.hits.length === 0) throw new Error(`first search for '${query}' found nothing`)
+  const t5 = performance.now()
+  const again = await search(later)
+  const graphSearchMs = performance.now() - t5
+  if (again.hits.length === 0) throw new Error(`search for '${later}' found nothing`)
+  const built = logger.records.find((r) => r.msg === 'brain indexes built')?.obj ?? {}
+  const indexesMs = t2 - t1
+  const snapshotLoadMs = Number(built.snapshotLoadMs ?? 0)
+  const lexicalMs = Number(built.lexicalMs ?? 0)
+  const vectorRebuildMs = Number(built.vectorRebuildMs ?? 0)
+  const timing: PostgresStart = {
+    mode,
+    passages: indexes.passages.size,
+    vectors: indexes.vectors.get('passages')?.size ?? 0,
+    vectorOrigin: indexes.vectorOrigin.get('passages') ?? 'none',
+    lexicalOrigin: String(built.lexicalOrigin ?? 'unknown'),
+    feedReplayed: Number(built.feedReplayed ?? 0),
+    engineStartMs: t1 - t0,
+    indexesMs,
+    snapshotLoadMs,
+    lexicalMs,
+    vectorRebuildMs,
+    otherMs: Math.max(0, indexesMs - snapshotLoadMs - lexicalMs - vectorRebuildMs),
+    indexesMaxStallMs: maxStallMs,
+    firstSearchMs: t3 - t2,
+    graphAtFirstSearch,
+    graphReadyMs: t4 - t0,
+    graphSearchMs,
+    searchableMs: t3 - t0,
+    sinceProcessStartMs: t3,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    rssMb: rss / 2 ** 20,
+    firstSearchHits: response.hits.length,
+    load1,
+  }
+  if (timing.vectors !== timing.passages)
+    throw new Error(`${timing.vectors} vectors for ${timing.passages} passages`)
+  const from = mode === 'rebuild' ? 'storage' : 'snapshot'
+  if (timing.vectorOrigin !== from || timing.lexicalOrigin !== from)
+    throw new Error(
+      `${mode} start: vector index from ${timing.vectorOrigin}, BM25 from ${timing.lexicalOrigin}`,
+    )
+  if ((mode === 'tail') !== timing.feedReplayed > 0)
+    throw new Error(`${mode} start applied ${timing.feedReplayed} feed entries`)
+  let saveMs = 0
+  if (save) {
+    const started = performance.now()
+    await engram.indexes.saveSnapshots(BRAIN)
+    saveMs = performance.now() - started
+  }
+  await engram.stop({ graceMs: 0 })
+  return { ...timing, saveMs }
+}
