@@ -4,6 +4,7 @@ import { postgresAdapter } from '@engram/adapter-postgres'
 import { createEngine } from '@engram/core'
 import {
   maxStall,
+  timedFirstSearches,
   recordingLogger,
   sizeOf,
   STARTUP_BRAIN as BRAIN,
@@ -142,41 +143,8 @@ export async function openPostgresBrain(
   const { engram, logger } = engine(url, snapshotDir)
   await engram.start()
   const t1 = performance.now()
-  const search = (text: string) =>
-    engram.search.search(BRAIN, {
-      query: text,
-      k: 10,
-      channels: ['passages'],
-      expand: 'none',
-      fusion: 'rrf',
-      rerank: 'none',
-      profileStages: false,
-    })
-  let t2 = 0
-  let t3 = 0
-  let t4 = 0
-  let graphAtFirstSearch = false
-  let cpu = process.cpuUsage()
-  let rss = 0
-  const { result, maxStallMs } = await maxStall(async () => {
-    const indexes = await engram.indexes.get(BRAIN)
-    t2 = performance.now()
-    const passages = indexes.vectors.get('passages')
-    graphAtFirstSearch = passages?.graphLoaded ?? false
-    const response = await search(query)
-    t3 = performance.now()
-    cpu = process.cpuUsage()
-    rss = process.memoryUsage().rss
-    await passages?.graphReady
-    t4 = performance.now()
-    return { indexes, response }
-  })
-  const { indexes, response } = result
-  if (response.hits.length === 0) throw new Error(`first search for '${query}' found nothing`)
-  const t5 = performance.now()
-  const again = await search(later)
-  const graphSearchMs = performance.now() - t5
-  if (again.hits.length === 0) throw new Error(`search for '${later}' found nothing`)
+  const { indexes, t2, t3, t4, graphAtFirstSearch, cpu, rss, maxStallMs, graphSearchMs, hits } =
+    await timedFirstSearches(engram, BRAIN, query, later)
   const built = logger.records.find((r) => r.msg === 'brain indexes built')?.obj ?? {}
   const indexesMs = t2 - t1
   const snapshotLoadMs = Number(built.snapshotLoadMs ?? 0)
@@ -204,7 +172,7 @@ export async function openPostgresBrain(
     sinceProcessStartMs: t3,
     cpuMs: (cpu.user + cpu.system) / 1000,
     rssMb: rss / 2 ** 20,
-    firstSearchHits: response.hits.length,
+    firstSearchHits: hits,
     load1,
   }
   if (timing.vectors !== timing.passages)
