@@ -25,6 +25,24 @@ function reference(
 }
 
 describe('FlatVectors.search', () => {
+  it('scores every row across the kernel calls a large index is scored in (4,096 rows each)', () => {
+    const dim = 8 // divisible by 4: the SIMD kernel
+    const n = 10_000
+    const random = prng(7)
+    const store = new FlatVectors(dim, n)
+    const units: Float32Array[] = []
+    for (let label = 0; label < n; label++) {
+      const v = unit(Float32Array.from({ length: dim }, () => random() - 0.5))
+      store.set(label, v)
+      units.push(v)
+    }
+    const query = unit(Float32Array.from({ length: dim }, () => random() - 0.5))
+    const got = store.search(query, n, n, (label) => `e${label}`)
+    const want = reference(units, query, n, () => true)
+    expect(got.map((h) => `e${h.label}`)).toEqual(want.map((h) => h.id))
+    got.forEach((h, j) => expect(Math.abs(h.score - want[j]!.score)).toBeLessThan(1e-6))
+  })
+
   // 512 takes the SIMD kernel, 6 (not divisible by 4) the JavaScript loop.
   for (const dim of [512, 6]) {
     it(`returns what brute force returns: ids, order, scores (${dim}-d)`, () => {

@@ -21,6 +21,9 @@ const align16 = (n: number) => Math.ceil(n / 16) * 16
  * exact and HNSW scores of one store always come from the same arithmetic. A WebAssembly memory holds
  * at most 4 GiB: matrix plus scores cap a store near 1.3M slots of 768-d.
  */
+/** Rows scored per call of the WebAssembly kernel (`scoreSlots`). */
+const ROWS_PER_CALL = 4096
+
 export class FlatVectors {
   private readonly memory: WasmMemory
   private readonly dots: DotsFn | null
@@ -94,13 +97,19 @@ export class FlatVectors {
     if (this.dots !== null) {
       this.query.set(query)
       const rowBytes = d * 4
-      this.dots(
-        from * rowBytes,
-        this.query.byteOffset,
-        rowBytes,
-        to * rowBytes,
-        this.scores.byteOffset + from * 8,
-      )
+      // In calls of at most ROWS_PER_CALL rows: V8 first runs a WebAssembly function as baseline
+      // (Liftoff) code and swaps in its optimised version for later calls only, so one call over a
+      // whole large index, the first search after a start, ran at baseline speed throughout.
+      for (let start = from; start < to; start += ROWS_PER_CALL) {
+        const end = Math.min(to, start + ROWS_PER_CALL)
+        this.dots(
+          start * rowBytes,
+          this.query.byteOffset,
+          rowBytes,
+          end * rowBytes,
+          this.scores.byteOffset + start * 8,
+        )
+      }
       return
     }
     const data = this.data
