@@ -1,16 +1,15 @@
-import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FeedEntry, WriteFeed, WriteSummary } from '../contracts/coordination.js'
+import { digestText } from '../digest.js'
 import type { BrainRecord } from '../model/brain-record.js'
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.js'
 import {
   parseSnapshotMeta,
   snapshotIdOf,
   type SnapshotMeta,
   type SnapshotPart,
 } from './snapshot-meta.js'
-import { fsyncDir, fsyncPath } from './vectors/vector-snapshot.js'
+import { fsyncDir, writeFileDurably } from './vectors/vector-snapshot.js'
 
 /**
  * Index snapshots of a brain several processes share (an adapter with `coordination`, PostgreSQL):
@@ -57,10 +56,7 @@ const PAGE = 500
  * also changes it: the next load rebuilds, which is safe.
  */
 export function incarnationOf(record: BrainRecord): string {
-  return createHash('sha256')
-    .update(`${record.createdAt}\u0000${record.tokenHash}`)
-    .digest('hex')
-    .slice(0, 32)
+  return digestText('sha256', `${record.createdAt}\u0000${record.tokenHash}`, 'hex').slice(0, 32)
 }
 
 /** The manifest in `dir`, or null when absent or unreadable in any way (a rebuild, never a wrong index). */
@@ -100,12 +96,7 @@ export function namedParts(meta: SnapshotMeta): SnapshotPart[] {
 
 /** Writes the manifest under a temporary name, syncs it, renames it over the old one, syncs the directory. */
 export async function writeFeedManifest(dir: string, manifest: FeedManifest): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-  const tmp = join(dir, `${FEED_MANIFEST}.tmp`)
-  await writeFile(tmp, JSON.stringify(manifest), { mode: PRIVATE_FILE_MODE })
-  await fsyncPath(tmp)
-  await rename(tmp, join(dir, FEED_MANIFEST))
-  await fsyncDir(dir)
+  await writeFileDurably(dir, FEED_MANIFEST, JSON.stringify(manifest))
 }
 
 /** Removes the manifest: no snapshot in `dir` is valid any more. */

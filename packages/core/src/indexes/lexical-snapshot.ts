@@ -1,9 +1,8 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.js'
 import type { LexicalIndexes } from './lexical-indexes.js'
 import { decodeSnapshot, encodeSnapshot, type SnapshotParts } from './snapshot-codec.js'
-import { fsyncDir, fsyncPath } from './vectors/vector-snapshot.js'
+import { writeFileDurably } from './vectors/vector-snapshot.js'
 
 const FILE = 'lexical.bin'
 
@@ -14,13 +13,7 @@ const FILE = 'lexical.bin'
  * brain (`private-files.ts`).
  */
 export async function saveLexicalSnapshot(lexical: LexicalIndexes, dir: string): Promise<void> {
-  const bytes = encodeSnapshot(lexical.toParts())
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-  const tmp = join(dir, `${FILE}.tmp`)
-  await writeFile(tmp, bytes, { mode: PRIVATE_FILE_MODE })
-  await fsyncPath(tmp)
-  await rename(tmp, join(dir, FILE))
-  await fsyncDir(dir)
+  await writeFileDurably(dir, FILE, encodeSnapshot(lexical.toParts()))
 }
 
 /** The parts `saveLexicalSnapshot` wrote; throws on a missing, foreign or cut-short file. */

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto'
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { polarity as polaritySchema, type Polarity } from '../../model/common.js'
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../private-files.js'
+import { digestBytes } from '../../digest.js'
 import type { Window } from '../../time/validity.js'
 import {
   arrayPart,
@@ -13,7 +12,7 @@ import {
   stringsPart,
   type SnapshotParts,
 } from '../snapshot-codec.js'
-import { fsyncDir, fsyncPath } from '../vectors/vector-snapshot.js'
+import { writeFileDurably } from '../vectors/vector-snapshot.js'
 import { compactGraphState } from './compact-graph-state.js'
 import { GraphIndex, UNBOUNDED_WINDOW, type GraphIndexState } from './graph-index.js'
 
@@ -448,13 +447,7 @@ export function graphFromParts(parts: SnapshotParts, now = Date.now()): GraphInd
  */
 export async function saveGraphSnapshot(graph: GraphIndex, dir: string): Promise<number> {
   const bytes = encodeSnapshot(graphToParts(graph))
-  const digest = createHash('sha256').update(bytes).digest()
-  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
-  const tmp = join(dir, `${FILE}.tmp`)
-  await writeFile(tmp, Buffer.concat([bytes, digest]), { mode: PRIVATE_FILE_MODE })
-  await fsyncPath(tmp)
-  await rename(tmp, join(dir, FILE))
-  await fsyncDir(dir)
+  await writeFileDurably(dir, FILE, Buffer.concat([bytes, digestBytes('sha256', bytes)]))
   return bytes.length + DIGEST_BYTES
 }
 
@@ -463,7 +456,7 @@ export async function loadGraphSnapshot(dir: string, now = Date.now()): Promise<
   const file = await readFile(join(dir, FILE))
   if (file.length < DIGEST_BYTES) fail('file cut short')
   const bytes = file.subarray(0, file.length - DIGEST_BYTES)
-  const digest = createHash('sha256').update(bytes).digest()
+  const digest = digestBytes('sha256', bytes)
   if (!digest.equals(file.subarray(file.length - DIGEST_BYTES))) fail('checksum mismatch')
   return graphFromParts(decodeSnapshot(bytes), now)
 }

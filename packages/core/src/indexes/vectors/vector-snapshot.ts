@@ -108,6 +108,20 @@ export async function syncVectorSnapshot(dir: string): Promise<void> {
   await fsyncDir(dir)
 }
 
+/**
+ * Writes `data` as `dir/name`, complete or not at all: under a temporary name (0600, `dir` made 0700
+ * if missing, as every file of a brain: `private-files.ts`), synced, renamed over the old file, and the
+ * directory synced so the rename is durable too.
+ */
+export async function writeFileDurably(dir: string, name: string, data: string | Uint8Array) {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+  const tmp = join(dir, `${name}.tmp`)
+  await writeFile(tmp, data, { mode: PRIVATE_FILE_MODE })
+  await fsyncPath(tmp)
+  await rename(tmp, join(dir, name))
+  await fsyncDir(dir)
+}
+
 /** fsync of a directory, so renames in it are durable. */
 export async function fsyncDir(dir: string): Promise<void> {
   await fsyncPath(dir).catch((error: NodeJS.ErrnoException) => {
