@@ -148,6 +148,54 @@ export async function maxStall<T>(
   }
 }
 
+/** Passages `from`..`to` of the startup corpus (`syntheticPassages`), each with its SYNTHETIC vector. */
+export function startupBatch(
+  docs: ReturnType<typeof syntheticPassages>,
+  from: number,
+  to: number,
+  at: string,
+) {
+  const slice = docs.slice(from, to)
+  return {
+    passages: slice.map((d, j) => docToPassage(d, from + j, at)),
+    vectors: slice.map((d) => ({
+      space: 'passages',
+      id: d.id,
+      vector: syntheticUnitVector(fnv1a(d.id)),
+    })),
+  }
+}
+
+/**
+ * The seeding process's build of every index from storage (the HNSW inserts a rebuild repeats), then
+ * its snapshot save, timed with the event-loop stall it causes, read back from the engine's log.
+ */
+export async function buildAndSaveIndexes(
+  engram: Engram,
+  brainId: string,
+  logger: ReturnType<typeof recordingLogger>,
+): Promise<Pick<StartupSeed, 'indexMs' | 'save' | 'lexicalSave'>> {
+  const t1 = performance.now()
+  await engram.indexes.get(brainId)
+  const t2 = performance.now()
+  const { maxStallMs } = await maxStall(() => engram.indexes.saveSnapshots(brainId))
+  const t3 = performance.now()
+  const saved = logger.records.find((r) => r.msg === 'vector snapshot saved')
+  const lexical = logger.records.find((r) => r.msg === 'lexical snapshot saved')
+  if (saved === undefined || lexical === undefined)
+    throw new Error(`no vector or lexical snapshot saved: ${JSON.stringify(logger.records)}`)
+  return {
+    indexMs: t2 - t1,
+    save: {
+      ms: t3 - t2,
+      writeMs: Number(saved.obj.writeMs),
+      syncMs: Number(saved.obj.syncMs),
+      maxStallMs,
+    },
+    lexicalSave: { writeMs: Number(lexical.obj.writeMs), syncMs: Number(lexical.obj.syncMs) },
+  }
+}
+
 /**
  * First life of the brain: `size` synthetic passages, each with a SYNTHETIC 512-d unit vector,
  * committed through `engram.commit` to SQLite; then every index built (the HNSW inserts a rebuild
@@ -160,40 +208,17 @@ export async function seedStartupBrain(dataDir: string, size: number): Promise<S
   const docs = syntheticPassages(size)
   const now = new Date().toISOString()
   const t0 = performance.now()
-  for (let i = 0; i < docs.length; i += SEED_BATCH) {
-    const slice = docs.slice(i, i + SEED_BATCH)
-    await engram.commit(STARTUP_BRAIN, {
-      passages: slice.map((d, j) => docToPassage(d, i + j, now)),
-      vectors: slice.map((d) => ({
-        space: 'passages',
-        id: d.id,
-        vector: syntheticUnitVector(fnv1a(d.id)),
-      })),
-    })
-  }
+  for (let i = 0; i < docs.length; i += SEED_BATCH)
+    await engram.commit(STARTUP_BRAIN, startupBatch(docs, i, i + SEED_BATCH, now))
   const t1 = performance.now()
-  await engram.indexes.get(STARTUP_BRAIN)
-  const t2 = performance.now()
-  const { maxStallMs } = await maxStall(() => engram.indexes.saveSnapshots(STARTUP_BRAIN))
-  const t3 = performance.now()
-  const saved = logger.records.find((r) => r.msg === 'vector snapshot saved')
-  const lexical = logger.records.find((r) => r.msg === 'lexical snapshot saved')
-  if (saved === undefined || lexical === undefined)
-    throw new Error(`no vector or lexical snapshot saved: ${JSON.stringify(logger.records)}`)
+  const built = await buildAndSaveIndexes(engram, STARTUP_BRAIN, logger)
   await engram.stop({ graceMs: 0 })
   const brains = join(dataDir, 'brains')
   return {
     passages: size,
     dimension: syntheticEmbedder().dimension,
     commitMs: t1 - t0,
-    indexMs: t2 - t1,
-    save: {
-      ms: t3 - t2,
-      writeMs: Number(saved.obj.writeMs),
-      syncMs: Number(saved.obj.syncMs),
-      maxStallMs,
-    },
-    lexicalSave: { writeMs: Number(lexical.obj.writeMs), syncMs: Number(lexical.obj.syncMs) },
+    ...built,
     sqliteBytes:
       sizeOf(join(brains, `${STARTUP_BRAIN}.sqlite`)) + sizeOf(join(dataDir, 'catalog.sqlite')),
     snapshotBytes: sizeOf(join(brains, `${STARTUP_BRAIN}.indexes`)),

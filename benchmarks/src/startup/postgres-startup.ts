@@ -3,15 +3,15 @@ import { performance } from 'node:perf_hooks'
 import { postgresAdapter } from '@engram/adapter-postgres'
 import { createEngine } from '@engram/core'
 import {
-  maxStall,
+  buildAndSaveIndexes,
   timedFirstSearches,
   recordingLogger,
   sizeOf,
+  startupBatch,
   STARTUP_BRAIN as BRAIN,
 } from '../scale/measure-startup.js'
 import { syntheticPassages, syntheticQueries } from '../scale/synthetic-corpus.js'
-import { fnv1a, syntheticEmbedder, syntheticUnitVector } from '../scale/synthetic-vectors.js'
-import { docToPassage } from '../systems/engine-brain.js'
+import { syntheticEmbedder } from '../scale/synthetic-vectors.js'
 import {
   TAIL_COMMIT_PASSAGES,
   type PostgresSeed,
@@ -43,19 +43,6 @@ function engine(url: string, snapshotDir: string | undefined) {
   return { engram, logger }
 }
 
-/** Passages `from`..`to` of the startup corpus (`syntheticPassages(total)`), each with its SYNTHETIC vector. */
-function batchOf(docs: ReturnType<typeof syntheticPassages>, from: number, to: number, at: string) {
-  const slice = docs.slice(from, to)
-  return {
-    passages: slice.map((d, j) => docToPassage(d, from + j, at)),
-    vectors: slice.map((d) => ({
-      space: 'passages',
-      id: d.id,
-      vector: syntheticUnitVector(fnv1a(d.id)),
-    })),
-  }
-}
-
 /**
  * First process: the first `seeded` of `total` startup-corpus passages (the scale curve's Zipf text, as
  * `--startup-large`) with their vectors committed, every index built from PostgreSQL, every snapshot
@@ -74,29 +61,15 @@ export async function seedPostgresBrain(
   const at = new Date().toISOString()
   const t0 = performance.now()
   for (let i = 0; i < seeded; i += SEED_BATCH)
-    await engram.commit(BRAIN, batchOf(docs, i, Math.min(i + SEED_BATCH, seeded), at))
+    await engram.commit(BRAIN, startupBatch(docs, i, Math.min(i + SEED_BATCH, seeded), at))
   const t1 = performance.now()
-  await engram.indexes.get(BRAIN)
-  const t2 = performance.now()
-  const { maxStallMs } = await maxStall(() => engram.indexes.saveSnapshots(BRAIN))
-  const t3 = performance.now()
-  const saved = logger.records.find((r) => r.msg === 'vector snapshot saved')
-  const lexical = logger.records.find((r) => r.msg === 'lexical snapshot saved')
-  if (saved === undefined || lexical === undefined)
-    throw new Error(`no vector or lexical snapshot saved: ${JSON.stringify(logger.records)}`)
+  const built = await buildAndSaveIndexes(engram, BRAIN, logger)
   await engram.stop({ graceMs: 0 })
   return {
     passages: seeded,
     dimension: syntheticEmbedder().dimension,
     commitMs: t1 - t0,
-    indexMs: t2 - t1,
-    save: {
-      ms: t3 - t2,
-      writeMs: Number(saved.obj.writeMs),
-      syncMs: Number(saved.obj.syncMs),
-      maxStallMs,
-    },
-    lexicalSave: { writeMs: Number(lexical.obj.writeMs), syncMs: Number(lexical.obj.syncMs) },
+    ...built,
     snapshotBytes: sizeOf(snapshotDir),
     load1,
   }
@@ -119,7 +92,7 @@ export async function writePostgresTail(
   const t0 = performance.now()
   let commits = 0
   for (let i = seeded; i < total; i += TAIL_COMMIT_PASSAGES, commits++)
-    await engram.commit(BRAIN, batchOf(docs, i, Math.min(i + TAIL_COMMIT_PASSAGES, total), at))
+    await engram.commit(BRAIN, startupBatch(docs, i, Math.min(i + TAIL_COMMIT_PASSAGES, total), at))
   const ms = performance.now() - t0
   await engram.stop({ graceMs: 0 })
   return { commits, passages: total - seeded, ms, load1 }
