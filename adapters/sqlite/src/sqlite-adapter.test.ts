@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { fixtures, runStorageAdapterSuite } from '@engram/core/testing'
+import Database from 'better-sqlite3'
 import { sqliteAdapter } from './sqlite-adapter.js'
+import type { SqliteDatabaseLike } from './sqlite-database-like.js'
+import { BRAIN_CACHE_KIB } from './sqlite-schema.js'
 import type * as checkpointWorker from './sqlite-checkpoint-worker.js'
 
 /**
@@ -80,6 +83,31 @@ describe('sqlite adapter files', () => {
     await second.catalog.delete('alpha')
     expect(readdirSync(join(dataDir, 'brains')).filter((f) => f.startsWith('alpha'))).toEqual([])
     await second.close()
+  })
+
+  it('gives every brain connection the larger page cache, after a release and reopen too', async () => {
+    const connections = new Map<string, SqliteDatabaseLike[]>()
+    const adapter = sqliteAdapter({
+      dataDir: tempDir(),
+      database: (path) => {
+        const db = new Database(path) as unknown as SqliteDatabaseLike
+        connections.set(path, [...(connections.get(path) ?? []), db])
+        return db
+      },
+    })
+    await adapter.open()
+    await adapter.catalog.create(fixtures.brain('alpha'))
+    const store = await adapter.brain('alpha')
+    await store.stats()
+    store.release?.()
+    await store.stats()
+    const brain = [...connections].find(([path]) => path.endsWith('alpha.sqlite'))![1]
+    const catalog = [...connections].find(([path]) => path.endsWith('catalog.sqlite'))![1]
+    expect(brain).toHaveLength(2)
+    expect(brain[1]!.pragma('cache_size', { simple: true })).toBe(-BRAIN_CACHE_KIB)
+    // The catalog is tiny: it keeps the library's default.
+    expect(catalog[0]!.pragma('cache_size', { simple: true })).not.toBe(-BRAIN_CACHE_KIB)
+    await adapter.close()
   })
 
   it('names a snapshot directory per brain beside its database and removes it with the brain', async () => {

@@ -100,6 +100,9 @@ function migrate(db: SqliteDatabaseLike, migrations: string[]): void {
   }
 }
 
+/** Upper bound of a brain connection's page cache, in KiB (negative `cache_size` is KiB). */
+export const BRAIN_CACHE_KIB = 64 * 1024
+
 /**
  * WAL with synchronous=NORMAL: a committed transaction survives the process being killed (the WAL is
  * written before COMMIT returns), though not necessarily a power loss; FULL would add an fsync per
@@ -113,12 +116,25 @@ function migrate(db: SqliteDatabaseLike, migrations: string[]): void {
  * its text in the file (sqlite-forgetting.test.ts fails with FAST). Cost, measured on the 2-core
  * machine: 100,000 upserts of 1.2 KB records and 10,000 deletes took the same time with and without it
  * (2.7 to 3.3 s either way, within run-to-run noise).
+ *
+ * Brains get a page cache of up to {@link BRAIN_CACHE_KIB} KiB instead of better-sqlite3's 16 MB
+ * (`-16000`). A list page reads its count over one index and its rows over another
+ * (`relationships_object` and `relationships_updated` are 7 and 11 MB at 140,000 relationships);
+ * with 16 MB each query evicted
+ * the other's pages, so every request read ~18 MB back from the OS: a deep `/retrieve/relationships`
+ * page took 11.5 ms there against 2.6 ms with the indexes cached (benchmarks/results/op-growth.md,
+ * issue 29 item 4). SQLite allocates cache pages as it reads them, so a small brain holds only what
+ * it has read; the bound is per open connection, and a brain's connection is closed while the engine
+ * holds none of its indexes.
  */
 export function prepareDatabase(db: SqliteDatabaseLike, kind: 'catalog' | 'brain'): void {
   db.pragma('journal_mode = WAL')
   db.pragma(kind === 'catalog' ? 'synchronous = FULL' : 'synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
-  if (kind === 'brain') db.pragma('secure_delete = ON')
+  if (kind === 'brain') {
+    db.pragma('secure_delete = ON')
+    db.pragma(`cache_size = -${BRAIN_CACHE_KIB}`)
+  }
   migrate(db, kind === 'catalog' ? CATALOG_MIGRATIONS : BRAIN_MIGRATIONS)
 }
