@@ -102,6 +102,8 @@ function migrate(db: SqliteDatabaseLike, migrations: string[]): void {
 
 /** Upper bound of a brain connection's page cache, in KiB (negative `cache_size` is KiB). */
 export const BRAIN_CACHE_KIB = 64 * 1024
+/** Size a brain's WAL file is cut back to when SQLite starts it over (`journal_size_limit`). */
+export const BRAIN_WAL_LIMIT_BYTES = 64 * 2 ** 20
 
 /**
  * WAL with synchronous=NORMAL: a committed transaction survives the process being killed (the WAL is
@@ -126,6 +128,12 @@ export const BRAIN_CACHE_KIB = 64 * 1024
  * issue 29 item 4). SQLite allocates cache pages as it reads them, so a small brain holds only what
  * it has read; the bound is per open connection, and a brain's connection is closed while the engine
  * holds none of its indexes.
+ *
+ * A WAL file never shrinks by itself: SQLite writes it over from the start once a checkpoint has
+ * copied every frame, but leaves the file as large as it once grew. Brains set `journal_size_limit`
+ * ({@link BRAIN_WAL_LIMIT_BYTES}) so that the file is cut back when the WAL starts over
+ * (https://www.sqlite.org/pragma.html#pragma_journal_size_limit); `checkpointOnWorker` makes sure it
+ * does start over under a steady stream of writes.
  */
 export function prepareDatabase(db: SqliteDatabaseLike, kind: 'catalog' | 'brain'): void {
   db.pragma('journal_mode = WAL')
@@ -135,6 +143,7 @@ export function prepareDatabase(db: SqliteDatabaseLike, kind: 'catalog' | 'brain
   if (kind === 'brain') {
     db.pragma('secure_delete = ON')
     db.pragma(`cache_size = -${BRAIN_CACHE_KIB}`)
+    db.pragma(`journal_size_limit = ${BRAIN_WAL_LIMIT_BYTES}`)
   }
   migrate(db, kind === 'catalog' ? CATALOG_MIGRATIONS : BRAIN_MIGRATIONS)
 }
