@@ -14,7 +14,7 @@ import { fixtures, runStorageAdapterSuite } from '@engram/core/testing'
 import Database from 'better-sqlite3'
 import { sqliteAdapter } from './sqlite-adapter.js'
 import type { SqliteDatabaseLike } from './sqlite-database-like.js'
-import { BRAIN_CACHE_KIB } from './sqlite-schema.js'
+import { BRAIN_CACHE_KIB, BRAIN_WAL_LIMIT_BYTES } from './sqlite-schema.js'
 import type * as checkpointWorker from './sqlite-checkpoint-worker.js'
 
 /**
@@ -85,7 +85,7 @@ describe('sqlite adapter files', () => {
     await second.close()
   })
 
-  it('gives every brain connection the larger page cache, after a release and reopen too', async () => {
+  it('gives every brain connection the larger page cache and the WAL size limit, after a release and reopen too', async () => {
     const connections = new Map<string, SqliteDatabaseLike[]>()
     const adapter = sqliteAdapter({
       dataDir: tempDir(),
@@ -105,6 +105,7 @@ describe('sqlite adapter files', () => {
     const catalog = [...connections].find(([path]) => path.endsWith('catalog.sqlite'))![1]
     expect(brain).toHaveLength(2)
     expect(brain[1]!.pragma('cache_size', { simple: true })).toBe(-BRAIN_CACHE_KIB)
+    expect(brain[1]!.pragma('journal_size_limit', { simple: true })).toBe(BRAIN_WAL_LIMIT_BYTES)
     // The catalog is tiny: it keeps the library's default.
     expect(catalog[0]!.pragma('cache_size', { simple: true })).not.toBe(-BRAIN_CACHE_KIB)
     await adapter.close()
