@@ -14,6 +14,7 @@ function result(loadedEqualsBuilt = true): GraphSnapshotResult {
     sha256Ms: 20,
     decodeMs: 30,
     assembleMs: wallMs - 60,
+    stallMs: wallMs - 100,
   })
   return {
     command: 'npm run bench -- --graph-snapshot 3',
@@ -33,6 +34,13 @@ function result(loadedEqualsBuilt = true): GraphSnapshotResult {
     saves: [1, 2, 3].map((i) => ({ wallMs: 300 * i, cpuMs: 250, bytes: 24_000_000 })),
     loads: [load(1000), load(800), load(900)],
     loadedEqualsBuilt,
+    lexical: {
+      documents: { entities: 12_000, events: 100_000 },
+      bytes: 6 * 2 ** 20,
+      buildMs: 4000,
+      loads: [150, 120, 130].map((wallMs) => ({ wallMs, cpuMs: wallMs, stallMs: 11, load1: 1 })),
+      loadedEqualsBuilt,
+    },
     loadAfter: [1, 1, 1],
   }
 }
@@ -41,7 +49,10 @@ describe('graph-snapshot report', () => {
   it('gives min / median / max of builds and loads, and their ratio', () => {
     const md = graphSnapshotReport(result())
     expect(md).toContain('| build from SQLite (`GraphIndex.build`) | 3000 / 4000 / 5000 |')
-    expect(md).toContain('| load of the snapshot (`loadGraphSnapshot`) | 800 / 900 / 1000 |')
+    expect(md).toContain(
+      '| load of the snapshot (`loadGraphSnapshot`) | 800 / 900 / 1000 | 880 / 990 / 1100 | 40 / 40 / 40 | 700 / 800 / 900 |',
+    )
+    expect(md).toContain('restored) | 120 / 130 / 150 | 120 / 130 / 150 |  | 11 / 11 / 11 |')
     expect(md).toContain('The snapshot file: 22.9 MiB (24,000,000 bytes)')
     expect(md).toContain('Median build / median load: 4.4x.')
     expect(md).toContain('with the built index: equal.')
@@ -49,6 +60,7 @@ describe('graph-snapshot report', () => {
 
   it('says so when the loaded graph differed', () => {
     expect(graphSnapshotReport(result(false))).toContain('with the built index: DIFFERENT.')
+    expect(graphSnapshotReport(result(false))).toContain('(their snapshot parts): DIFFERENT.')
   })
 })
 

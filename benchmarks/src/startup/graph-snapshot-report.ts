@@ -14,7 +14,7 @@ function spread(values: readonly number[], digits = 0): string {
 
 /** results/graph-snapshot.md, rendered from its saved data (results/data/graph-snapshot.json). */
 export function graphSnapshotReport(result: GraphSnapshotResult): string {
-  const { graph, builds, saves, loads } = result
+  const { graph, builds, saves, loads, lexical } = result
   const runs = builds.length
   const ratio =
     minMedianMax(builds.map((b) => b.wallMs)).median /
@@ -36,40 +36,67 @@ export function graphSnapshotReport(result: GraphSnapshotResult): string {
       'the graph index built from the store (`GraphIndex.build`, what a brain without a valid graph snapshot ' +
       'does on its first graph request), its snapshot saved (`saveGraphSnapshot`: encode, SHA-256, write, ' +
       'fsync, rename) and loaded (`loadGraphSnapshot`: read, SHA-256 checked, decoded, the arrays and maps ' +
-      'assembled), the built index released before the load. Heap is `heapUsed + arrayBuffers` after a full ' +
+      'assembled, with a turn of the event loop every ~10 ms), the built index released before the load. Heap is `heapUsed + arrayBuffers` after a full ' +
       'collection with the index held, minus before (the CSR arrays are typed arrays, outside `heapUsed`). ' +
       `The first load was compared field by field with the built index: ${result.loadedEqualsBuilt ? 'equal' : 'DIFFERENT'}.`,
     '',
     mdTable(
-      ['min / median / max', 'wall, ms', 'CPU (user + system), ms', 'heap held, MiB'],
+      [
+        'min / median / max',
+        'wall, ms',
+        'CPU (user + system), ms',
+        'heap held, MiB',
+        'longest event-loop stall, ms',
+      ],
       [
         [
           'build from SQLite (`GraphIndex.build`)',
           spread(builds.map((b) => b.wallMs)),
           spread(builds.map((b) => b.cpuMs)),
           spread(builds.map((b) => b.heapMb)),
+          '',
         ],
         [
           'load of the snapshot (`loadGraphSnapshot`)',
           spread(loads.map((l) => l.wallMs)),
           spread(loads.map((l) => l.cpuMs)),
           spread(loads.map((l) => l.heapMb)),
+          spread(loads.map((l) => l.stallMs)),
         ],
-        ['- of which: read the file', spread(loads.map((l) => l.readMs)), '', ''],
-        ['- of which: SHA-256', spread(loads.map((l) => l.sha256Ms)), '', ''],
-        ['- of which: decode the parts', spread(loads.map((l) => l.decodeMs)), '', ''],
-        ['- of which: arrays and maps', spread(loads.map((l) => l.assembleMs)), '', ''],
+        ['- of which: read the file', spread(loads.map((l) => l.readMs)), '', '', ''],
+        ['- of which: SHA-256', spread(loads.map((l) => l.sha256Ms)), '', '', ''],
+        ['- of which: decode the parts', spread(loads.map((l) => l.decodeMs)), '', '', ''],
+        ['- of which: arrays and maps', spread(loads.map((l) => l.assembleMs)), '', '', ''],
         [
           'save of the snapshot (`saveGraphSnapshot`)',
           spread(saves.map((s) => s.wallMs)),
           spread(saves.map((s) => s.cpuMs)),
           '',
+          '',
+        ],
+        [
+          'load of the lexical snapshot (`loadLexicalSnapshot`, indexes restored)',
+          spread(lexical.loads.map((l) => l.wallMs)),
+          spread(lexical.loads.map((l) => l.cpuMs)),
+          '',
+          spread(lexical.loads.map((l) => l.stallMs)),
         ],
       ],
     ),
     '',
+    'Longest event-loop stall: a 5 ms interval timer runs beside each load and records its largest gap ' +
+      'between two runs, minus 5 ms (`loopStallProbe`): how long any other request on the process ' +
+      'waited, at worst, while the snapshot loaded (the steps below are timed separately and have no probe).',
+    '',
+    `The brain's lexical indexes (\`LexicalIndexes\`: ${int(lexical.documents.entities)} entities and ` +
+      `${int(lexical.documents.events)} events in their BM25 indexes, no passages or observations) were ` +
+      `built once from the store (${(lexical.buildMs / 1000).toFixed(1)} s), their snapshot saved ` +
+      `(${mib(lexical.bytes)} MiB) and loaded once per run after the graph's, as a restart restores ` +
+      `them. The first load was compared with the built indexes (their snapshot parts): ` +
+      `${lexical.loadedEqualsBuilt ? 'equal' : 'DIFFERENT'}.`,
+    '',
     `The snapshot file: ${sizes.map((b) => `${mib(b)} MiB (${int(b)} bytes)`).join(', ')}. The load's steps ` +
-      'were timed again one by one after each load, on the same file.',
+      'were timed again one by one after each load, on the same file, each in one go (no turns).',
     '',
     `1-minute load average when each build began: ${builds.map((b) => b.load1.toFixed(2)).join(', ')}; each ` +
       `load: ${loads.map((l) => l.load1.toFixed(2)).join(', ')}; at the end (1 / 5 / 15 min): ` +

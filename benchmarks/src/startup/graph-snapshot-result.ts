@@ -24,6 +24,20 @@ export interface GraphLoadRun extends GraphBuildRun {
   readonly decodeMs: number
   /** `graphFromParts`: the arrays and maps of the index from the decoded parts. */
   readonly assembleMs: number
+  /**
+   * The longest the event loop went without a turn during the load (`loopStallProbe`: a 5 ms timer's
+   * largest gap, minus 5 ms): how long every other brain's requests on the process waited.
+   */
+  readonly stallMs: number
+}
+
+/** One load of the brain's lexical snapshot (`loadLexicalSnapshot`, then the indexes restored). */
+export interface LexicalLoadRun {
+  readonly wallMs: number
+  readonly cpuMs: number
+  /** As `GraphLoadRun.stallMs`. */
+  readonly stallMs: number
+  readonly load1: number
 }
 
 /** What `npm run bench -- --graph-snapshot` saves in results/data/graph-snapshot.json. */
@@ -44,5 +58,16 @@ export interface GraphSnapshotResult {
   readonly loads: readonly GraphLoadRun[]
   /** The loaded index holds what the built one does (every field but the time views and change count). */
   readonly loadedEqualsBuilt: boolean
+  /**
+   * The brain's lexical indexes (`LexicalIndexes`, built once from the store): documents per BM25
+   * index, snapshot bytes, and `runs` loads of the snapshot, the first compared with the built indexes.
+   */
+  readonly lexical: {
+    readonly documents: { readonly entities: number; readonly events: number }
+    readonly bytes: number
+    readonly buildMs: number
+    readonly loads: readonly LexicalLoadRun[]
+    readonly loadedEqualsBuilt: boolean
+  }
   readonly loadAfter: readonly number[]
 }

@@ -16,6 +16,13 @@ import {
   loadGraphSnapshot,
   saveGraphSnapshot,
 } from '../../../packages/core/src/indexes/graph/graph-snapshot.js'
+import { LexicalIndexes } from '../../../packages/core/src/indexes/lexical-indexes.js'
+import {
+  loadLexicalSnapshot,
+  saveLexicalSnapshot,
+} from '../../../packages/core/src/indexes/lexical-snapshot.js'
+import { loopYielder } from '../../../packages/core/src/loop-yielder.js'
+import { loopStallProbe } from '../ingest/loop-stall-probe.js'
 import { loadMovieLens } from '../loaders/movielens.js'
 import { captureEnvironment } from '../run/environment.js'
 import { sizeOf } from '../scale/measure-startup.js'
@@ -24,6 +31,7 @@ import type {
   GraphLoadRun,
   GraphSaveRun,
   GraphSnapshotResult,
+  LexicalLoadRun,
 } from './graph-snapshot-result.js'
 import { graphSnapshotReport } from './graph-snapshot-report.js'
 import { movieLensGraphRecords } from './movielens-graph-records.js'
@@ -64,13 +72,25 @@ const cpuMsSince = (start: NodeJS.CpuUsage) => {
 const stateOf = (g: GraphIndex) =>
   Object.fromEntries(Object.entries(g).filter(([k]) => k !== 'views' && k !== 'changeCount'))
 
+/** The lexical indexes restored from the snapshot in `dir`, as `index-snapshots.ts` restores them. */
+async function loadLexical(dir: string): Promise<LexicalIndexes> {
+  const pause = loopYielder()
+  return LexicalIndexes.restore({}, await loadLexicalSnapshot(dir, pause), pause)
+}
+
+/** What a lexical snapshot holds of the indexes (their parts, the entity attributes among them). */
+const lexicalStateOf = (l: LexicalIndexes) => l.toParts()
+
 /**
  * `npm run bench -- --graph-snapshot [runs]` (issue 29 item 3): MovieLens-small as a graph of records in
  * a SQLite brain (`movieLensGraphRecords`); then `runs` times, in turn: the graph index built from the
  * store (`GraphIndex.build`, what a start without a graph snapshot does on a brain's first graph
  * request), its snapshot saved (`saveGraphSnapshot`), and loaded (`loadGraphSnapshot`), each with wall
  * and CPU time and, after a full collection, the heap the index holds. The first load is compared
- * field by field with the built index. Writes results/graph-snapshot.md and results/data/graph-snapshot.json.
+ * field by field with the built index. Each load runs beside a stall probe (`loopStallProbe`): the
+ * longest the event loop went without a turn meanwhile. The brain's lexical indexes are built once
+ * from the store and their snapshot loaded `runs` times the same way. Writes results/graph-snapshot.md
+ * and results/data/graph-snapshot.json.
  */
 export async function runGraphSnapshot(
   runs: number,
@@ -95,7 +115,7 @@ export async function runGraphSnapshot(
       createdAt: new Date(0).toISOString(),
     })
     const store = await storage.brain('ml')
-    const t0 = performance.now()
+    let t0 = performance.now()
     for (let i = 0; i < entities.length; i += BATCH)
       await store.apply({ entities: entities.slice(i, i + BATCH) })
     for (let i = 0; i < relationships.length; i += BATCH)
@@ -105,6 +125,17 @@ export async function runGraphSnapshot(
       `graph-snapshot: ${entities.length} entities, ${relationships.length} relationships stored in ${Math.round(storeMs)} ms`,
     )
     const snapshot = join(dir, 'graph-snapshot')
+    const lexicalSnapshot = join(dir, 'lexical-snapshot')
+    t0 = performance.now()
+    const lexical = new LexicalIndexes()
+    await lexical.build(store, loopYielder(20))
+    const lexicalBuildMs = performance.now() - t0
+    await saveLexicalSnapshot(lexical, lexicalSnapshot)
+    const lexicalBytes = sizeOf(lexicalSnapshot)
+    const lexicalState = lexicalStateOf(lexical)
+    const documents = { entities: lexical.entities.size, events: lexical.events.size }
+    const lexicalLoads: LexicalLoadRun[] = []
+    let lexicalEqualsBuilt = false
     const builds: GraphBuildRun[] = []
     const saves: GraphSaveRun[] = []
     const loads: GraphLoadRun[] = []
@@ -139,9 +170,11 @@ export async function runGraphSnapshot(
       before = heapBytes()
       t = performance.now()
       cpu = process.cpuUsage()
+      let probe = loopStallProbe()
       let loaded: GraphIndex | null = await loadGraphSnapshot(snapshot)
       const wallMs = performance.now() - t
       const cpuMs = cpuMsSince(cpu)
+      const stallMs = await probe.stop()
       await gc()
       const heapMb = (heapBytes() - before) / 2 ** 20
       if (builtState !== null) loadedEqualsBuilt = isDeepStrictEqual(stateOf(loaded), builtState)
@@ -161,14 +194,33 @@ export async function runGraphSnapshot(
       t = performance.now()
       graphFromParts(parts)
       const assembleMs = performance.now() - t
-      loads.push({ wallMs, cpuMs, heapMb, load1, readMs, sha256Ms, decodeMs, assembleMs })
+      loads.push({ wallMs, cpuMs, heapMb, load1, readMs, sha256Ms, decodeMs, assembleMs, stallMs })
+
+      await gc()
+      const lexicalLoad1 = loadavg()[0]!
+      t = performance.now()
+      cpu = process.cpuUsage()
+      probe = loopStallProbe()
+      const restored = await loadLexical(lexicalSnapshot)
+      const lexicalLoad: LexicalLoadRun = {
+        wallMs: performance.now() - t,
+        cpuMs: cpuMsSince(cpu),
+        stallMs: await probe.stop(),
+        load1: lexicalLoad1,
+      }
+      lexicalLoads.push(lexicalLoad)
+      if (run === 0) lexicalEqualsBuilt = isDeepStrictEqual(lexicalStateOf(restored), lexicalState)
       log(
         `graph-snapshot run ${run + 1}/${runs}: build ${Math.round(build.wallMs)} ms, save ` +
           `${Math.round(saves[run]!.wallMs)} ms (${(bytes / 2 ** 20).toFixed(1)} MiB), load ` +
-          `${Math.round(wallMs)} ms (load average ${load1.toFixed(2)})`,
+          `${Math.round(wallMs)} ms, longest stall ${Math.round(stallMs)} ms; lexical load ` +
+          `${Math.round(lexicalLoad.wallMs)} ms, longest stall ${Math.round(lexicalLoad.stallMs)} ms ` +
+          `(load average ${load1.toFixed(2)})`,
       )
     }
     if (!loadedEqualsBuilt) throw new Error('the loaded graph differs from the built one')
+    if (!lexicalEqualsBuilt)
+      throw new Error('the loaded lexical indexes differ from the built ones')
     const result: GraphSnapshotResult = {
       command: `${GRAPH_SNAPSHOT_COMMAND}${runs === 5 ? '' : ` ${runs}`}`,
       environment,
@@ -179,6 +231,13 @@ export async function runGraphSnapshot(
       saves,
       loads,
       loadedEqualsBuilt,
+      lexical: {
+        documents,
+        bytes: lexicalBytes,
+        buildMs: lexicalBuildMs,
+        loads: lexicalLoads,
+        loadedEqualsBuilt: lexicalEqualsBuilt,
+      },
       loadAfter: loadavg(),
     }
     mkdirSync(join(resultsDir, 'data'), { recursive: true })

@@ -236,7 +236,8 @@ export {
 export { entityStatus, type EntityStatus } from './retrieve/entity-status.js'
 export { hops, HOP_FAN_OUT, HOP_SEEDS, type Hop, type HopTree } from './retrieve/hops.js'
 export { retrieveRoot, type RetrieveRootResult } from './retrieve/retrieve-root.js'
-export { GraphIndex, LazyGraphIndex } from './indexes/graph/graph-index.js'
+export { GraphIndex } from './indexes/graph/graph-index.js'
+export { LazyGraphIndex } from './indexes/graph/lazy-graph-index.js'
 export {
   contextPack,
   isHistoryQuestion,

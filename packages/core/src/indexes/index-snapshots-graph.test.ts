@@ -187,6 +187,56 @@ describe('graph index snapshots', () => {
     expect(await graphId(third.store)).toBeDefined()
   })
 
+  it('are handed over whole to every request; a write during the load is applied on top', async () => {
+    const storage = await adapterWithSnapshots()
+    const first = await boot(storage)
+    await first.engram.commit(BRAIN, SEED)
+    // A few thousand nodes: the load reads its file asynchronously, then decodes with a turn of the
+    // event loop every ~10 ms (`loadGraphSnapshot`); the requests and the write below come meanwhile.
+    const people = Array.from({ length: 3000 }, (_, i) => `p${i}`)
+    await first.engram.commit(BRAIN, {
+      entities: people.map((uuid) => entity({ uuid, name: uuid, labels: ['PERSON'] })),
+      relationships: people.map((p, i) =>
+        rel({ uuid: `k${i}`, subjectUuid: p, name: 'KNOWS', objectUuid: people[(i + 1) % 3000]! }),
+      ),
+    })
+    const nodes = (await first.graph()).nodeCount
+    await first.engram.stop()
+
+    const second = await boot(storage)
+    // The write is issued once the load has read which snapshots are valid, so the graph is loaded.
+    let metaRead!: () => void
+    const read = new Promise<void>((resolve) => (metaRead = resolve))
+    const { meta } = second.store
+    const get = meta.get.bind(meta)
+    meta.get = async (key) => {
+      const value = await get(key)
+      if (key === SNAPSHOT_META) metaRead()
+      return value
+    }
+    const requests = [second.graph(), second.graph()]
+    await read
+    const write = second.engram.commit(BRAIN, {
+      relationships: [
+        rel({ uuid: 'r6', subjectUuid: 'laptop', name: 'NEAR', objectUuid: 'mouse' }),
+      ],
+    })
+    const [a, b] = await Promise.all(requests)
+    await write
+    expect(a).toBe(b)
+    expect((await second.engram.indexes.get(BRAIN)).graph.restored).toBe(true)
+    expect(storage.relationshipScans).toBe(0)
+    expect(a.nodeCount).toBe(nodes)
+    expect(a.relationshipCount('p0')).toBe(2)
+    expect(a.relationshipCount('laptop')).toBe(2) // r2 and the write's r6
+    // The write invalidated the snapshot: the graph is saved anew, with r6.
+    await second.engram.stop()
+    expect(await graphId(second.store)).toBeDefined()
+    const third = await boot(storage)
+    expect((await third.graph()).relationshipCount('laptop')).toBe(2)
+    expect(storage.relationshipScans).toBe(0)
+  })
+
   it('are taken off the disk at once by a write that deletes what they hold', async () => {
     const storage = await adapterWithSnapshots()
     const first = await boot(storage)

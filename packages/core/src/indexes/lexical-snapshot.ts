@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { LexicalIndexes } from './lexical-indexes.js'
-import { decodeSnapshot, encodeSnapshot, type SnapshotParts } from './snapshot-codec.js'
+import { loopYielder } from '../loop-yielder.js'
+import type { Pause } from './index-component.js'
+import { decodeSnapshotSliced, encodeSnapshot, type SnapshotParts } from './snapshot-codec.js'
+import { runSliced } from './sliced-work.js'
 import { writeFileDurably } from './vectors/vector-snapshot.js'
 
 const FILE = 'lexical.bin'
@@ -16,7 +19,13 @@ export async function saveLexicalSnapshot(lexical: LexicalIndexes, dir: string):
   await writeFileDurably(dir, FILE, encodeSnapshot(lexical.toParts()))
 }
 
-/** The parts `saveLexicalSnapshot` wrote; throws on a missing, foreign or cut-short file. */
-export async function loadLexicalSnapshot(dir: string): Promise<SnapshotParts> {
-  return decodeSnapshot(await readFile(join(dir, FILE)))
+/**
+ * The parts `saveLexicalSnapshot` wrote; throws on a missing, foreign or cut-short file. Decoded in
+ * slices, calling `pause` between them (by default a turn of the event loop every ~10 ms).
+ */
+export async function loadLexicalSnapshot(
+  dir: string,
+  pause: Pause = loopYielder(),
+): Promise<SnapshotParts> {
+  return runSliced(decodeSnapshotSliced(await readFile(join(dir, FILE))), pause)
 }

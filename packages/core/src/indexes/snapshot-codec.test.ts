@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { Bm25Index } from './bm25/bm25-index.js'
-import { decodeSnapshot, encodeSnapshot, type SnapshotParts } from './snapshot-codec.js'
+import {
+  decodeSnapshot,
+  decodeSnapshotSliced,
+  encodeSnapshot,
+  type SnapshotParts,
+} from './snapshot-codec.js'
 
 describe('snapshot codec', () => {
   it('gives back JSON values, typed arrays and string lists, a NUL inside a string included', () => {
@@ -18,6 +23,23 @@ describe('snapshot codec', () => {
     expect(back.json).toEqual(parts.json)
     expect(back.arrays).toEqual(parts.arrays)
     expect(back.strings).toEqual(parts.strings)
+  })
+
+  it('decodes in steps, yielding after each string list, to the parts a decode in one go gives', () => {
+    const list = Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? '' : `ünïcode-€-${i}`))
+    const parts: SnapshotParts = {
+      json: {},
+      arrays: { a: Uint32Array.of(1, 2) },
+      strings: { list, tail: ['', ''], none: [] },
+    }
+    const bytes = encodeSnapshot(parts)
+    const work = decodeSnapshotSliced(bytes)
+    let yields = 0
+    let step = work.next()
+    for (; step.done !== true; step = work.next()) yields++
+    expect(step.value).toEqual(decodeSnapshot(bytes))
+    expect(step.value.strings).toEqual(parts.strings)
+    expect(yields).toBe(3)
   })
 
   it('refuses a file cut short or grown, and one that is not a snapshot', () => {

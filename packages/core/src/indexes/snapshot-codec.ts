@@ -1,4 +1,5 @@
 import { endianness } from 'node:os'
+import { runWhole, type Sliced } from './sliced-work.js'
 
 /** Typed arrays a snapshot stores as raw bytes. */
 export type SnapshotArray = Uint8Array | Uint32Array | Int32Array | Float64Array
@@ -101,6 +102,11 @@ export function encodeSnapshot(parts: SnapshotParts): Buffer {
  * caller rebuilds from storage.
  */
 export function decodeSnapshot(bytes: Buffer): SnapshotParts {
+  return runWhole(decodeSnapshotSliced(bytes))
+}
+
+/** As `decodeSnapshot`, yielding after each copied array and each string list (`sliced-work.ts`). */
+export function* decodeSnapshotSliced(bytes: Buffer): Sliced<SnapshotParts> {
   if (bytes.length < MAGIC.length + 4 || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC)
     throw new Error('not an index snapshot')
   const headerLength = bytes.readUInt32LE(MAGIC.length)
@@ -128,16 +134,21 @@ export function decodeSnapshot(bytes: Buffer): SnapshotParts {
     const array = new Type(length)
     new Uint8Array(array.buffer).set(bytes.subarray(from, from + byteLength))
     arrays[name] = array
+    yield
   }
   const strings: Record<string, string[]> = {}
   for (const { name, offset, bytes: size, count, json } of header.strings ?? []) {
     const from = start + offset
     if (from + size > bytes.length) throw new Error(`snapshot strings '${name}' are cut short`)
+    // One list in one go: 100,000+ short ids take a few milliseconds. Cut into pieces, the list cost
+    // more than that in collections (the pieces' strings are copied by the scavenger, one string of
+    // more than 128 KiB is not).
     const list =
       json ?? (count === 0 ? [] : bytes.toString('utf8', from, from + size).split('\u0000'))
     if (list.length !== count)
       throw new Error(`snapshot strings '${name}' hold ${list.length} items`)
     strings[name] = list
+    yield
   }
   return { json: header.json, arrays, strings }
 }

@@ -1,5 +1,6 @@
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
-import type { GraphIndex, LazyGraphIndex } from '../graph/graph-index.js'
+import type { GraphIndex } from '../graph/graph-index.js'
+import type { LazyGraphIndex } from '../graph/lazy-graph-index.js'
 import type { IndexComponent } from '../index-component.js'
 import { CommunityIndex } from './community-index.js'
 import type { LouvainOptions } from './louvain-communities.js'

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { memoryAdapter } from '../../memory-adapter/index.js'
 import type { Entity } from '../../model/entity.js'
 import type { Relationship } from '../../model/relationship.js'
-import { GraphIndex, LazyGraphIndex } from './graph-index.js'
+import { GraphIndex } from './graph-index.js'
+import { LazyGraphIndex } from './lazy-graph-index.js'
 
 const AT = '2025-01-01T00:00:00.000Z'
 const entity = (uuid: string, labels: string[], o: Partial<Entity> = {}): Entity => ({

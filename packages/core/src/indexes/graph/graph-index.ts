@@ -4,8 +4,9 @@ import { EVENT_LABEL, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
 import type { Relationship } from '../../model/relationship.js'
 import { INDEX_BYTES } from '../index-bytes.js'
-import type { IndexComponent } from '../index-component.js'
 import { visible, windowOf, type TimeFilter, type Window } from '../../time/validity.js'
+import { runWhole } from '../sliced-work.js'
+import { deriveGraphIndex, type GraphIndexDerived } from './graph-index-derived.js'
 
 const PAGE = 2000
 /** Observations kept per node for community summaries (the first ones seen). */
@@ -209,17 +210,19 @@ export class GraphIndex {
 
   /**
    * An empty graph, or one holding `state` (a snapshot's, `graph-snapshot.ts`), taken as it is (not
-   * copied), with what it derives rebuilt. `valid` is recomputed at `now`, as a build from the store
+   * copied), with what it derives rebuilt (`derived`, when the caller computed it in slices with
+   * `deriveGraphIndex`, else here in one go). `valid` is recomputed at `now`, as a build from the store
    * then would: a fact whose end passed since the snapshot is no longer valid. The time views and
    * the change count start empty, as a build's do.
    */
-  constructor(state?: GraphIndexState, now = Date.now()) {
+  constructor(state?: GraphIndexState, now = Date.now(), derived?: GraphIndexDerived) {
     if (state === undefined) return
+    const d = derived ?? runWhole(deriveGraphIndex(state, now))
     this.uuid = state.uuid
     this.name = state.name
     this.labelSetId = state.labelSetId
     this.labelSets = state.labelSets
-    this.labels = state.labelSetId.map((id) => state.labelSets[id]!)
+    this.labels = d.labels
     this.polarity = state.polarity
     this.time = state.time
     this.description = state.description
@@ -227,7 +230,7 @@ export class GraphIndex {
     this.observationNode = state.observationNode
     this.present = state.present
     this.deleted = state.deleted
-    this.isEvent = this.labels.map((labels) => labels.includes(EVENT_LABEL))
+    this.isEvent = d.isEvent
     this.kindSetId = state.kindSetId
     this.kindSets = state.kindSets
     this.adjacency = state.adjacency
@@ -239,7 +242,7 @@ export class GraphIndex {
     this.object = state.object
     this.predicateId = state.predicateId
     this.predicates = state.predicates
-    this.predicate = state.predicateId.map((id) => state.predicates[id]!)
+    this.predicate = d.predicate
     this.flowKey = state.flowKey
     this.edgeTime = state.edgeTime
     this.weight = state.weight
@@ -248,18 +251,18 @@ export class GraphIndex {
     this.deprecated = state.deprecated
     this.live = state.live
     this.edgeWindow = state.edgeWindow
-    this.valid = state.edgeWindow.map((w) => visible(w, {}, now))
+    this.valid = d.valid
     this.loopNode = state.loopNode
     this.passageId = state.passageId
     this.passageEntities = state.passageEntities
     this.passageNodes = state.passageNodes
     this.passageEdges = state.passageEdges
-    state.uuid.forEach((uuid, n) => this.nodeOf.set(uuid, n))
-    state.edgeUuid.forEach((uuid, e) => this.edgeOf.set(uuid, e))
-    state.passageId.forEach((id, p) => this.passageNo.set(id, p))
-    state.predicates.forEach((name, id) => this.predicateOf.set(name, id))
-    state.labelSets.forEach((set, id) => this.labelSetOf.set(set.join('\u0000'), id))
-    state.kindSets.forEach((set, id) => this.kindSetOf.set(set.join('\u0000'), id))
+    this.nodeOf = d.nodeOf
+    this.edgeOf = d.edgeOf
+    this.passageNo = d.passageNo
+    this.predicateOf = d.predicateOf
+    this.labelSetOf = d.labelSetOf
+    this.kindSetOf = d.kindSetOf
   }
 
   /** What a snapshot stores (`GraphIndexState`): this index's own arrays and maps, not copies. */
@@ -696,64 +699,5 @@ export class GraphIndex {
     let set = map.get(passageId)
     if (set === undefined) map.set(passageId, (set = new Set()))
     set.add(id)
-  }
-}
-
-/**
- * A {@link GraphIndex} built on first use from the store, following commits from then on. Batches
- * committed while the build reads the store are replayed after it (puts are upserts, so a batch the
- * scan already saw is harmless). A failed build is retried by the next caller. A graph restored from
- * a valid snapshot (`index-snapshots.ts`) is that first use's answer: no build.
- */
-export class LazyGraphIndex implements IndexComponent {
-  readonly name = 'graph'
-  private building: Promise<GraphIndex> | null = null
-  private ready: GraphIndex | null = null
-  private pending: WriteBatch[] = []
-  /** Restored from a snapshot: never built from the store. */
-  readonly restored: boolean
-
-  constructor(restored?: GraphIndex) {
-    this.restored = restored !== undefined
-    if (restored === undefined) return
-    this.ready = restored
-    this.building = Promise.resolve(restored)
-  }
-
-  /** The graph once built or restored, without building it (what a snapshot save writes). */
-  get built(): GraphIndex | null {
-    return this.ready
-  }
-
-  /** Nothing to read yet: the graph is built by the first `get` (most searches never need it). */
-  async build(): Promise<void> {}
-
-  get(store: BrainStore): Promise<GraphIndex> {
-    if (this.building === null) {
-      this.pending = []
-      this.building = GraphIndex.build(store).then(
-        (graph) => {
-          for (const batch of this.pending) graph.apply(batch)
-          this.pending = []
-          this.ready = graph
-          return graph
-        },
-        (error: unknown) => {
-          this.building = null
-          throw error
-        },
-      )
-    }
-    return this.building
-  }
-
-  apply(batch: WriteBatch): void {
-    if (this.ready !== null) this.ready.apply(batch)
-    else if (this.building !== null) this.pending.push(batch)
-  }
-
-  /** The graph's estimate once built; nothing before (batches waiting for a build are not counted). */
-  bytes(): number {
-    return this.ready?.bytes() ?? 0
   }
 }

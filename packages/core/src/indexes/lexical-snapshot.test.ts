@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { fixtures } from '../../testing/fixtures.js'
+import { LexicalIndexes } from './lexical-indexes.js'
+import { loadLexicalSnapshot, saveLexicalSnapshot } from './lexical-snapshot.js'
+import { decodeSnapshot } from './snapshot-codec.js'
+import { SLICE_ITEMS } from './sliced-work.js'
+
+const { entity, passage } = fixtures
+const dirs: string[] = []
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+describe('lexical snapshot loads', () => {
+  it('give the event loop turns while they restore, and end with the indexes a restore in one go makes', async () => {
+    const built = new LexicalIndexes()
+    const count = 3 * SLICE_ITEMS
+    await built.apply(
+      {
+        passages: [passage({ id: 'p1', text: 'Ann rated the laptop' })],
+        entities: Array.from({ length: count }, (_, i) =>
+          entity({
+            uuid: `e${i}`,
+            name: i % 2 === 0 ? `movie ${i}` : 'rated',
+            labels: i % 2 === 0 ? ['MOVIE'] : ['EVENT', 'RATING'],
+            happenedAt: i % 2 === 0 ? null : '2024-01-02T00:00:00.000Z',
+          }),
+        ),
+      },
+      () => undefined,
+    )
+    const dir = await mkdtemp(join(tmpdir(), 'engram-lexical-slices-'))
+    dirs.push(dir)
+    await saveLexicalSnapshot(built, dir)
+
+    let pauses = 0
+    const pause = () => {
+      pauses++
+      return new Promise<void>((resolve) => setImmediate(resolve))
+    }
+    const restored = await LexicalIndexes.restore({}, await loadLexicalSnapshot(dir, pause), pause)
+    // The entity attributes alone take three slices, the ids of the entities and events two each.
+    expect(pauses).toBeGreaterThan(6)
+
+    const whole = LexicalIndexes.fromParts(
+      {},
+      decodeSnapshot(await readFile(join(dir, 'lexical.bin'))),
+    )
+    expect(restored).toEqual(whole)
+    expect(restored.restored).toBe(true)
+    expect(restored.toParts()).toEqual(built.toParts())
+    expect(restored.entityInfo).toEqual(built.entityInfo)
+    for (const index of ['entities', 'events', 'passages'] as const)
+      expect(restored[index].search('movie 12 rated laptop', 5)).toEqual(
+        built[index].search('movie 12 rated laptop', 5),
+      )
+  })
+})
