@@ -6,16 +6,22 @@ const never = new AbortController().signal
 
 /** An embedder whose calls wait until the test releases them; records what each call held. */
 function gatedEmbedder() {
-  const calls: { texts: string[]; release(): void; fail(error: unknown): void }[] = []
+  const calls: {
+    texts: string[]
+    how: EmbedOptions | undefined
+    release(): void
+    fail(error: unknown): void
+  }[] = []
   const inner: Embedder = {
     kind: 'embedder',
     name: 'gated',
     dimension: 1,
-    embed(texts, signal) {
+    embed(texts, signal, how) {
       return new Promise((resolve, reject) => {
         signal.addEventListener('abort', () => reject(signal.reason), { once: true })
         calls.push({
           texts,
+          how,
           release: () => resolve(texts.map((t) => Float32Array.of(t.length))),
           fail: reject,
         })
@@ -43,6 +49,20 @@ describe('scheduledEmbedder', () => {
     ])
     calls.reverse().forEach((c) => c.release())
     expect((await done).map((v) => v[0])).toEqual(input.map((t) => t.length))
+  })
+
+  it('tells the wrapped embedder which calls are bulk (it may batch those) and which interactive', async () => {
+    const { inner, calls } = gatedEmbedder()
+    const embedder = scheduledEmbedder(inner, { concurrency: 2 })
+    const bulk = embedder.embed(['passage'], never, { brainId: 'x', priority: 'bulk' })
+    const query = embedder.embed(['query'], never, { brainId: 'x', priority: 'interactive' })
+    await tick()
+    expect(calls.map((c) => [c.texts, c.how?.priority])).toEqual([
+      [['passage'], 'bulk'],
+      [['query'], 'interactive'],
+    ])
+    calls.forEach((c) => c.release())
+    await Promise.all([bulk, query])
   })
 
   it('serves an interactive call before queued bulk work, waiting for one slice only', async () => {

@@ -97,10 +97,13 @@ export function scheduledEmbedder<E extends Embedder>(
       if (slices.length === 0) return
       inFlight++
       const merged = eitherSignal(slices)
+      // The priority goes on: a bulk call may wait a moment for more texts in the wrapped embedder
+      // (use-lite's batching window), an interactive one must not.
       inner
         .embed(
           slices.flatMap((slice) => sliceTexts(slice)),
           merged.signal,
+          { priority: queue === queues.interactive ? 'interactive' : 'bulk' },
         )
         .then(
           (vectors) => {

@@ -97,6 +97,40 @@ describe('forecast and locked build', () => {
     }
   })
 
+  it('embeds a forecast in one embedder call: its passages, entities and similarity candidates', async () => {
+    const ingestion = components(['Alice Smith', 'Alice'])
+    const calls: string[][] = []
+    ingestion.embed = async (texts) => (calls.push(texts), same(texts))
+    const engram = createEngine({ storage: memoryAdapter(), version: 'test', embedder, ingestion })
+    await engram.start()
+    try {
+      const ingest = async (text: string) => {
+        const { task } = await engram.tasks.submit({
+          brainId: 'default',
+          kind: INGEST_TEXT,
+          payload: {
+            text,
+            json: null,
+            metaKeys: {},
+            observateFor: [],
+            sourceTimestamp: '2024-01-01T00:00:00.000Z',
+            skipEnrichment: false,
+          },
+        })
+        await engram.tasks.idle()
+        return (await engram.tasks.get('default', task.id))!.counts.embedded
+      }
+      expect(await ingest('Alice Smith arrived.')).toBe(2)
+      calls.length = 0
+      // "Alice" is compared by embedding (no stored name): its text joins the passage's call, and the
+      // locked build finds both vectors in the forecast's memo.
+      expect(await ingest('Alice waved.')).toBe(2)
+      expect(calls).toEqual([['Alice waved.', 'Alice']])
+    } finally {
+      await engram.stop({ graceMs: 0 })
+    }
+  })
+
   it('forecast only what embedding reads: relationships are built and merged once, under the lock', async () => {
     const engram = createEngine({
       storage: memoryAdapter(),

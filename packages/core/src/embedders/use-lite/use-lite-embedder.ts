@@ -19,6 +19,13 @@ export interface UseLiteEmbedderOptions {
   cacheSize?: number
   /** SentencePiece pieces a text is cut to (default 1,024; see `use-lite-tokenizer.ts`). */
   maxTokens?: number
+  /**
+   * Longest a batch of a bulk call (`EmbedOptions.priority: 'bulk'`, ingestion) that more texts could
+   * join waits for other calls' texts, in ms (default 4; 0 disables): fewer, fuller model runs when
+   * many tasks embed a few texts each. Interactive calls and calls without a priority never wait.
+   * See `UseLitePool`'s `#holds`.
+   */
+  lingerMs?: number
   /** Longest one batch may take before its worker is replaced and the batch fails (default 60 s). */
   jobTimeoutMs?: number
   /**
@@ -61,6 +68,7 @@ export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEm
     maxTokens: Math.max(1, options.maxTokens ?? USE_LITE_MAX_TOKENS),
     jobTimeoutMs: Math.max(1, options.jobTimeoutMs ?? 60_000),
     runtime,
+    lingerMs: Math.max(0, options.lingerMs ?? 4),
   })
   const cache = new VectorCache(options.cacheSize ?? 10_000)
   return {
@@ -68,9 +76,10 @@ export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEm
     name: 'use-lite',
     dimension: 512,
     runtime,
-    async embed(texts, signal) {
+    async embed(texts, signal, how) {
       if (texts.length === 0) return []
-      return cache.through(texts, (missing) => pool.run(missing, signal))
+      const bulk = how?.priority === 'bulk'
+      return cache.through(texts, (missing) => pool.run(missing, signal, bulk))
     },
     warmUp: (workers) => pool.warmUp(workers),
     forget: (texts) => cache.forget(texts),

@@ -9,6 +9,9 @@ import type { UseLiteRuntimeName, UseLiteWorkerData } from './use-lite-runtime.j
 
 interface Job {
   texts: string[]
+  /** Bulk work (ingestion): may wait up to `lingerMs` after `queuedAt` for others to join it (`#holds`). */
+  lingers: boolean
+  queuedAt: number
   promise: Promise<Float32Array[]>
   resolve(vectors: Float32Array[]): void
   reject(error: unknown): void
@@ -49,6 +52,11 @@ export interface UseLitePoolOptions {
   jobTimeoutMs: number
   /** The engine each worker runs the model on (`UseLiteRuntimeName`). */
   runtime: UseLiteRuntimeName
+  /**
+   * Longest a bulk batch that more texts could join waits for them (ms; `#holds`). 0: every batch goes
+   * to the first idle worker.
+   */
+  lingerMs: number
 }
 
 /**
@@ -58,7 +66,8 @@ export interface UseLitePoolOptions {
  * work, and a process that only searches never loads the model twice (each copy is about 120 MB and a
  * second of CPU to load). Each worker takes one batch at a time and only once its model is loaded. Idle
  * workers are `unref()`ed so a forgotten `close()` never keeps the process alive; busy ones are ref'ed
- * so a pending `embed()` does.
+ * so a pending `embed()` does. Bulk batches that more texts could join wait a few milliseconds for
+ * them (`#holds`), so many small ingestion calls share model runs.
  */
 export class UseLitePool {
   readonly #options: UseLitePoolOptions
@@ -69,6 +78,9 @@ export class UseLitePool {
   #started = false
   #closed = false
   #failure: EngramError | null = null
+  /** Pumps the queue when its oldest lingering batch is due (`#holds`). */
+  #lingerTimer: NodeJS.Timeout | null = null
+  #lingerAt = 0
   #readyWaiters: (() => void)[] = []
   /** Workers that left the pool mid-batch and are terminated once they answer (`#retire`). */
   readonly #retiring = new Set<Promise<void>>()
@@ -100,7 +112,7 @@ export class UseLitePool {
    * Embeds `texts` in batches of similar length (`lengthBatches`) across the workers; results come back
    * in input order.
    */
-  async run(texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
+  async run(texts: string[], signal: AbortSignal, bulk = false): Promise<Float32Array[]> {
     signal.throwIfAborted()
     this.#start()
     if (this.#failure !== null) throw this.#failure
@@ -109,7 +121,12 @@ export class UseLitePool {
       this.#options.batchSize,
       this.#options.batchChars,
     )
-    const jobs = batches.map((batch) => this.#enqueue(batch.map((i) => texts[i]!)))
+    const jobs = batches.map((batch) =>
+      this.#enqueue(
+        batch.map((i) => texts[i]!),
+        bulk,
+      ),
+    )
     const cancelAll = (reason: unknown) => jobs.forEach((job) => this.#settle(job, reason))
     const onAbort = () => cancelAll(signal.reason)
     signal.addEventListener('abort', onAbort, { once: true })
@@ -132,6 +149,7 @@ export class UseLitePool {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    this.#clearLinger()
     const closed = closedError()
     for (const job of this.#queue.splice(0)) this.#settle(job, closed)
     const stopping = this.#slots.splice(0).map((slot) => {
@@ -295,14 +313,22 @@ export class UseLitePool {
     void Promise.all(this.#slots.splice(0).map((slot) => slot.worker.terminate()))
   }
 
-  #enqueue(texts: string[]): Job {
+  #enqueue(texts: string[], lingers: boolean): Job {
     let resolve!: (vectors: Float32Array[]) => void
     let reject!: (error: unknown) => void
     const promise = new Promise<Float32Array[]>((res, rej) => {
       resolve = res
       reject = rej
     })
-    const job: Job = { texts, promise, resolve, reject, settled: false }
+    const job: Job = {
+      texts,
+      lingers,
+      queuedAt: performance.now(),
+      promise,
+      resolve,
+      reject,
+      settled: false,
+    }
     this.#queue.push(job)
     return job
   }
@@ -319,9 +345,15 @@ export class UseLitePool {
   }
 
   #pump(): void {
+    /** Batches that wait for more texts (`#holds`): back at the head of the queue afterwards. */
+    const held: Job[] = []
     for (const slot of this.#slots) {
       if (!slot.ready || slot.job !== null) continue
-      const jobs = this.#take()
+      let jobs = this.#take()
+      while (jobs.length > 0 && this.#holds(jobs)) {
+        held.push(...jobs)
+        jobs = this.#take()
+      }
       if (jobs.length === 0) break
       slot.job = { id: this.#nextId++, jobs }
       slot.timer = setTimeout(() => this.#onTimeout(slot), this.#options.jobTimeoutMs)
@@ -333,6 +365,10 @@ export class UseLitePool {
       }
       slot.worker.postMessage(request)
     }
+    if (held.length > 0) {
+      this.#queue.unshift(...held)
+      this.#armLinger(Math.min(...held.map((job) => job.queuedAt)) + this.#options.lingerMs)
+    } else this.#clearLinger()
     // Batches still wait and no worker is on its way: one more, while the pool may grow.
     if (
       this.#queue.length > 0 &&
@@ -373,6 +409,45 @@ export class UseLitePool {
       longest = joinedLongest
     }
     return jobs
+  }
+
+  /**
+   * Whether a merged batch waits rather than go to an idle worker now: a batching window, as model
+   * servers batch requests (TensorFlow Serving's `batch_timeout_micros`). A run of USE-lite costs about
+   * 1 ms whatever its rows (the graph's ~300 kernels and a pass over its ~20 MB of weights), so
+   * ingestion tasks' calls of one to three texts each, sent as they came, spent much of the embedder's
+   * time on that fixed cost (200 LoCoMo turns, one task each: 355 runs for 794 texts; with a 4 ms
+   * window, about 235, and 1 ms less embedder CPU per turn). A bulk batch that more
+   * texts could still join (`joins`) waits at most `lingerMs` after its oldest job was queued; every
+   * call pumps the queue, so it leaves as soon as it is full. Interactive work never waits.
+   */
+  #holds(jobs: Job[]): boolean {
+    const { lingerMs, batchSize, batchChars } = this.#options
+    if (lingerMs <= 0 || !jobs.every((job) => job.lingers)) return false
+    if (performance.now() - jobs[0]!.queuedAt >= lingerMs) return false
+    const texts = jobs.flatMap((job) => job.texts)
+    const [shortest, longest] = lengthRange(texts)
+    return joins(texts.length + 1, shortest, longest, batchSize, batchChars)
+  }
+
+  /** Pumps the queue at `at` (a `performance.now()` time), when the oldest held batch is due. */
+  #armLinger(at: number): void {
+    // Most pumps hold the same oldest batch: its timer stands.
+    if (this.#lingerTimer !== null && this.#lingerAt === at) return
+    this.#clearLinger()
+    this.#lingerAt = at
+    this.#lingerTimer = setTimeout(
+      () => {
+        this.#lingerTimer = null
+        this.#pump()
+      },
+      Math.max(0, at - performance.now()),
+    )
+  }
+
+  #clearLinger(): void {
+    if (this.#lingerTimer !== null) clearTimeout(this.#lingerTimer)
+    this.#lingerTimer = null
   }
 
   #updateRefs(): void {

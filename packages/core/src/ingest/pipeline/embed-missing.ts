@@ -74,8 +74,10 @@ async function unchangedWithVector(
 /**
  * Adds vectors for the batch's passages and entities that need one (spaces `passages` and `entities`):
  * those without one in the batch, except entities whose stored text and vector are current. Each text
- * is embedded once, in one embedder call, and not at all when `memo` already holds its vector. Returns
- * how many texts were embedded; 0 without an embedder.
+ * is embedded once, in one embedder call, and not at all when `memo` already holds its vector. `also`
+ * are texts to embed into `memo` in the same call (a forecast's candidates for the similarity step of
+ * resolution): one call per forecast instead of two. Returns how many texts were embedded; 0 without
+ * an embedder.
  */
 export async function embedMissing(
   store: BrainStore,
@@ -83,6 +85,7 @@ export async function embedMissing(
   components: Pick<IngestionComponents, 'embed' | 'embedderInfo'>,
   signal: AbortSignal,
   memo: EmbedMemo = embedMemo(),
+  also: readonly string[] = [],
 ): Promise<number> {
   if (components.embed === null || components.embedderInfo === null) return 0
   const have = new Set((batch.vectors ?? []).map((v) => `${v.space}\u0000${v.id}`))
@@ -95,8 +98,10 @@ export async function embedMissing(
   for (const e of entities)
     if (!unchanged.has(e.uuid))
       wanted.push({ space: 'entities', id: e.uuid, text: entityEmbeddingText(e) })
-  if (wanted.length === 0) return 0
-  const texts = [...new Set(wanted.map((w) => w.text))].filter((t) => !memo.vectors.has(t))
+  if (wanted.length === 0 && also.length === 0) return 0
+  const texts = [...new Set([...wanted.map((w) => w.text), ...also])].filter(
+    (t) => !memo.vectors.has(t),
+  )
   if (texts.length > 0) {
     await checkEmbedder(store, components.embedderInfo)
     const vectors = await components.embed(texts, signal)

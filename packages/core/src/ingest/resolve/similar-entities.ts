@@ -18,7 +18,8 @@ export interface SimilarEntitiesOptions {
   readonly signal: AbortSignal
 }
 
-const textOf = (c: EntityCandidate) =>
+/** The text a candidate is compared by: the text its entity vector would embed (`name: description`). */
+export const candidateText = (c: EntityCandidate) =>
   entityEmbeddingText({ name: c.name, description: c.description ?? null })
 
 /**
@@ -41,9 +42,9 @@ export function similarEntities(
   }
 
   return {
-    prepareSimilar: (candidates: EntityCandidate[]) => embedTexts(candidates.map(textOf)),
+    prepareSimilar: (candidates: EntityCandidate[]) => embedTexts(candidates.map(candidateText)),
     async similar(candidate: EntityCandidate) {
-      const text = textOf(candidate)
+      const text = candidateText(candidate)
       await embedTexts([text])
       const hits = await reader.search('entities', vectors.get(text)!, NEAREST)
       return hits.map((hit) => ({ uuid: hit.id, score: hit.score }))
