@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { checkpointOnWorker } from './sqlite-checkpoint-worker.js'
+import { checkpointOnWorker, checkpointThreadId } from './sqlite-checkpoint-worker.js'
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
@@ -67,5 +67,20 @@ describe('checkpointOnWorker', () => {
     expect((db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n).toBe(
       2000 + writes + 1,
     )
+  })
+
+  it('serves every checkpoint from one thread, which outlives a failed one', async () => {
+    const first = openDatabase()
+    const second = openDatabase()
+    first.db.prepare('INSERT INTO t (x) VALUES (?)').run(Buffer.alloc(10))
+    await checkpointOnWorker(first.path)
+    const thread = checkpointThreadId()
+    expect(thread).not.toBeNull()
+    await expect(checkpointOnWorker(join(tmpdir(), 'engram-no-such-brain.sqlite'))).rejects.toThrow(
+      /checkpoint failed/,
+    )
+    second.db.prepare('INSERT INTO t (x) VALUES (?)').run(Buffer.alloc(10))
+    await checkpointOnWorker(second.path)
+    expect(checkpointThreadId()).toBe(thread)
   })
 })
