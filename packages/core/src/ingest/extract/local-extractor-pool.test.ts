@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events'
+import { readdirSync, readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { localExtractor } from './local-extractor.js'
 import { localExtractorPool } from './local-extractor-pool.js'
@@ -67,6 +68,34 @@ describe('local extractor on worker threads', () => {
       await split.close()
     }
   }, 30_000)
+
+  it.runIf(process.platform === 'linux')(
+    'runs its threads at the niceness asked, and the event loop at the process priority',
+    async () => {
+      /** Nice value of each thread of this process (field 19 of /proc/<pid>/task/<tid>/stat). */
+      const niceValues = () =>
+        readdirSync('/proc/self/task').map((tid) => {
+          const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+          return { tid, nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) }
+        })
+      const passages = ['Ada met Alan.', 'Bob met Carol.'].map((text, i) => ({ id: `p${i}`, text }))
+      const main = () => niceValues().find((t) => t.tid === String(process.pid))!.nice
+      const before = main()
+      const niced = localExtractorPool({ workers: 2, passagesPerRequest: 1, niceness: 19 })
+      try {
+        await niced.extract(
+          { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] },
+          { signal: signal() },
+        )
+        const threads = niceValues()
+        expect(threads.filter((t) => t.nice === 19).length).toBeGreaterThanOrEqual(2)
+        expect(main()).toBe(before)
+      } finally {
+        await niced.close()
+      }
+    },
+    30_000,
+  )
 
   it('rejects an aborted request without waiting for the worker', async () => {
     const controller = new AbortController()

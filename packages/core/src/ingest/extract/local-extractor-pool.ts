@@ -45,6 +45,20 @@ export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
    * request at a time, so this bounds how long another brain's request waits for it.
    */
   charsPerRequest?: number
+  /**
+   * Nice value of the worker threads on Linux (default 10; 0 leaves them at the process's): above the
+   * event loop's, so that when the cores are busy the threads answering requests run before
+   * extraction, which only ingestion waits for. Linux gives each thread its own nice value; elsewhere
+   * a thread cannot lower only its own priority (the call would lower the whole process's), so this is
+   * not applied there.
+   */
+  niceness?: number
+}
+
+/** What an extraction worker thread is started with. */
+export interface ExtractionWorkerData {
+  options: LocalExtractorOptions
+  niceness: number
 }
 
 /**
@@ -152,6 +166,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     workers: _workers,
     passagesPerRequest: _perRequest,
     charsPerRequest: _chars,
+    niceness = 10,
     ...extractorOptions
   } = options
   const slots: (Slot | null)[] = Array.from({ length: size }, () => null)
@@ -161,7 +176,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
 
   function start(index: number): Slot {
     const worker = spawnModuleWorker(new URL('./local-extractor-worker.js', import.meta.url), {
-      workerData: extractorOptions,
+      workerData: { options: extractorOptions, niceness } satisfies ExtractionWorkerData,
     })
     const slot: Slot = { worker, busy: 0, pending: new Map() }
     const failAll = (error: unknown) => {

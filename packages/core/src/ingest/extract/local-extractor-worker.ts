@@ -1,6 +1,11 @@
+import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
-import { localExtractor, type LocalExtractorOptions } from './local-extractor.js'
-import type { ExtractionRequest, ExtractionReply } from './local-extractor-pool.js'
+import { localExtractor } from './local-extractor.js'
+import type {
+  ExtractionRequest,
+  ExtractionReply,
+  ExtractionWorkerData,
+} from './local-extractor-pool.js'
 
 /*
  * One extraction worker thread: runs the local extractor on the passages it is sent, one request at a
@@ -12,7 +17,16 @@ import type { ExtractionRequest, ExtractionReply } from './local-extractor-pool.
  * then merged them in one stretch), and a short task's request waited behind all of them.
  */
 const port = parentPort!
-const extractor = localExtractor(workerData as LocalExtractorOptions)
+const { options, niceness } = workerData as ExtractionWorkerData
+// This thread only (Linux keeps a nice value per thread; see `LocalExtractorPoolOptions.niceness`).
+if (niceness > 0 && process.platform === 'linux') {
+  try {
+    setPriority(niceness)
+  } catch {
+    // A sandbox that forbids it: extraction runs at the process's priority, as with `niceness: 0`.
+  }
+}
+const extractor = localExtractor(options)
 const never = new AbortController().signal
 let queue: Promise<void> = Promise.resolve()
 
