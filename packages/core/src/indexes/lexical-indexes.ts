@@ -42,7 +42,7 @@ function* restoreLexical(
   const entities = yield* index('entities')
   const events = yield* index('events')
   const observations = yield* index('observations')
-  const sequence = PassageSequence.fromParts(partsUnder(snapshot, 'sequence'))
+  const sequence = yield* PassageSequence.restore(partsUnder(snapshot, 'sequence'))
   yield
   const info = partsUnder(snapshot, 'entityInfo')
   const uuids = stringsPart(info, 'uuids')

@@ -1,5 +1,6 @@
 import { sessionOf, sourceIdOf, type Passage } from '../model/passage.js'
 import { arrayPart, stringsPart, type SnapshotParts } from './snapshot-codec.js'
+import { runWhole, SLICE_ITEMS, type Sliced } from './sliced-work.js'
 
 interface Entry {
   readonly id: string
@@ -89,6 +90,15 @@ export class PassageSequence {
 
   /** The sequences `toParts` described; throws on parts that do not fit together. */
   static fromParts(parts: SnapshotParts): PassageSequence {
+    return runWhole(PassageSequence.restore(parts))
+  }
+
+  /**
+   * `fromParts` as work a snapshot load runs in slices (`sliced-work.ts`): a yield every
+   * `SLICE_ITEMS` passages, so a brain of 100,000 passages does not stop the event loop while its
+   * sequences are rebuilt. The sequence is handed over only once complete.
+   */
+  static *restore(parts: SnapshotParts): Sliced<PassageSequence> {
     const sequence = new PassageSequence()
     const keys = stringsPart(parts, 'keys')
     const ids = stringsPart(parts, 'ids')
@@ -103,7 +113,9 @@ export class PassageSequence {
     )
       throw new Error('passage sequence snapshot parts disagree')
     let i = 0
-    keys.forEach((key, k) => {
+    let sinceYield = 0
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!
       const list: Entry[] = new Array(lengths[k]!)
       for (let j = 0; j < list.length; j++, i++) {
         const id = ids[i]!
@@ -113,7 +125,12 @@ export class PassageSequence {
         else known.push(key)
       }
       sequence.sequences.set(key, list)
-    })
+      sinceYield += list.length + 1
+      if (sinceYield >= SLICE_ITEMS) {
+        sinceYield = 0
+        yield
+      }
+    }
     // As `add` orders them: the source's sequence, then the session's.
     for (const known of sequence.keysOf.values())
       if (known.length > 1)
