@@ -28,6 +28,24 @@ const namesIn = (text: string, names: string[]) => {
   return held.filter((name) => !held.some((other) => other !== name && other.includes(name)))
 }
 
+/** Ingests `text` into the default brain as one task, waits for the queue to drain; the task's id. */
+async function ingest(engram: ReturnType<typeof createEngine>, text: string): Promise<string> {
+  const { task } = await engram.tasks.submit({
+    brainId: 'default',
+    kind: INGEST_TEXT,
+    payload: {
+      text,
+      json: null,
+      metaKeys: {},
+      observateFor: [],
+      sourceTimestamp: '2024-01-01T00:00:00.000Z',
+      skipEnrichment: false,
+    },
+  })
+  await engram.tasks.idle()
+  return task.id
+}
+
 function components(names: string[]): IngestionComponents {
   return {
     parseFile: async () => {
@@ -69,25 +87,10 @@ describe('forecast and locked build', () => {
     })
     await engram.start()
     try {
-      const ingest = async (text: string) => {
-        await engram.tasks.submit({
-          brainId: 'default',
-          kind: INGEST_TEXT,
-          payload: {
-            text,
-            json: null,
-            metaKeys: {},
-            observateFor: [],
-            sourceTimestamp: '2024-01-01T00:00:00.000Z',
-            skipEnrichment: false,
-          },
-        })
-        await engram.tasks.idle()
-      }
-      await ingest('Alice Smith arrived.')
+      await ingest(engram, 'Alice Smith arrived.')
       const search = vi.spyOn(VectorIndex.prototype, 'search')
       // "Alice" matches no stored name; by embedding (and nesting names) it is Alice Smith.
-      await ingest('Alice waved.')
+      await ingest(engram, 'Alice waved.')
       expect(search).toHaveBeenCalledTimes(1)
       const store = await engram.store('default')
       const stored = await store.entities.scan(null, 10)
@@ -104,27 +107,13 @@ describe('forecast and locked build', () => {
     const engram = createEngine({ storage: memoryAdapter(), version: 'test', embedder, ingestion })
     await engram.start()
     try {
-      const ingest = async (text: string) => {
-        const { task } = await engram.tasks.submit({
-          brainId: 'default',
-          kind: INGEST_TEXT,
-          payload: {
-            text,
-            json: null,
-            metaKeys: {},
-            observateFor: [],
-            sourceTimestamp: '2024-01-01T00:00:00.000Z',
-            skipEnrichment: false,
-          },
-        })
-        await engram.tasks.idle()
-        return (await engram.tasks.get('default', task.id))!.counts.embedded
-      }
-      expect(await ingest('Alice Smith arrived.')).toBe(2)
+      const embedded = async (text: string) =>
+        (await engram.tasks.get('default', await ingest(engram, text)))!.counts.embedded
+      expect(await embedded('Alice Smith arrived.')).toBe(2)
       calls.length = 0
       // "Alice" is compared by embedding (no stored name): its text joins the passage's call, and the
       // locked build finds both vectors in the forecast's memo.
-      expect(await ingest('Alice waved.')).toBe(2)
+      expect(await embedded('Alice waved.')).toBe(2)
       expect(calls).toEqual([['Alice waved.', 'Alice']])
     } finally {
       await engram.stop({ graceMs: 0 })
@@ -142,19 +131,7 @@ describe('forecast and locked build', () => {
     try {
       const store = await engram.store('default')
       const reads = vi.spyOn(store.relationships, 'get')
-      await engram.tasks.submit({
-        brainId: 'default',
-        kind: INGEST_TEXT,
-        payload: {
-          text: 'Ann met Bob.',
-          json: null,
-          metaKeys: {},
-          observateFor: [],
-          sourceTimestamp: '2024-01-01T00:00:00.000Z',
-          skipEnrichment: false,
-        },
-      })
-      await engram.tasks.idle()
+      await ingest(engram, 'Ann met Bob.')
       // One merge with the stored relationships: the locked build's (the forecast builds none).
       expect(reads).toHaveBeenCalledTimes(1)
       expect((await store.relationships.scan(null, 10)).map((r) => r.name)).toEqual(['KNOWS'])
