@@ -269,6 +269,31 @@ export interface FirstSearches {
 }
 
 /**
+ * The timing fields every start-up measure derives from its first searches (`timedFirstSearches`),
+ * `t0` being the engine's start and `t1` the end of `engram.start()`: what the indexes hold, how long
+ * until searchable, the stall, CPU and memory then.
+ */
+export function firstSearchTimings(t1: number, t0: number, f: FirstSearches) {
+  return {
+    passages: f.indexes.passages.size,
+    vectors: f.indexes.vectors.get('passages')?.size ?? 0,
+    vectorOrigin: f.indexes.vectorOrigin.get('passages') ?? 'none',
+    engineStartMs: t1 - t0,
+    indexesMs: f.t2 - t1,
+    indexesMaxStallMs: f.maxStallMs,
+    firstSearchMs: f.t3 - f.t2,
+    graphAtFirstSearch: f.graphAtFirstSearch,
+    graphReadyMs: f.t4 - t0,
+    graphSearchMs: f.graphSearchMs,
+    searchableMs: f.t3 - t0,
+    sinceProcessStartMs: f.t3,
+    cpuMs: (f.cpu.user + f.cpu.system) / 1000,
+    rssMb: f.rss / 2 ** 20,
+    firstSearchHits: f.hits,
+  }
+}
+
+/**
  * A restarted engine's indexes, its first hybrid search (BM25 + dense over passages, rrf, k = 10; the
  * time to searchable), then, once the passages' HNSW graph is in, a search for `later` (not one a
  * cache could answer). Both must find something.
@@ -345,37 +370,22 @@ export async function openStartupBrain(dataDir: string, mode: StartupMode): Prom
   const { engram, logger } = engine(dataDir, mode)
   await engram.start()
   const t1 = performance.now()
-  const { indexes, t2, t3, t4, graphAtFirstSearch, cpu, rss, maxStallMs, graphSearchMs, hits } =
-    await timedFirstSearches(engram, STARTUP_BRAIN, query, later)
+  const searches = await timedFirstSearches(engram, STARTUP_BRAIN, query, later)
   const built = logger.records.find((r) => r.msg === 'brain indexes built')?.obj ?? {}
   const lexicalLoad = logger.records.find((r) => r.msg === 'lexical index loaded from snapshot')
   const timing: StartupTiming = {
     mode,
-    passages: indexes.passages.size,
-    vectors: indexes.vectors.get('passages')?.size ?? 0,
-    vectorOrigin: indexes.vectorOrigin.get('passages') ?? 'none',
+    ...firstSearchTimings(t1, t0, searches),
     lexicalOrigin: String(built.lexicalOrigin ?? 'unknown'),
-    engineStartMs: t1 - t0,
-    indexesMs: t2 - t1,
     snapshotLoadMs: Number(built.snapshotLoadMs ?? 0),
     lexicalLoadMs: Number(lexicalLoad?.obj.ms ?? 0),
     lexicalMs: Number(built.lexicalMs ?? 0),
     vectorRebuildMs: Number(built.vectorRebuildMs ?? 0),
-    indexesMaxStallMs: maxStallMs,
-    firstSearchMs: t3 - t2,
-    graphAtFirstSearch,
-    graphReadyMs: t4 - t0,
-    graphSearchMs,
-    searchableMs: t3 - t0,
-    sinceProcessStartMs: t3,
     runtime: process.execArgv.some((arg) => arg.includes('tsx')) ? 'tsx' : 'node',
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    rssMb: rss / 2 ** 20,
-    firstSearchHits: hits,
     load1,
   }
-  if (timing.vectors !== indexes.passages.size)
-    throw new Error(`${timing.vectors} vectors for ${indexes.passages.size} passages`)
+  if (timing.vectors !== timing.passages)
+    throw new Error(`${timing.vectors} vectors for ${timing.passages} passages`)
   const vectorsFrom = mode === 'rebuild' ? 'storage' : 'snapshot'
   const lexicalFrom = mode === 'snapshot' ? 'snapshot' : 'storage'
   if (timing.vectorOrigin !== vectorsFrom || timing.lexicalOrigin !== lexicalFrom)

@@ -4,6 +4,7 @@ import { postgresAdapter } from '@engram/adapter-postgres'
 import { createEngine } from '@engram/core'
 import {
   buildAndSaveIndexes,
+  firstSearchTimings,
   timedFirstSearches,
   recordingLogger,
   sizeOf,
@@ -116,36 +117,21 @@ export async function openPostgresBrain(
   const { engram, logger } = engine(url, snapshotDir)
   await engram.start()
   const t1 = performance.now()
-  const { indexes, t2, t3, t4, graphAtFirstSearch, cpu, rss, maxStallMs, graphSearchMs, hits } =
-    await timedFirstSearches(engram, BRAIN, query, later)
+  const searches = await timedFirstSearches(engram, BRAIN, query, later)
   const built = logger.records.find((r) => r.msg === 'brain indexes built')?.obj ?? {}
-  const indexesMs = t2 - t1
+  const common = firstSearchTimings(t1, t0, searches)
   const snapshotLoadMs = Number(built.snapshotLoadMs ?? 0)
   const lexicalMs = Number(built.lexicalMs ?? 0)
   const vectorRebuildMs = Number(built.vectorRebuildMs ?? 0)
   const timing: PostgresStart = {
     mode,
-    passages: indexes.passages.size,
-    vectors: indexes.vectors.get('passages')?.size ?? 0,
-    vectorOrigin: indexes.vectorOrigin.get('passages') ?? 'none',
+    ...common,
     lexicalOrigin: String(built.lexicalOrigin ?? 'unknown'),
     feedReplayed: Number(built.feedReplayed ?? 0),
-    engineStartMs: t1 - t0,
-    indexesMs,
     snapshotLoadMs,
     lexicalMs,
     vectorRebuildMs,
-    otherMs: Math.max(0, indexesMs - snapshotLoadMs - lexicalMs - vectorRebuildMs),
-    indexesMaxStallMs: maxStallMs,
-    firstSearchMs: t3 - t2,
-    graphAtFirstSearch,
-    graphReadyMs: t4 - t0,
-    graphSearchMs,
-    searchableMs: t3 - t0,
-    sinceProcessStartMs: t3,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    rssMb: rss / 2 ** 20,
-    firstSearchHits: hits,
+    otherMs: Math.max(0, common.indexesMs - snapshotLoadMs - lexicalMs - vectorRebuildMs),
     load1,
   }
   if (timing.vectors !== timing.passages)
