@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { resultsDir } from '../paths.js'
+import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import type { ForgetLatencyResult, MemoryReading } from './forget-latency.js'
 import { forgettingReport, forgettingVerdicts } from './forgetting-report.js'
 import { FORGETTING_COMMAND, type ForgettingResult } from './forgetting-result.js'
@@ -151,16 +149,6 @@ describe('graphDiffKinds', () => {
   })
 })
 
-describe('results/forgetting.md', () => {
-  const data = join(resultsDir, 'data', 'forgetting.json')
-  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
-  it.skipIf(!existsSync(data))(
-    'is what its saved data renders (edit the code, not the file)',
-    () => {
-      const saved = JSON.parse(readFileSync(data, 'utf8')) as ForgettingResult
-      expect(readFileSync(join(resultsDir, 'forgetting.md'), 'utf8')).toBe(
-        forgettingReport(saved, FORGETTING_COMMAND),
-      )
-    },
-  )
-})
+describeRenderedPage<ForgettingResult>('forgetting', (saved) =>
+  forgettingReport(saved, FORGETTING_COMMAND),
+)

@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { resultsDir } from '../paths.js'
+import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import { graphSnapshotReport } from './graph-snapshot-report.js'
 import type { GraphSnapshotResult } from './graph-snapshot-result.js'
 
@@ -64,16 +62,4 @@ describe('graph-snapshot report', () => {
   })
 })
 
-describe('results/graph-snapshot.md', () => {
-  const data = join(resultsDir, 'data', 'graph-snapshot.json')
-  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
-  it.skipIf(!existsSync(data))(
-    'is what its saved data renders (edit the code, not the file)',
-    () => {
-      const saved = JSON.parse(readFileSync(data, 'utf8')) as GraphSnapshotResult
-      expect(readFileSync(join(resultsDir, 'graph-snapshot.md'), 'utf8')).toBe(
-        graphSnapshotReport(saved),
-      )
-    },
-  )
-})
+describeRenderedPage<GraphSnapshotResult>('graph-snapshot', (saved) => graphSnapshotReport(saved))

@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { resultsDir } from '../paths.js'
+import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import { medianStart, startupPostgresReport } from './startup-postgres-report.js'
 import type {
   PostgresStart,
@@ -98,16 +96,6 @@ describe('startup-postgres report', () => {
   })
 })
 
-describe('results/startup-postgres.md', () => {
-  const data = join(resultsDir, 'data', 'startup-postgres.json')
-  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
-  it.skipIf(!existsSync(data))(
-    'is what its saved data renders (edit the code, not the file)',
-    () => {
-      const saved = JSON.parse(readFileSync(data, 'utf8')) as StartupPostgresResult
-      expect(readFileSync(join(resultsDir, 'startup-postgres.md'), 'utf8')).toBe(
-        startupPostgresReport(saved),
-      )
-    },
-  )
-})
+describeRenderedPage<StartupPostgresResult>('startup-postgres', (saved) =>
+  startupPostgresReport(saved),
+)

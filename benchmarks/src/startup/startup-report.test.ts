@@ -1,7 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { resultsDir } from '../paths.js'
+import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import { minMedianMax } from './min-median-max.js'
 import { STARTUP_COMMAND } from './run-startup.js'
 import { firstSearchVerdict, startupReport, startupVerdicts } from './startup-report.js'
@@ -105,16 +103,4 @@ describe('start-up verdicts', () => {
   })
 })
 
-describe('results/startup.md', () => {
-  const data = join(resultsDir, 'data', 'startup.json')
-  // Skipped only before the benchmark first ran (no saved data yet); the data is committed with the page.
-  it.skipIf(!existsSync(data))(
-    'is what its saved data renders (edit the code, not the file)',
-    () => {
-      const saved = JSON.parse(readFileSync(data, 'utf8')) as StartupResult
-      expect(readFileSync(join(resultsDir, 'startup.md'), 'utf8')).toBe(
-        startupReport(saved, STARTUP_COMMAND),
-      )
-    },
-  )
-})
+describeRenderedPage<StartupResult>('startup', (saved) => startupReport(saved, STARTUP_COMMAND))
