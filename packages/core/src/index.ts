@@ -148,6 +148,7 @@ export {
 export { denseRerank } from './builtins/stages/dense-rerank.js'
 export {
   coverQuery,
+  heldInText,
   hopCoverage,
   HOP_COVERAGE_DEFAULTS,
   queryCoverage,

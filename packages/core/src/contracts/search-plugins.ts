@@ -29,6 +29,16 @@ export interface TextReader {
    * Highest idf first.
    */
   terms(index: 'passages' | 'entities' | 'events' | 'observations', text: string): TermWeight[]
+  /**
+   * Which of `terms` (terms as `terms` gives them) document `id` of that index holds, in the order
+   * given; undefined when the index has no document `id`. Read from the index's own term lists: the
+   * document is neither loaded nor analysed again.
+   */
+  held(
+    index: 'passages' | 'entities' | 'events' | 'observations',
+    id: string,
+    terms: readonly string[],
+  ): string[] | undefined
 }
 
 /** Dense search over a brain's vectors; absent when no embedder is configured. */

@@ -3,6 +3,7 @@ import type { Passage } from '../model/passage.js'
 import {
   coverageWindow,
   coverQuery,
+  heldInText,
   type QueryCoverageSettings,
 } from '../builtins/stages/query-coverage.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
@@ -27,11 +28,12 @@ export async function coverPackPassages(
   const loaded = await deps.store.passages.get(pool.map((c) => c.id))
   const texts = new Map(loaded.map((p) => [p.id, p.text]))
   const index = deps.indexes.passages
+  const inText = heldInText((passage) => index.termWeights(passage))
   const out = await coverQuery(
     pool.map((c) => ({ id: c.id, score: c.score, text: texts.get(c.id) ?? '', entity: null })),
     index.termWeights(text),
     settings,
-    (passage) => index.termWeights(passage),
+    (hit, terms) => index.heldTerms(hit.id, terms) ?? inText(hit, terms),
     hopsFrom,
   )
   const score = new Map(pool.map((c) => [c.id, c.score]))

@@ -29,6 +29,7 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
     text: {
       search: (index, query, k, filter) => indexes[index].search(query, k, filter),
       terms: (index, text) => indexes[index].termWeights(text),
+      held: (index, id, terms) => indexes[index].heldTerms(id, terms),
     },
     vectors: parts.vectors,
     graph: {

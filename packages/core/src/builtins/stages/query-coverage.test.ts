@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SearchContext, StageHit, TermWeight } from '../../contracts/search-plugins.js'
-import { coverQuery, hopCoverage, queryCoverage } from './query-coverage.js'
+import { coverQuery, heldInText, hopCoverage, queryCoverage } from './query-coverage.js'
 
 /** Words of a text, each weighing 1 unless `idf` says otherwise (a stand-in for the passage index). */
 const termsOf =
@@ -32,13 +32,13 @@ const words = (lambda: number, head = 20) => ({ lambda, head, hopWeight: 0 })
 
 describe('coverQuery', () => {
   it('gives the next place to the passage holding the words still uncovered', async () => {
-    const out = await coverQuery(HITS, termsOf()(QUERY), words(0.7), termsOf())
+    const out = await coverQuery(HITS, termsOf()(QUERY), words(0.7), heldInText(termsOf()))
     // The waterfall passage overtakes a second passage about the river.
     expect(out.order).toEqual(['bubye', 'falls', 'limpopo', 'other'])
   })
 
   it('keeps the incoming order at lambda 0', async () => {
-    const out = await coverQuery(HITS, termsOf()(QUERY), words(0), termsOf())
+    const out = await coverQuery(HITS, termsOf()(QUERY), words(0), heldInText(termsOf()))
     expect(out.order).toEqual(['bubye', 'limpopo', 'falls', 'other'])
     // Scores are the hits' own when coverage weighs nothing.
     expect([...out.scores.values()]).toEqual([10, 8, 6, 5])
@@ -47,11 +47,15 @@ describe('coverQuery', () => {
   it('weighs query words by idf: a rare word uncovered outweighs a common one', async () => {
     const hits = [hit('a', 10, 'alpha beta'), hit('b', 9, 'gamma'), hit('c', 9, 'delta')]
     const query = termsOf({ gamma: 1, delta: 5, alpha: 1, beta: 1 })('alpha beta gamma delta')
-    expect((await coverQuery(hits, query, words(0.7), termsOf())).order).toEqual(['a', 'c', 'b'])
+    expect((await coverQuery(hits, query, words(0.7), heldInText(termsOf()))).order).toEqual([
+      'a',
+      'c',
+      'b',
+    ])
   })
 
   it('scores fall with the new order and stay within the head', async () => {
-    const out = await coverQuery(HITS, termsOf()(QUERY), words(0.7), termsOf())
+    const out = await coverQuery(HITS, termsOf()(QUERY), words(0.7), heldInText(termsOf()))
     const scores = out.order!.map((id) => out.scores.get(id)!)
     for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]!)
     for (const s of scores) {
@@ -61,15 +65,17 @@ describe('coverQuery', () => {
   })
 
   it('answers no hits, equal scores and a query with no indexed word', async () => {
-    expect(await coverQuery([], termsOf()(QUERY), words(0.7), termsOf())).toEqual({
+    expect(await coverQuery([], termsOf()(QUERY), words(0.7), heldInText(termsOf()))).toEqual({
       scores: new Map(),
       order: [],
     })
     const equal = [hit('x', 2, 'river'), hit('y', 2, 'waterfall')]
     expect([
-      ...(await coverQuery(equal, termsOf()(QUERY), words(0.7), termsOf())).scores.values(),
+      ...(
+        await coverQuery(equal, termsOf()(QUERY), words(0.7), heldInText(termsOf()))
+      ).scores.values(),
     ]).toEqual([2, 2])
-    expect((await coverQuery(HITS, [], words(0.7), termsOf())).order).toEqual([
+    expect((await coverQuery(HITS, [], words(0.7), heldInText(termsOf()))).order).toEqual([
       'bubye',
       'limpopo',
       'falls',
@@ -97,7 +103,7 @@ describe('coverQuery with hops', () => {
         ['limpopo', 0.1],
       ])
     }
-    const out = await coverQuery(HOP_HITS, termsOf()(QUERY), HOPS, termsOf(), hopsFrom)
+    const out = await coverQuery(HOP_HITS, termsOf()(QUERY), HOPS, heldInText(termsOf()), hopsFrom)
     expect(out.order).toEqual(['bubye', 'zimbabwe', 'limpopo', 'harare'])
     // One walk, from the passage placed first.
     expect(walked).toEqual(['bubye'])
@@ -106,11 +112,17 @@ describe('coverQuery with hops', () => {
   })
 
   it('leaves hits behind the head in place when nothing links them', async () => {
-    const out = await coverQuery(HOP_HITS, termsOf()(QUERY), HOPS, termsOf(), async () => new Map())
+    const out = await coverQuery(
+      HOP_HITS,
+      termsOf()(QUERY),
+      HOPS,
+      heldInText(termsOf()),
+      async () => new Map(),
+    )
     expect(out.order).toEqual(['bubye', 'limpopo', 'harare', 'zimbabwe'])
     expect(out.scores.has('zimbabwe')).toBe(false)
     // Without a walk at all, the same.
-    const none = await coverQuery(HOP_HITS, termsOf()(QUERY), HOPS, termsOf())
+    const none = await coverQuery(HOP_HITS, termsOf()(QUERY), HOPS, heldInText(termsOf()))
     expect(none.order).toEqual(out.order)
   })
 })
@@ -132,7 +144,11 @@ describe('hopCoverage', () => {
           },
         },
         entities: { labels: (id: string) => (id === entity ? ['PLACE'] : undefined) },
-        text: { terms: (_index: string, text: string) => termsOf()(text) },
+        // No passage index holds these hits: their texts are read and analysed.
+        text: {
+          terms: (_index: string, text: string) => termsOf()(text),
+          held: () => undefined,
+        },
       }) as unknown as SearchContext
     const bare = HOP_HITS.map((h) => ({ ...h, text: '' }))
     const out = await stage.run(QUERY, bare, ctx(null), { lists: [] })
@@ -151,25 +167,39 @@ describe('hopCoverage', () => {
 })
 
 describe('queryCoverage', () => {
-  it('loads the head passages, re-orders them through the passage index terms', async () => {
+  it('re-orders the head through the passage index terms, loading only what the index lacks', async () => {
     const stage = queryCoverage({ head: 3 })
     expect(stage).toMatchObject({ kind: 'stage', name: 'coverage', reads: 'candidates', head: 3 })
     const asked: string[] = []
+    const loaded: string[] = []
     const texts = new Map(HITS.map((h) => [h.id, h.text]))
+    // The index holds every hit but `falls` (indexed since, say), whose text is loaded instead.
+    const indexed = new Map([...texts].filter(([id]) => id !== 'falls'))
     const ctx = {
       graph: {
-        passages: async (ids: string[]) => ids.map((id) => ({ id, text: texts.get(id)! })),
+        passages: async (ids: string[]) => {
+          loaded.push(...ids)
+          return ids.map((id) => ({ id, text: texts.get(id)! }))
+        },
       },
       text: {
         terms: (index: string, text: string) => {
           asked.push(index)
           return termsOf()(text)
         },
+        held: (index: string, id: string, terms: readonly string[]) => {
+          asked.push(index)
+          const text = indexed.get(id)
+          return text === undefined
+            ? undefined
+            : heldInText(termsOf())({ ...HITS[0]!, text }, terms)
+        },
       },
     } as unknown as SearchContext
     const bare = HITS.map((h) => ({ ...h, text: '' }))
     const out = await stage.run(QUERY, bare, ctx, { lists: [] })
     expect(out instanceof Map ? null : out.order).toEqual(['bubye', 'falls', 'limpopo', 'other'])
+    expect(loaded).toEqual(['falls'])
     expect(new Set(asked)).toEqual(new Set(['passages']))
   })
 })

@@ -121,14 +121,25 @@ function coverageStage(name: string, settings: QueryCoverageSettings): StagePlug
     reads: 'candidates',
     head: coverageWindow(settings, hops),
     async run(query, hits, ctx) {
+      const queryTerms = ctx.text.terms('passages', query)
+      const words = queryTerms.map((t) => t.term)
+      // Which query words a passage holds comes from the passage index's term lists; only a hit the
+      // index lacks (an entity, or a passage indexed since) is read from the store and analysed.
+      const held = new Map<string, readonly string[]>()
+      for (const h of hits) {
+        const terms = ctx.text.held('passages', h.id, words)
+        if (terms !== undefined) held.set(h.id, terms)
+      }
+      const missing = hits.filter((h) => !held.has(h.id)).map((h) => h.id)
       const texts = new Map(
-        (await ctx.graph.passages(hits.map((h) => h.id))).map((p) => [p.id, p.text]),
+        missing.length === 0 ? [] : (await ctx.graph.passages(missing)).map((p) => [p.id, p.text]),
       )
+      const inText = heldInText((text) => ctx.text.terms('passages', text))
       return coverQuery(
         hits.map((h) => ({ ...h, text: texts.get(h.id) ?? '' })),
-        ctx.text.terms('passages', query),
+        queryTerms,
         settings,
-        (text) => ctx.text.terms('passages', text),
+        (hit, terms) => held.get(hit.id) ?? inText(hit, terms),
         hops
           ? hopsThrough(
               (seeds) => ctx.graph.walk(seeds),
@@ -141,16 +152,31 @@ function coverageStage(name: string, settings: QueryCoverageSettings): StagePlug
 }
 
 /**
+ * Which of the query's `terms` a hit holds, found by analysing its text with `termsOf` (a BM25 index's
+ * `termWeights`), in the order of `terms`. What {@link coverQuery} is given when the hits' terms are not
+ * in an index: a passage index's `heldTerms` answers the same without the analysis.
+ */
+export function heldInText(
+  termsOf: (text: string) => readonly TermWeight[],
+): (hit: StageHit, terms: readonly string[]) => string[] {
+  return (hit, terms) => {
+    const inText = new Set(termsOf(hit.text).map((t) => t.term))
+    return terms.filter((t) => inText.has(t))
+  }
+}
+
+/**
  * The greedy xQuAD ordering of `hits` over the query's weighted terms (see {@link queryCoverage}),
  * with the hop link of {@link hopCoverage} when `hopsFrom` is given: the mass a walk from the first
- * placed hit gives each other hit. Settings are read as `QueryCoverageSettings`; hits beyond
- * `head` take part only through a link.
+ * placed hit gives each other hit. `holds` says which of the query's terms (highest idf first) a
+ * hit holds, in that order ({@link heldInText}, or a passage index's `heldTerms`). Settings are read
+ * as `QueryCoverageSettings`; hits beyond `head` take part only through a link.
  */
 export async function coverQuery(
   hits: readonly StageHit[],
   queryTerms: readonly TermWeight[],
   settings: Pick<QueryCoverageSettings, 'lambda' | 'head' | 'hopWeight'>,
-  termsOf: (text: string) => readonly TermWeight[],
+  holds: (hit: StageHit, terms: readonly string[]) => readonly string[],
   hopsFrom: ((id: string) => Promise<ReadonlyMap<string, number>>) | null = null,
 ): Promise<StageResult> {
   const { lambda, hopWeight } = settings
@@ -168,13 +194,11 @@ export async function coverQuery(
     lo = Math.min(lo, h.score)
   }
   const relevance = (i: number) => (i >= head ? 0 : hi > lo ? (hits[i]!.score - lo) / (hi - lo) : 1)
-  // Only the query's terms matter in a hit: keep those it holds, analysed when the hit is first
-  // weighed (a hit behind the head only once a link makes it a contender).
-  const heldTerms: (string[] | undefined)[] = []
-  const held = (i: number) =>
-    (heldTerms[i] ??= termsOf(hits[i]!.text)
-      .map((t) => t.term)
-      .filter((t) => weight.has(t)))
+  // Only the query's terms matter in a hit: keep those it holds, asked when the hit is first weighed
+  // (a hit behind the head only once a link makes it a contender).
+  const terms = [...weight.keys()]
+  const heldTerms: (readonly string[] | undefined)[] = []
+  const held = (i: number) => (heldTerms[i] ??= holds(hits[i]!, terms))
   const uncovered = new Set(weight.keys())
   const link = new Map<string, number>()
   const linkable = hopsFrom !== null && hopWeight > 0

@@ -256,6 +256,36 @@ describe('Bm25Index.termWeights', () => {
   })
 })
 
+describe('Bm25Index.heldTerms', () => {
+  it("is termWeights of the document's text restricted to the terms asked, in their order", () => {
+    const texts = [
+      'The Bubye River is a river in the country Zimbabwe, rivers and more rivers',
+      'Victoria Falls is a waterfall in Zimbabwe; covid19 p53 mutations',
+      'Unrelated text about cats',
+      '',
+    ]
+    const index = new Bm25Index()
+    texts.forEach((text, i) => index.add(`d${i}`, text))
+    const asked = index
+      .termWeights(texts.join(' ') + ' absent words')
+      .map((t) => t.term)
+      .concat(['nowhere'])
+    texts.forEach((text, i) => {
+      const inText = new Set(index.termWeights(text).map((t) => t.term))
+      expect(index.heldTerms(`d${i}`, asked)).toEqual(asked.filter((t) => inText.has(t)))
+    })
+    expect(index.heldTerms('d0', [])).toEqual([])
+    expect(index.heldTerms('missing', asked)).toBeUndefined()
+    // Replaced, removed and compacted documents answer for what the index now holds.
+    index.add('d2', 'a waterfall now')
+    expect(index.heldTerms('d2', ['waterfal', 'cat'])).toEqual(['waterfal'])
+    index.remove('d1')
+    expect(index.heldTerms('d1', asked)).toBeUndefined()
+    index.compact()
+    expect(index.heldTerms('d0', ['zimbabw', 'river', 'waterfal'])).toEqual(['zimbabw', 'river'])
+  })
+})
+
 describe('kthLargest', () => {
   it('is the k-th largest score of the listed documents, -Infinity when there are fewer', () => {
     const scores = Float64Array.from([5, 1, 9, 3, 9, 0])

@@ -469,6 +469,27 @@ export class Bm25Index {
       .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
   }
 
+  /**
+   * Which of `terms` (analysed terms, as `termWeights` gives them) document `id` holds, in the order
+   * given; undefined when `id` is no live document. Read from the forward term lists: the document's
+   * text is neither read nor analysed again, and the answer is what `termWeights(text)` of the text it
+   * was indexed with would contain.
+   */
+  heldTerms(id: string, terms: readonly string[]): string[] | undefined {
+    const doc = this.docOf.get(id)
+    if (doc === undefined) return undefined
+    const known: { token: string; term: number }[] = []
+    for (const token of terms) {
+      const term = this.terms.get(token)
+      if (term !== undefined) known.push({ token, term })
+    }
+    if (known.length === 0) return []
+    const sorted = [...new Set(known.map((k) => k.term))].sort((a, b) => a - b)
+    const flags = this.docTerms.holds(doc, sorted)
+    const held = new Set(sorted.filter((_, i) => flags[i]))
+    return known.filter((k) => held.has(k.term)).map((k) => k.token)
+  }
+
   /** Top `k` documents by BM25, best first, ties broken by id. `filter` drops ids before ranking. */
   search(query: string, k: number, filter?: (id: string) => boolean): ScoredId[] {
     if (k <= 0 || this.live === 0) return []

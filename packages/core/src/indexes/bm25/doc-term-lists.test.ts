@@ -18,6 +18,19 @@ describe('DocTermLists', () => {
     })
   })
 
+  it('says which of a sorted set of terms a document holds, past multi-byte terms and frequencies', () => {
+    const lists = new DocTermLists()
+    // Term numbers and frequencies of one to three bytes each.
+    const terms = [0, 3, 127, 128, 20_000, 20_001, 3_000_000]
+    const tfs = [1, 300, 1, 2, 70_000, 1, 5]
+    lists.append(terms, tfs)
+    lists.append([], [])
+    const asked = [0, 1, 127, 129, 20_000, 20_001, 2_999_999, 3_000_000, 4_000_000]
+    expect(lists.holds(0, asked)).toEqual(asked.map((t) => terms.includes(t)))
+    expect(lists.holds(0, [])).toEqual([])
+    expect(lists.holds(1, [0, 3])).toEqual([false, false])
+  })
+
   it("erases a document's list without moving its neighbours", () => {
     const lists = new DocTermLists()
     lists.append([1, 5], [1, 2])
