@@ -81,6 +81,28 @@ describe('walkPassages', () => {
   })
 })
 
+describe('walkPassages scratch space', () => {
+  it('leaves nothing behind for the next walk, also after the graph grew', () => {
+    const graph = chain()
+    const fromP1 = { passages: new Map([['p1', 1]]), nodes: new Map() }
+    const fromP4 = {
+      passages: new Map([
+        ['p4', 2],
+        ['p3', 1],
+      ]),
+      nodes: new Map([[0, 1]]),
+    }
+    const first = walkPassages(graph, fromP1, exact)
+    const other = walkPassages(graph, fromP4, DEFAULT_WALK)
+    expect(walkPassages(graph, fromP1, exact)).toEqual(first)
+    expect(walkPassages(graph, fromP4, DEFAULT_WALK)).toEqual(other)
+    graph.apply({ entities: [entity('D', ['p4', 'p6'])] })
+    const grown = walkPassages(graph, fromP4, DEFAULT_WALK)
+    expect(grown.passages.get('p6')).toBeGreaterThan(0)
+    expect(walkPassages(graph, fromP1, exact)).toEqual(first)
+  })
+})
+
 describe('walkFromSeeds', () => {
   it('weights entity seeds by specificity: a rare entity pulls its passages above a frequent one', () => {
     const graph = chain()

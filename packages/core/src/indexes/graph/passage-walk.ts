@@ -77,20 +77,34 @@ export function walkPassages(
 ): WalkResult {
   // Node space: entity n -> n; passage p -> offset + p.
   const offset = graph.nodeCount
-  const residual = new Map<number, number>()
-  const estimate = new Map<number, number>()
   let total = 0
   for (const w of seeds.passages.values()) if (w > 0) total += w
   for (const w of seeds.nodes.values()) if (w > 0) total += w
   if (total === 0) return { passages: new Map(), nodes: new Map(), pushes: 0 }
-  const add = (map: Map<number, number>, key: number, value: number) =>
-    map.set(key, (map.get(key) ?? 0) + value)
+  const s = takeScratch(graph, offset + graph.passageId.length)
+  const { residual, estimate, degrees, flags, touched, estimated } = s
+  const touch = (u: number) => {
+    if ((flags[u]! & TOUCHED) === 0) {
+      flags[u]! |= TOUCHED
+      touched.push(u)
+    }
+  }
+  // The queue starts with the seeds in the order they were first given mass.
+  const queue: number[] = []
+  const seed = (u: number, mass: number) => {
+    touch(u)
+    if ((flags[u]! & QUEUED) === 0) {
+      flags[u]! |= QUEUED
+      queue.push(u)
+    }
+    residual[u]! += mass
+  }
   // A seed passage no entity cites has no edges: it keeps its own mass.
   const passages = new Map<string, number>()
   for (const [id, w] of seeds.passages) {
     if (w <= 0) continue
     const p = graph.passageNumber(id)
-    if (p !== undefined) add(residual, offset + p, w / total)
+    if (p !== undefined) seed(offset + p, w / total)
     else passages.set(id, (passages.get(id) ?? 0) + w / total)
   }
 
@@ -106,7 +120,7 @@ export function walkPassages(
       skipSet.set(set, (skipped = graph.labelSets[set]!.some((l) => skip.has(l))))
     return !skipped
   }
-  for (const [n, w] of seeds.nodes) if (w > 0 && walkable(n)) add(residual, n, w / total)
+  for (const [n, w] of seeds.nodes) if (w > 0 && walkable(n)) seed(n, w / total)
   const mention = (n: number) =>
     hubDamping === 0 ? 1 : Math.max(1, graph.nodePassages[n]!.length) ** -hubDamping
   const neighbours = (u: number, visit: (v: number, w: number) => void) => {
@@ -125,51 +139,125 @@ export function walkPassages(
         if (walkable(v)) visit(v, relationWeight)
       }
   }
-  const degrees = new Map<number, number>()
+  let sum = 0
+  const count = (_v: number, w: number) => (sum += w)
+  // An entity's mentions weigh 1 each when mentions are not damped and relationships carry nothing:
+  // its degree is its passage count, without visiting them (a hub cited by hundreds of passages is
+  // touched by most walks).
+  const plainEntities = hubDamping === 0 && relationWeight === 0
   const degree = (u: number) => {
-    let d = degrees.get(u)
-    if (d === undefined) {
-      let sum = 0
-      neighbours(u, (_v, w) => (sum += w))
-      degrees.set(u, (d = sum))
+    if (plainEntities && u < offset) return graph.nodePassages[u]!.length
+    if ((flags[u]! & DEGREE) === 0) {
+      touch(u)
+      sum = 0
+      neighbours(u, count)
+      degrees[u] = sum
+      flags[u]! |= DEGREE
     }
-    return d
+    return degrees[u]!
+  }
+  const addEstimate = (u: number, mass: number) => {
+    if ((flags[u]! & ESTIMATED) === 0) {
+      flags[u]! |= ESTIMATED
+      estimated.push(u)
+    }
+    estimate[u]! += mass
+  }
+  // The node being pushed from: the mass it spreads and its degree.
+  let spread = 0
+  let from = 0
+  const push = (v: number, w: number) => {
+    touch(v)
+    const next = residual[v]! + (spread * w) / from
+    residual[v] = next
+    if ((flags[v]! & QUEUED) === 0 && next >= tolerance * degree(v)) {
+      flags[v]! |= QUEUED
+      queue.push(v)
+    }
   }
 
-  const queue = [...residual.keys()]
-  const queued = new Set(queue)
   let pushes = 0
-  while (queue.length > 0 && pushes < options.maxPushes) {
-    const u = queue.pop()!
-    queued.delete(u)
-    const r = residual.get(u) ?? 0
-    const d = degree(u)
-    if (d === 0) {
-      add(estimate, u, r)
-      residual.delete(u)
-      continue
-    }
-    if (r < tolerance * d) continue
-    pushes++
-    add(estimate, u, restart * r)
-    residual.delete(u)
-    const spread = (1 - restart) * r
-    neighbours(u, (v, w) => {
-      const next = (residual.get(v) ?? 0) + (spread * w) / d
-      residual.set(v, next)
-      if (!queued.has(v) && next >= tolerance * degree(v)) {
-        queued.add(v)
-        queue.push(v)
+  try {
+    while (queue.length > 0 && pushes < options.maxPushes) {
+      const u = queue.pop()!
+      flags[u]! &= ~QUEUED
+      const r = residual[u]!
+      const d = degree(u)
+      if (d === 0) {
+        addEstimate(u, r)
+        residual[u] = 0
+        continue
       }
-    })
-  }
+      if (r < tolerance * d) continue
+      pushes++
+      addEstimate(u, restart * r)
+      residual[u] = 0
+      spread = (1 - restart) * r
+      from = d
+      neighbours(u, push)
+    }
 
-  const nodes = new Map<number, number>()
-  for (const [u, mass] of estimate) {
-    if (u >= offset) passages.set(graph.passageId[u - offset]!, mass)
-    else nodes.set(u, mass)
+    const nodes = new Map<number, number>()
+    for (const u of estimated) {
+      if (u >= offset) passages.set(graph.passageId[u - offset]!, estimate[u]!)
+      else nodes.set(u, estimate[u]!)
+    }
+    return { passages, nodes, pushes }
+  } finally {
+    releaseScratch(graph, s)
   }
-  return { passages, nodes, pushes }
+}
+
+/** Flags per node of a walk's scratch space. */
+const TOUCHED = 1
+const QUEUED = 2
+const DEGREE = 4
+const ESTIMATED = 8
+
+/**
+ * Per-node residual, estimate and degree of a walk in arrays over the node space, reused by the next
+ * walk over the same graph: only the nodes a walk touched are cleared after it, so a walk costs its
+ * neighbourhood, not the brain (maps keyed by node, as before, cost about twice as much per push).
+ */
+interface WalkScratch {
+  residual: Float64Array
+  estimate: Float64Array
+  degrees: Float64Array
+  flags: Uint8Array
+  /** Nodes with any field set, to clear. */
+  touched: number[]
+  /** Nodes in the order they were first given an estimate (the result's order). */
+  estimated: number[]
+}
+
+const scratches = new WeakMap<GraphIndex, WalkScratch>()
+
+function takeScratch(graph: GraphIndex, size: number): WalkScratch {
+  const held = scratches.get(graph)
+  // Taken while in use: a walk is synchronous, so none runs inside another, but one that did would get its own.
+  scratches.delete(graph)
+  if (held !== undefined && held.flags.length >= size) return held
+  const n = Math.max(16, Math.ceil(size * 1.25))
+  return {
+    residual: new Float64Array(n),
+    estimate: new Float64Array(n),
+    degrees: new Float64Array(n),
+    flags: new Uint8Array(n),
+    touched: [],
+    estimated: [],
+  }
+}
+
+function releaseScratch(graph: GraphIndex, s: WalkScratch): void {
+  for (const u of s.touched) {
+    s.residual[u] = 0
+    s.estimate[u] = 0
+    s.degrees[u] = 0
+    s.flags[u] = 0
+  }
+  s.touched.length = 0
+  s.estimated.length = 0
+  scratches.set(graph, s)
 }
 
 /**
@@ -194,9 +282,18 @@ export function walkFromSeeds(
     { passages: seeds.passages, nodes: specificSeeds(graph, seeds.entities) },
     settings,
   )
-  const entities = new Map<string, number>()
-  for (const [n, mass] of result.nodes) entities.set(graph.uuid[n]!, mass)
-  return { passages: result.passages, entities }
+  // Entities by uuid only when read: the graph stage reads passages alone.
+  let entities: Map<string, number> | undefined
+  return {
+    passages: result.passages,
+    get entities() {
+      if (entities === undefined) {
+        entities = new Map()
+        for (const [n, mass] of result.nodes) entities.set(graph.uuid[n]!, mass)
+      }
+      return entities
+    },
+  }
 }
 
 /**
