@@ -49,6 +49,28 @@ describe('PassageSequence', () => {
 })
 
 describe('PassageSequence snapshot', () => {
+  it('finds a passage in a long sequence, after moves and removals, and after a restore', () => {
+    const seq = new PassageSequence()
+    // 600 chunks of one source arriving shuffled; equal positions are ordered by id.
+    const order = Array.from({ length: 600 }, (_, i) => (i * 367) % 600)
+    for (const i of order) seq.add(passage(`c${i}`, '01', { source: 'doc', position: i >> 1 }))
+    seq.add(passage('c10', '01', { source: 'doc', position: 1000 })) // moved to the end
+    seq.remove('c300')
+    const expected = Array.from({ length: 600 }, (_, i) => i)
+      .filter((i) => i !== 300 && i !== 10)
+      .map((i) => `c${i}`)
+      .sort((a, b) => (Number(a.slice(1)) >> 1) - (Number(b.slice(1)) >> 1) || (a < b ? -1 : 1))
+      .concat(['c10'])
+    const restored = PassageSequence.fromParts(seq.toParts())
+    for (const s of [seq, restored])
+      expected.forEach((id, i) =>
+        expect(s.neighbours(id).sort()).toEqual(
+          [expected[i - 1], expected[i + 1]].filter((n) => n !== undefined).sort(),
+        ),
+      )
+    expect(seq.neighbours('c300')).toEqual([])
+  })
+
   it('restores in slices what it saved, the same as in one go', () => {
     const seq = new PassageSequence()
     for (let i = 0; i < 12_000; i++)

@@ -23,6 +23,8 @@ const before = (a: Entry, b: Entry) =>
 export class PassageSequence {
   private readonly sequences = new Map<string, Entry[]>()
   private readonly keysOf = new Map<string, string[]>()
+  /** Each passage's entry, to find it in its (sorted) sequences by binary search. */
+  private readonly entryOf = new Map<string, Entry>()
 
   get size(): number {
     return this.keysOf.size
@@ -48,6 +50,23 @@ export class PassageSequence {
       list.splice(i, 0, entry)
     }
     this.keysOf.set(p.id, keys)
+    this.entryOf.set(p.id, entry)
+  }
+
+  /** Where `id`'s entry is in sequence `key` (binary search: the lists are sorted by `before`). */
+  private indexIn(list: readonly Entry[], id: string): number {
+    const entry = this.entryOf.get(id)
+    if (entry === undefined) return -1
+    let lo = 0
+    let hi = list.length - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const order = before(list[mid]!, entry)
+      if (order === 0) return mid
+      if (order < 0) lo = mid + 1
+      else hi = mid - 1
+    }
+    return -1
   }
 
   /** Takes a passage out of its sequences (forgotten); false when it was not there. */
@@ -56,11 +75,12 @@ export class PassageSequence {
     if (keys === undefined) return false
     for (const key of keys) {
       const list = this.sequences.get(key)!
-      const i = list.findIndex((e) => e.id === id)
+      const i = this.indexIn(list, id)
       if (i >= 0) list.splice(i, 1)
       if (list.length === 0) this.sequences.delete(key)
     }
     this.keysOf.delete(id)
+    this.entryOf.delete(id)
     return true
   }
 
@@ -119,7 +139,9 @@ export class PassageSequence {
       const list: Entry[] = new Array(lengths[k]!)
       for (let j = 0; j < list.length; j++, i++) {
         const id = ids[i]!
-        list[j] = { id, at: at[i]!, position: position[i]! }
+        const entry = { id, at: at[i]!, position: position[i]! }
+        list[j] = entry
+        sequence.entryOf.set(id, entry)
         const known = sequence.keysOf.get(id)
         if (known === undefined) sequence.keysOf.set(id, [key])
         else known.push(key)
@@ -140,10 +162,12 @@ export class PassageSequence {
 
   /** The passages just before and after `id` in each of its sequences (none for an unknown id). */
   neighbours(id: string): string[] {
+    const keys = this.keysOf.get(id)
+    if (keys === undefined || keys.length === 0) return []
     const out = new Set<string>()
-    for (const key of this.keysOf.get(id) ?? []) {
+    for (const key of keys) {
       const list = this.sequences.get(key)!
-      const i = list.findIndex((e) => e.id === id)
+      const i = this.indexIn(list, id)
       if (i > 0) out.add(list[i - 1]!.id)
       if (i >= 0 && i < list.length - 1) out.add(list[i + 1]!.id)
     }
