@@ -56,6 +56,19 @@ describe('graph-snapshot report', () => {
     expect(md).toContain('with the built index: equal.')
   })
 
+  it('gives the longest stall of saves when the probe ran beside saves (none in older results)', () => {
+    const withStalls = result()
+    const saves = withStalls.saves.map((s, i) => ({ ...s, stallMs: 10 + i }))
+    const md = graphSnapshotReport({ ...withStalls, saves })
+    expect(md).toContain(
+      '| save of the snapshot (`saveGraphSnapshot`) | 300 / 600 / 900 | 250 / 250 / 250 |  | 10 / 11 / 12 |',
+    )
+    expect(md).toContain('beside each save and load')
+    expect(graphSnapshotReport(result())).toContain(
+      '| save of the snapshot (`saveGraphSnapshot`) | 300 / 600 / 900 | 250 / 250 / 250 |  |  |',
+    )
+  })
+
   it('says so when the loaded graph differed', () => {
     expect(graphSnapshotReport(result(false))).toContain('with the built index: DIFFERENT.')
     expect(graphSnapshotReport(result(false))).toContain('(their snapshot parts): DIFFERENT.')

@@ -15,6 +15,10 @@ function spread(values: readonly number[], digits = 0): string {
 /** results/graph-snapshot.md, rendered from its saved data (results/data/graph-snapshot.json). */
 export function graphSnapshotReport(result: GraphSnapshotResult): string {
   const { graph, builds, saves, loads, lexical } = result
+  // Results saved before the probe ran beside saves have no save stalls.
+  const saveStalls = saves.every((s) => s.stallMs !== undefined)
+    ? saves.map((s) => s.stallMs!)
+    : null
   const runs = builds.length
   const ratio =
     minMedianMax(builds.map((b) => b.wallMs)).median /
@@ -72,7 +76,7 @@ export function graphSnapshotReport(result: GraphSnapshotResult): string {
           spread(saves.map((s) => s.wallMs)),
           spread(saves.map((s) => s.cpuMs)),
           '',
-          '',
+          saveStalls === null ? '' : spread(saveStalls),
         ],
         [
           'load of the lexical snapshot (`loadLexicalSnapshot`, indexes restored)',
@@ -84,9 +88,14 @@ export function graphSnapshotReport(result: GraphSnapshotResult): string {
       ],
     ),
     '',
-    'Longest event-loop stall: a 5 ms interval timer runs beside each load and records its largest gap ' +
-      'between two runs, minus 5 ms (`loopStallProbe`): how long any other request on the process ' +
-      'waited, at worst, while the snapshot loaded (the steps below are timed separately and have no probe).',
+    saveStalls === null
+      ? 'Longest event-loop stall: a 5 ms interval timer runs beside each load and records its largest gap ' +
+        'between two runs, minus 5 ms (`loopStallProbe`): how long any other request on the process ' +
+        'waited, at worst, while the snapshot loaded (the steps below are timed separately and have no probe).'
+      : 'Longest event-loop stall: a 5 ms interval timer runs beside each save and load and records its ' +
+        'largest gap between two runs, minus 5 ms (`loopStallProbe`): how long any other request on the ' +
+        'process waited, at worst, while the snapshot was saved (encoded and hashed in slices, a turn of ' +
+        'the event loop every ~10 ms) or loaded (the steps below are timed separately and have no probe).',
     '',
     `The brain's lexical indexes (\`LexicalIndexes\`: ${int(lexical.documents.entities)} entities and ` +
       `${int(lexical.documents.events)} events in their BM25 indexes, no passages or observations) were ` +

@@ -15,6 +15,11 @@ export interface GraphSaveRun {
   readonly wallMs: number
   readonly cpuMs: number
   readonly bytes: number
+  /**
+   * As `GraphLoadRun.stallMs`, during the save (encoded in slices since; absent from results saved
+   * before the probe ran beside saves).
+   */
+  readonly stallMs?: number
 }
 
 /** One `loadGraphSnapshot`, with where its time goes (measured again, step by step, after it). */

@@ -87,7 +87,7 @@ const lexicalStateOf = (l: LexicalIndexes) => l.toParts()
  * store (`GraphIndex.build`, what a start without a graph snapshot does on a brain's first graph
  * request), its snapshot saved (`saveGraphSnapshot`), and loaded (`loadGraphSnapshot`), each with wall
  * and CPU time and, after a full collection, the heap the index holds. The first load is compared
- * field by field with the built index. Each load runs beside a stall probe (`loopStallProbe`): the
+ * field by field with the built index. Each save and load runs beside a stall probe (`loopStallProbe`): the
  * longest the event loop went without a turn meanwhile. The brain's lexical indexes are built once
  * from the store and their snapshot loaded `runs` times the same way. Writes results/graph-snapshot.md
  * and results/data/graph-snapshot.json.
@@ -160,8 +160,11 @@ export async function runGraphSnapshot(
 
       t = performance.now()
       cpu = process.cpuUsage()
+      const saveProbe = loopStallProbe()
       const bytes = await saveGraphSnapshot(built, snapshot)
-      saves.push({ wallMs: performance.now() - t, cpuMs: cpuMsSince(cpu), bytes })
+      const saveWallMs = performance.now() - t
+      const saveCpuMs = cpuMsSince(cpu)
+      saves.push({ wallMs: saveWallMs, cpuMs: saveCpuMs, bytes, stallMs: await saveProbe.stop() })
       const builtState = run === 0 ? stateOf(built) : null
       built = null
 

@@ -6,6 +6,8 @@ import { fixtures } from '../../testing/fixtures.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
 import { createEngine } from '../engine/create-engine.js'
 import { memoryAdapter } from '../memory-adapter/index.js'
+import type { Logger } from '../logger.js'
+import type { Pause } from './index-component.js'
 import { GraphIndex } from './graph/graph-index.js'
 import { parseSnapshotMeta, SNAPSHOT_META } from './snapshot-meta.js'
 
@@ -70,13 +72,18 @@ async function adapterWithSnapshots(): Promise<TestAdapter> {
 }
 
 /** One life of the process: an engine on `storage` (background saves out of the way). */
-async function boot(storage: TestAdapter) {
+async function boot(
+  storage: TestAdapter,
+  logger?: Logger,
+  savePause?: (part: 'lexical' | 'graph') => Pause,
+) {
   const engram = createEngine({
+    ...(logger === undefined ? {} : { logger }),
     storage,
     version: 't',
     defaultBrain: null,
     embedder: null,
-    snapshots: { idleMs: 3_600_000 },
+    snapshots: { idleMs: 3_600_000, ...(savePause === undefined ? {} : { savePause }) },
   })
   await engram.start()
   if ((await engram.brains.get(BRAIN)) === null) await engram.brains.create(BRAIN)
@@ -119,7 +126,9 @@ const graphDirs = async (storage: TestAdapter) =>
 /** Every own field of a graph but its caches (as `graph-snapshot.test.ts` compares them). */
 const fieldsOf = (graph: GraphIndex) =>
   Object.fromEntries(
-    Object.entries(graph).filter(([key]) => key !== 'views' && key !== 'changeCount'),
+    Object.entries(graph).filter(
+      ([key]) => key !== 'views' && key !== 'changeCount' && key !== 'writeCount',
+    ),
   )
 
 describe('graph index snapshots', () => {
@@ -288,5 +297,51 @@ describe('graph index snapshots', () => {
     const after = await graphDirs(storage)
     expect(after).toHaveLength(1)
     expect(after).not.toContain(dir)
+  })
+
+  it('are dropped, not failed, when a write comes between two slices of the encode; the next save writes it', async () => {
+    const storage = await adapterWithSnapshots()
+    const logs: { level: string; msg: string; obj: object }[] = []
+    const record =
+      (level: string) =>
+      (obj: object, msg = '') =>
+        logs.push({ level, msg, obj })
+    const logger: Logger = {
+      debug: () => {},
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    }
+    // At the graph encode's first pause, a write touching the graph is committed (its `beforeCommit`
+    // moves the graph's epoch), then the encode goes on.
+    let write: Promise<unknown> | null = null
+    const savePause = (part: 'lexical' | 'graph') => () => {
+      if (part !== 'graph' || write !== null) return undefined
+      write = first.engram.commit(BRAIN, {
+        relationships: [
+          rel({ uuid: 'r6', subjectUuid: 'laptop', name: 'NEAR', objectUuid: 'mouse' }),
+        ],
+      })
+      return write.then(() => undefined)
+    }
+    const first = await boot(storage, logger, savePause)
+    await first.engram.commit(BRAIN, SEED)
+    await first.graph()
+    await first.engram.indexes.saveSnapshots(BRAIN)
+    expect(write).not.toBeNull()
+    expect(logs.filter((l) => l.level !== 'info')).toEqual([])
+    const dropped = logs.find((l) => l.msg === 'graph snapshot dropped: written to meanwhile')
+    // Stopped in the encode (between two slices), before any file was written.
+    expect(dropped?.obj).toMatchObject({ part: 'graph', recorded: false })
+    expect(dropped?.obj).not.toHaveProperty('writeMs')
+    expect(await graphId(first.store)).toBeUndefined()
+    expect(await graphDirs(storage)).toEqual([])
+    // Saved at stop, with the write.
+    await first.engram.stop()
+    expect(await graphId(first.store)).toBeDefined()
+    const second = await boot(storage)
+    expect((await second.engram.indexes.get(BRAIN)).graph.restored).toBe(true)
+    expect((await second.graph()).relationshipCount('laptop')).toBe(2)
+    expect(storage.relationshipScans).toBe(0)
   })
 })

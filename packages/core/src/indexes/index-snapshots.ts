@@ -3,6 +3,8 @@ import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { loopYielder } from '../loop-yielder.js'
+import { isChangedDuringSave } from './changed-during-save.js'
+import type { Pause } from './index-component.js'
 import type { WriteSummary } from '../contracts/coordination.js'
 import type { BrainStore, StorageAdapter, WriteBatch } from '../contracts/storage-adapter.js'
 import { VECTOR_INDEX_DEFAULTS, type VectorIndex } from './vectors/vector-index.js'
@@ -47,6 +49,11 @@ export interface VectorSnapshotOptions {
    * to a large brain would otherwise rewrite its snapshot (~4 KB per 512-d vector) every `idleMs`.
    */
   minIntervalMs?: number
+  /**
+   * The pause between two slices of a lexical or graph save's encode (default `loopYielder()`: an
+   * event-loop turn every ~10 ms). A test passes one that writes to the brain in between.
+   */
+  savePause?: (part: 'lexical' | 'graph') => Pause
 }
 
 /** The indexes of a brain a snapshot is saved from. */
@@ -120,9 +127,12 @@ export interface IndexSnapshotsDeps extends VectorSnapshotOptions {
  * the snapshot files of the parts it touches at once (the lexical snapshot holds ids and terms, the
  * graph's names, ids and the start of descriptions and observations), rather than at the next save.
  *
- * While a save reads an index (hnswlib on a libuv thread; BM25 is encoded synchronously), the commit
- * listeners of writes that touch it wait, so the index does not change under the reader; searches
- * go on.
+ * While a save reads a vector index (hnswlib on a libuv thread), the commit listeners of writes that
+ * touch it wait, so the index does not change under the reader; searches go on. The lexical indexes
+ * and the graph are encoded in slices with event-loop turns between them (`saveLexicalSnapshot`,
+ * `saveGraphSnapshot`): a write that touches them during a turn bumps the part's epoch first, and the
+ * save stops at its next slice and writes nothing (`changed-during-save.ts`); a later save writes
+ * the part again.
  *
  * Loading: a vector index is handed over once its flat vectors and ids are read; hnswlib reads its
  * graph meanwhile, and the index searches exactly until then (`VectorIndex.graphReady`), so a large
@@ -328,17 +338,31 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
     state.timer.unref()
   }
 
-  /** Writes the part's snapshot files: `reading` is set while the index must not change. */
-  async function writePart(state: BrainState, part: PartIndex, dir: string, id: string) {
+  const savePause = deps.savePause ?? (() => loopYielder())
+
+  /**
+   * Writes the part's snapshot files: `reading` is set while the index must not change. The lexical
+   * indexes and the graph are encoded in slices with event-loop turns in between (`loopYielder`), and
+   * a write may be applied during a turn: `changed` (the part's epoch moved, which `beforeCommit` and
+   * feed batches bump before the write reaches the index) then stops the save with a
+   * `ChangedDuringSaveError`, which `savePart` takes as a dropped save. The graph also stops on its
+   * own write count (`saveGraphSnapshot`), whoever wrote to it.
+   */
+  async function writePart(
+    state: BrainState,
+    part: PartIndex,
+    dir: string,
+    id: string,
+    changed: () => boolean,
+  ) {
     if (part.kind === 'lexical') {
-      // Encoded synchronously (no write can change the index meanwhile), then written.
-      await saveLexicalSnapshot(part.index, dir)
+      await saveLexicalSnapshot(part.index, dir, { pause: savePause('lexical'), changed })
       return { count: part.index.passages.size, sync: () => Promise.resolve() }
     }
     if (part.kind === 'graph') {
-      // Built (`saveNow`), and encoded synchronously as the lexical indexes are.
+      // Built (`saveNow`).
       const graph = part.index.built!
-      await saveGraphSnapshot(graph, dir)
+      await saveGraphSnapshot(graph, dir, savePause('graph'), changed)
       return { count: graph.nodeCount, sync: () => Promise.resolve() }
     }
     state.reading = saveVectorIndex(part.index, dir, { id })
@@ -352,25 +376,43 @@ export function createIndexSnapshots(deps: IndexSnapshotsDeps): IndexSnapshots {
 
   async function savePart(state: BrainState, name: SnapshotPart, part: PartIndex) {
     const epoch = state.epoch.get(name) ?? 0
+    const changed = () => (state.epoch.get(name) ?? 0) !== epoch
     // Feed-validated: the feed seq the index reflects as it is read (no batch is being applied).
     const label = feed === undefined ? undefined : deps.writeSeq?.(state.brainId)
     if (feed !== undefined && (label === undefined || state.feed === null)) return
     const id = randomUUID()
     const dir = join(state.dir, snapshotDirName(name, id))
     const started = performance.now()
+    const what = part.kind === 'vectors' ? 'vector' : part.kind
     let recorded = false
     try {
-      const { count, sync } = await writePart(state, part, dir, id)
+      const files = await writePart(state, part, dir, id, changed).catch((error: unknown) => {
+        // Written to between two slices of the encode: nothing written, nothing to record.
+        if (isChangedDuringSave(error)) return null
+        throw error
+      })
+      if (files === null) {
+        logger.info(
+          {
+            brainId: state.brainId,
+            part: name,
+            recorded,
+            ms: Math.round(performance.now() - started),
+          },
+          `${what} snapshot dropped: written to meanwhile`,
+        )
+        return
+      }
+      const { count, sync } = files
       const written = performance.now()
       await sync()
       recorded = await serial(state, async () => {
-        if ((state.epoch.get(name) ?? 0) !== epoch || !(await live(state))) return false
+        if (changed() || !(await live(state))) return false
         const seqs = label === undefined ? undefined : new Map(state.feed?.seqs).set(name, label)
         await writeMeta(state, withSnapshotId(await readMeta(state), name, id), seqs)
         state.current.set(name, id)
         return true
       })
-      const what = part.kind === 'vectors' ? 'vector' : part.kind
       logger.info(
         {
           brainId: state.brainId,

@@ -1,11 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fixtures } from '../../testing/fixtures.js'
+import { isChangedDuringSave } from './changed-during-save.js'
 import { LexicalIndexes } from './lexical-indexes.js'
 import { loadLexicalSnapshot, saveLexicalSnapshot } from './lexical-snapshot.js'
-import { decodeSnapshot } from './snapshot-codec.js'
+import { decodeSnapshot, encodeSnapshot } from './snapshot-codec.js'
 import { SLICE_ITEMS } from './sliced-work.js'
 
 const { entity, passage } = fixtures
@@ -57,5 +58,58 @@ describe('lexical snapshot loads', () => {
       expect(restored[index].search('movie 12 rated laptop', 5)).toEqual(
         built[index].search('movie 12 rated laptop', 5),
       )
+  })
+})
+
+describe('lexical snapshot saves', () => {
+  async function indexes(count: number): Promise<LexicalIndexes> {
+    const lexical = new LexicalIndexes()
+    await lexical.apply(
+      {
+        passages: Array.from({ length: count }, (_, i) =>
+          passage({ id: `p${i}`, text: `passage ${i} about walruses`, position: i }),
+        ),
+      },
+      () => undefined,
+    )
+    return lexical
+  }
+
+  it('in slices write the bytes a save in one go writes', async () => {
+    const lexical = await indexes(3 * SLICE_ITEMS)
+    const dir = await mkdtemp(join(tmpdir(), 'engram-lexical-save-'))
+    dirs.push(dir)
+    let pauses = 0
+    const pause = () => {
+      pauses++
+      return new Promise<void>((resolve) => setImmediate(resolve))
+    }
+    await saveLexicalSnapshot(lexical, dir, { pause, changed: () => false })
+    const file = await readFile(join(dir, 'lexical.bin'))
+    expect(file.equals(encodeSnapshot(lexical.toParts()))).toBe(true)
+    // The passage ids alone are three pieces.
+    expect(pauses).toBeGreaterThan(3)
+  })
+
+  it('stop, writing nothing, when the caller says the indexes changed between two slices', async () => {
+    const lexical = await indexes(3 * SLICE_ITEMS)
+    const dir = await mkdtemp(join(tmpdir(), 'engram-lexical-save-'))
+    dirs.push(dir)
+    let written = false
+    const pause = () => {
+      // A write during a turn (`index-snapshots.ts` bumps the part's epoch before applying it).
+      if (!written) {
+        written = true
+        return lexical.apply({ passages: [passage({ id: 'late', text: 'late walrus' })] }, () => {
+          return undefined
+        })
+      }
+      return undefined
+    }
+    const error = await saveLexicalSnapshot(lexical, dir, { pause, changed: () => written }).catch(
+      (e: unknown) => e,
+    )
+    expect(isChangedDuringSave(error)).toBe(true)
+    expect(await readdir(dir)).toEqual([])
   })
 })

@@ -4,8 +4,10 @@ import {
   decodeSnapshot,
   decodeSnapshotSliced,
   encodeSnapshot,
+  encodeSnapshotSliced,
   type SnapshotParts,
 } from './snapshot-codec.js'
+import { runWhole, SLICE_ITEMS } from './sliced-work.js'
 
 describe('snapshot codec', () => {
   it('gives back JSON values, typed arrays and string lists, a NUL inside a string included', () => {
@@ -63,5 +65,37 @@ describe('snapshot codec', () => {
     // The restored index goes on taking documents.
     restored.add('new', 'walrus walrus')
     expect(restored.search('walrus', 1)[0]!.id).toBe('new')
+  })
+
+  it('encode in slices to the bytes an encode in one go makes, with room after them', () => {
+    const ids = Array.from({ length: 2 * SLICE_ITEMS + 5 }, (_, i) => `id-${i}-é`)
+    const parts: SnapshotParts = {
+      json: { n: ids.length },
+      arrays: {
+        big: Float64Array.from({ length: 300_000 }, (_, i) => i / 3),
+        small: Uint8Array.of(1, 2, 3),
+      },
+      strings: {
+        ids,
+        // A NUL in a later piece: the whole list is stored as JSON, as in one go.
+        late: [...ids.slice(0, SLICE_ITEMS + 1), 'a\u0000b'],
+        empty: [],
+        blank: [''],
+        endsBlank: [...ids.slice(0, SLICE_ITEMS), ''],
+      },
+    }
+    const whole = encodeSnapshot(parts)
+    const work = encodeSnapshotSliced(parts, 32)
+    let slices = 0
+    let step = work.next()
+    for (; step.done !== true; step = work.next()) slices++
+    const sliced = step.value
+    expect(sliced.length).toBe(whole.length + 32)
+    expect(sliced.subarray(0, whole.length).equals(whole)).toBe(true)
+    expect(sliced.subarray(whole.length).every((b) => b === 0)).toBe(true)
+    // Three pieces of `ids`, two of `endsBlank`, three MiB of `big`, at least.
+    expect(slices).toBeGreaterThan(3 + 2 + 2)
+    expect(decodeSnapshot(whole)).toEqual(decodeSnapshot(runWhole(encodeSnapshotSliced(parts))))
+    expect(decodeSnapshot(whole).strings).toEqual(parts.strings)
   })
 })

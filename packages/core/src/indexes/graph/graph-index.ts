@@ -207,6 +207,7 @@ export class GraphIndex {
   readonly nodePassages: number[][] = []
   private readonly passageEdges = new Map<string, Set<number>>()
   private changeCount = 0
+  private writeCount = 0
 
   /**
    * An empty graph, or one holding `state` (a snapshot's, `graph-snapshot.ts`), taken as it is (not
@@ -315,6 +316,17 @@ export class GraphIndex {
   }
 
   /**
+   * Writes applied since the graph was created, whatever they changed (`changes` counts only those
+   * communities depend on). A snapshot save encodes the graph in slices and stops when this moved
+   * meanwhile (`saveGraphSnapshot`): every change to the state goes through `apply` (the put and
+   * remove methods are private, called by `apply` and by `build` on a graph no one holds yet), so
+   * counting there covers every writer, the snapshot's epoch bookkeeping or not.
+   */
+  get writes(): number {
+    return this.writeCount
+  }
+
+  /**
    * Reads every entity, relationship and entity observation of a store, page by page, letting other
    * work run between pages (a large brain takes seconds).
    */
@@ -345,6 +357,7 @@ export class GraphIndex {
 
   /** Follows a committed batch (same order as the store: puts, then deletes). */
   apply(batch: WriteBatch): void {
+    this.writeCount++
     this.views.clear()
     for (const e of batch.entities ?? []) this.putEntity(e)
     for (const r of batch.relationships ?? []) this.putRelationship(r)

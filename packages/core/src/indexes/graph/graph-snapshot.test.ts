@@ -176,7 +176,9 @@ async function builtGraph(batches: WriteBatch[] = UPDATES): Promise<GraphIndex> 
  */
 function fieldsOf(graph: GraphIndex): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(graph).filter(([key]) => key !== 'views' && key !== 'changeCount'),
+    Object.entries(graph).filter(
+      ([key]) => key !== 'views' && key !== 'changeCount' && key !== 'writeCount',
+    ),
   )
 }
 

@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { polarity as polaritySchema, type Polarity } from '../../model/common.js'
-import { digestBytes } from '../../digest.js'
 import type { Window } from '../../time/validity.js'
 import {
   arrayPart,
   decodeSnapshotSliced,
-  encodeSnapshot,
+  encodeSnapshotSliced,
   isCount,
   jsonPart,
   stringsPart,
@@ -16,9 +15,10 @@ import {
 import { writeFileDurably } from '../vectors/vector-snapshot.js'
 import type { Pause } from '../index-component.js'
 import { loopYielder } from '../../loop-yielder.js'
-import { csrRanges, ranges, runSliced, runWhole, type Sliced } from '../sliced-work.js'
+import { csrRanges, ranges, runSliced, runWhole, SLICE_ITEMS, type Sliced } from '../sliced-work.js'
+import { runSlicedUnlessChanged } from '../changed-during-save.js'
 import { deriveGraphIndex } from './graph-index-derived.js'
-import { compactGraphState } from './compact-graph-state.js'
+import { compactGraphStateSliced } from './compact-graph-state.js'
 import { GraphIndex, UNBOUNDED_WINDOW, type GraphIndexState } from './graph-index.js'
 
 /*
@@ -51,46 +51,85 @@ const EDGE_DEPRECATED = 2
 
 const POLARITIES: readonly string[] = polaritySchema.options
 
-/** Lists of numbers in CSR form: list `i` is `values[offsets[i]..offsets[i + 1]]`. */
-function csr(lists: readonly (readonly number[])[]): { offsets: Uint32Array; values: Uint32Array } {
-  const offsets = new Uint32Array(lists.length + 1)
-  let total = 0
-  for (let i = 0; i < lists.length; i++) offsets[i + 1] = total += lists[i]!.length
-  const values = new Uint32Array(total)
-  for (let i = 0; i < lists.length; i++) values.set(lists[i]!, offsets[i]!)
-  return { offsets, values }
+/*
+ * Encoding (`graphToPartsSliced`): every array of one item per node, edge or passage is converted a
+ * few thousand items at a time (`ranges`, `sliced-work.ts`), so that a save can give the event loop
+ * turns in between: on MovieLens-small's graph the conversions took ~300 ms in one go.
+ */
+
+/** Numbers as a Uint32Array (as `Uint32Array.from`), in slices. */
+function* u32(list: readonly number[]): Sliced<Uint32Array> {
+  const out = new Uint32Array(list.length)
+  yield* ranges(list.length, (from, to) => {
+    for (let i = from; i < to; i++) out[i] = list[i]!
+  })
+  return out
+}
+
+/** Numbers as a Float64Array (as `Float64Array.from`), in slices. */
+function* f64(list: readonly number[]): Sliced<Float64Array> {
+  const out = new Float64Array(list.length)
+  yield* ranges(list.length, (from, to) => {
+    for (let i = from; i < to; i++) out[i] = list[i]!
+  })
+  return out
 }
 
 /** Offsets (CSR) of lists of any kind, their items flattened by the caller in the same order. */
-function offsetsOf(lists: readonly (readonly unknown[])[]): Uint32Array {
+function* offsetsOf(lists: readonly (readonly unknown[])[]): Sliced<Uint32Array> {
   const offsets = new Uint32Array(lists.length + 1)
   let total = 0
-  for (let i = 0; i < lists.length; i++) offsets[i + 1] = total += lists[i]!.length
+  yield* ranges(lists.length, (from, to) => {
+    for (let i = from; i < to; i++) offsets[i + 1] = total += lists[i]!.length
+  })
   return offsets
 }
 
+/** Lists of numbers in CSR form: list `i` is `values[offsets[i]..offsets[i + 1]]`. */
+function* csr(
+  lists: readonly (readonly number[])[],
+): Sliced<{ offsets: Uint32Array; values: Uint32Array }> {
+  const offsets = yield* offsetsOf(lists)
+  const values = new Uint32Array(offsets[lists.length]!)
+  yield* csrRanges(offsets, lists.length, (from, to) => {
+    for (let i = from; i < to; i++) values.set(lists[i]!, offsets[i]!)
+  })
+  return { offsets, values }
+}
+
 /** Strings that may be null: a flag byte per item, and the present strings in order. */
-function nullable(list: readonly (string | null)[]): { flags: Uint8Array; values: string[] } {
+function* nullable(
+  list: readonly (string | null)[],
+): Sliced<{ flags: Uint8Array; values: string[] }> {
   const flags = new Uint8Array(list.length)
   const values: string[] = []
-  list.forEach((s, i) => {
-    if (s === null) return
-    flags[i] = 1
-    values.push(s)
+  yield* ranges(list.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const s = list[i]!
+      if (s === null) continue
+      flags[i] = 1
+      values.push(s)
+    }
   })
   return { flags, values }
 }
 
 /** Repeated strings (null allowed) as a table and an index per item (-1: null). */
-function interned(list: readonly (string | null)[]): { ids: Int32Array; table: string[] } {
+function* interned(list: readonly (string | null)[]): Sliced<{ ids: Int32Array; table: string[] }> {
   const ids = new Int32Array(list.length)
   const table: string[] = []
   const idOf = new Map<string, number>()
-  list.forEach((s, i) => {
-    if (s === null) return void (ids[i] = -1)
-    let id = idOf.get(s)
-    if (id === undefined) idOf.set(s, (id = table.push(s) - 1))
-    ids[i] = id
+  yield* ranges(list.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const s = list[i]!
+      if (s === null) {
+        ids[i] = -1
+        continue
+      }
+      let id = idOf.get(s)
+      if (id === undefined) idOf.set(s, (id = table.push(s) - 1))
+      ids[i] = id
+    }
   })
   return { ids, table }
 }
@@ -100,55 +139,119 @@ function interned(list: readonly (string | null)[]): { ids: Int32Array; table: s
  * window: records written at once share their `created`, and a load shares their window objects
  * (never changed in place: a write replaces a record's window).
  */
-function windows(list: readonly Window[]): { ids: Uint32Array; table: Float64Array } {
+function* windows(list: readonly Window[]): Sliced<{ ids: Uint32Array; table: Float64Array }> {
   const ids = new Uint32Array(list.length)
   const rows: number[] = []
-  const rowOf = new Map<string, number>()
-  list.forEach((w, i) => {
-    if (w === UNBOUNDED_WINDOW) return
-    const key = `${w.validFrom} ${w.validTo} ${w.created} ${w.expired}`
-    let row = rowOf.get(key)
-    if (row === undefined) {
-      rows.push(w.validFrom, w.validTo, w.created, w.expired)
-      rowOf.set(key, (row = rows.length / 4))
+  // Rows by window, through a map per field (as the four numbers joined as a key would, `Map`
+  // equating NaNs and zeros as their text does): one rated event per row on MovieLens, and the key
+  // as text cost 15-25 ms a slice. `validFrom` last, the field that differs most (events' dates).
+  const rowOf = new Map<number, Map<number, Map<number, Map<number, number>>>>()
+  const inner = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+    let value = map.get(key)
+    if (value === undefined) map.set(key, (value = make()))
+    return value
+  }
+  yield* ranges(list.length, (from, to) => {
+    for (let i = from; i < to; i++) {
+      const w = list[i]!
+      if (w === UNBOUNDED_WINDOW) continue
+      const byFrom = inner(
+        inner(
+          inner(rowOf, w.expired, () => new Map()),
+          w.validTo,
+          () => new Map(),
+        ),
+        w.created,
+        () => new Map<number, number>(),
+      )
+      let row = byFrom.get(w.validFrom)
+      if (row === undefined) {
+        rows.push(w.validFrom, w.validTo, w.created, w.expired)
+        byFrom.set(w.validFrom, (row = rows.length / 4))
+      }
+      ids[i] = row
     }
-    ids[i] = row
   })
   return { ids, table: Float64Array.from(rows) }
 }
 
+/** A map's keys and values, in order, in slices. */
+function* entriesOf<K, V>(map: ReadonlyMap<K, V>): Sliced<{ keys: K[]; values: V[] }> {
+  const keys: K[] = []
+  const values: V[] = []
+  for (const [key, value] of map) {
+    keys.push(key)
+    values.push(value)
+    if (keys.length % SLICE_ITEMS === 0) yield
+  }
+  return { keys, values }
+}
+
 /** A map of sets of numbers as its keys, and the sets in CSR form (the sets' order kept). */
-function setsOf(map: ReadonlyMap<string, ReadonlySet<number>>) {
-  return { keys: [...map.keys()], ...csr([...map.values()].map((set) => [...set])) }
+function* setsOf(map: ReadonlyMap<string, ReadonlySet<number>>) {
+  const { keys, values } = yield* entriesOf(map)
+  const lists: number[][] = []
+  yield* ranges(values.length, (from, to) => {
+    for (let i = from; i < to; i++) lists.push([...values[i]!])
+  })
+  return { keys, ...(yield* csr(lists)) }
+}
+
+/** Per-record flag bytes: `a` sets `bitA`, `b` sets `bitB`. */
+function* flagsOf(a: readonly boolean[], bitA: number, b: readonly boolean[], bitB: number) {
+  const out = new Uint8Array(a.length)
+  yield* ranges(a.length, (from, to) => {
+    for (let i = from; i < to; i++) out[i] = (a[i] ? bitA : 0) | (b[i] ? bitB : 0)
+  })
+  return out
+}
+
+/** The ids and texts of every node's observations, flattened in order. */
+function* observationsOf(observations: readonly (readonly { id: string; text: string }[])[]) {
+  const ids: string[] = []
+  const texts: string[] = []
+  yield* ranges(observations.length, (from, to) => {
+    for (let n = from; n < to; n++)
+      for (const o of observations[n]!) {
+        ids.push(o.id)
+        texts.push(o.text)
+      }
+  })
+  return { ids, texts }
 }
 
 /**
- * The graph as snapshot parts, without what deletions left in it (`compactGraphState`). Synchronous:
- * the graph cannot change meanwhile.
+ * The graph as snapshot parts, without what deletions left in it (`compactGraphState`), in one go.
  */
 export function graphToParts(graph: GraphIndex): SnapshotParts {
-  const s = compactGraphState(graph.toState())
+  return runWhole(graphToPartsSliced(graph))
+}
+
+/**
+ * As `graphToParts`, in slices. The parts share lists with the graph (its uuids, names, ...) and are
+ * read from it slice after slice: the caller must stop when the graph is written to meanwhile
+ * (`saveGraphSnapshot` does, by its write count), and encode the parts before the next write.
+ */
+export function* graphToPartsSliced(graph: GraphIndex): Sliced<SnapshotParts> {
+  const s = yield* compactGraphStateSliced(graph.toState())
   const labelSets = s.labelSets
   const kindSets = s.kindSets
-  const polarity = interned(s.polarity)
-  const description = nullable(s.description)
-  const edgeDescription = nullable(s.edgeDescription)
-  const flowKey = interned(s.flowKey)
-  const adjacency = csr(s.adjacency)
-  const nodePassages = csr(s.nodePassages)
-  const passageEntities = csr(s.passageEntities)
-  const passageNodes = setsOf(s.passageNodes)
-  const passageEdges = setsOf(s.passageEdges)
-  const nodeWindow = windows(s.nodeWindow)
-  const edgeWindow = windows(s.edgeWindow)
-  const nodeFlags = Uint8Array.from(
-    s.present,
-    (p, n) => (p ? NODE_PRESENT : 0) | (s.deleted[n] ? NODE_DELETED : 0),
-  )
-  const edgeFlags = Uint8Array.from(
-    s.live,
-    (l, e) => (l ? EDGE_LIVE : 0) | (s.deprecated[e] ? EDGE_DEPRECATED : 0),
-  )
+  const polarity = yield* interned(s.polarity)
+  const description = yield* nullable(s.description)
+  const edgeDescription = yield* nullable(s.edgeDescription)
+  const flowKey = yield* interned(s.flowKey)
+  const adjacency = yield* csr(s.adjacency)
+  const nodePassages = yield* csr(s.nodePassages)
+  const passageEntities = yield* csr(s.passageEntities)
+  const passageNodes = yield* setsOf(s.passageNodes)
+  const passageEdges = yield* setsOf(s.passageEdges)
+  const nodeWindow = yield* windows(s.nodeWindow)
+  const edgeWindow = yield* windows(s.edgeWindow)
+  const nodeFlags = yield* flagsOf(s.present, NODE_PRESENT, s.deleted, NODE_DELETED)
+  const edgeFlags = yield* flagsOf(s.live, EDGE_LIVE, s.deprecated, EDGE_DEPRECATED)
+  const observations = yield* observationsOf(s.observations)
+  const observationNode = yield* entriesOf(s.observationNode)
+  const loopNode = yield* entriesOf(s.loopNode)
   return {
     json: {
       format: FORMAT,
@@ -157,36 +260,36 @@ export function graphToParts(graph: GraphIndex): SnapshotParts {
       passages: s.passageId.length,
     },
     arrays: {
-      labelSetId: Uint32Array.from(s.labelSetId),
-      labelSetOffsets: offsetsOf(labelSets),
+      labelSetId: yield* u32(s.labelSetId),
+      labelSetOffsets: yield* offsetsOf(labelSets),
       polarity: polarity.ids,
-      time: Float64Array.from(s.time),
+      time: yield* f64(s.time),
       descriptionFlags: description.flags,
-      observationOffsets: offsetsOf(s.observations),
-      observationNodeNodes: Uint32Array.from(s.observationNode.values()),
+      observationOffsets: yield* offsetsOf(s.observations),
+      observationNodeNodes: yield* u32(observationNode.values),
       nodeFlags,
-      kindSetId: Uint32Array.from(s.kindSetId),
-      kindSetOffsets: offsetsOf(kindSets),
+      kindSetId: yield* u32(s.kindSetId),
+      kindSetOffsets: yield* offsetsOf(kindSets),
       adjacencyOffsets: adjacency.offsets,
       adjacency: adjacency.values,
-      loops: Uint32Array.from(s.loops),
+      loops: yield* u32(s.loops),
       nodePassagesOffsets: nodePassages.offsets,
       nodePassages: nodePassages.values,
       nodeWindow: nodeWindow.ids,
       nodeWindows: nodeWindow.table,
-      subject: Uint32Array.from(s.subject),
-      object: Uint32Array.from(s.object),
-      predicateId: Uint32Array.from(s.predicateId),
+      subject: yield* u32(s.subject),
+      object: yield* u32(s.object),
+      predicateId: yield* u32(s.predicateId),
       flowKey: flowKey.ids,
-      edgeTime: Float64Array.from(s.edgeTime),
-      weight: Float64Array.from(s.weight),
-      linkWeight: Float64Array.from(s.linkWeight),
+      edgeTime: yield* f64(s.edgeTime),
+      weight: yield* f64(s.weight),
+      linkWeight: yield* f64(s.linkWeight),
       edgeDescriptionFlags: edgeDescription.flags,
       edgeFlags,
       edgeWindow: edgeWindow.ids,
       edgeWindows: edgeWindow.table,
-      loopEdges: Uint32Array.from(s.loopNode.keys()),
-      loopNodes: Uint32Array.from(s.loopNode.values()),
+      loopEdges: yield* u32(loopNode.keys),
+      loopNodes: yield* u32(loopNode.values),
       passageEntitiesOffsets: passageEntities.offsets,
       passageEntities: passageEntities.values,
       passageNodesOffsets: passageNodes.offsets,
@@ -200,9 +303,9 @@ export function graphToParts(graph: GraphIndex): SnapshotParts {
       labelSets: labelSets.flat(),
       polarities: polarity.table,
       description: description.values,
-      observationIds: s.observations.flatMap((list) => list.map((o) => o.id)),
-      observationTexts: s.observations.flatMap((list) => list.map((o) => o.text)),
-      observationNodeIds: [...s.observationNode.keys()],
+      observationIds: observations.ids,
+      observationTexts: observations.texts,
+      observationNodeIds: observationNode.keys,
       kindSets: kindSets.flat(),
       edgeUuid: s.edgeUuid,
       predicates: s.predicates,
@@ -510,16 +613,45 @@ export function graphFromParts(parts: SnapshotParts, now = Date.now()): GraphInd
   return runWhole(graphFromPartsSliced(parts, now))
 }
 
+/** The graph's file but its SHA-256: parts, encoded, with room for the digest at the end. */
+function* encodeGraph(graph: GraphIndex): Sliced<Buffer> {
+  return yield* encodeSnapshotSliced(yield* graphToPartsSliced(graph), DIGEST_BYTES)
+}
+
 /**
- * Writes the graph into directory `dir` as one file (`snapshot-codec.ts`, then its SHA-256), encoded
- * synchronously (the graph cannot change meanwhile), written under a temporary name, synced, then
- * renamed and the directory synced: the file is complete or absent. 0700 / 0600 as every file of a
- * brain (`private-files.ts`). Returns the file's size in bytes.
+ * Writes the graph into directory `dir` as one file (`snapshot-codec.ts`, then its SHA-256), written
+ * under a temporary name, synced, then renamed and the directory synced: the file is complete or
+ * absent. 0700 / 0600 as every file of a brain (`private-files.ts`). Returns the file's size in bytes.
+ *
+ * Encoded and hashed in slices, calling `pause` between them (by default a turn of the event loop
+ * every ~10 ms): on MovieLens-small's graph the encode otherwise held the event loop for 0.4-0.65 s.
+ * A write may be applied to the graph during a turn, and the parts read before it would not make one
+ * graph with those read after it: the save then stops, writing nothing, with a
+ * `ChangedDuringSaveError` (`changed-during-save.ts`), which the caller takes as "dropped, a write came",
+ * not as a failure. "Changed" is the graph's own count of writes (`GraphIndex.writes`, bumped by every
+ * `apply`, whoever calls it), or `changed()` answering true (the caller's own test, to stop sooner:
+ * `index-snapshots.ts` passes the part's epoch, bumped before a write is even committed). Once
+ * encoded, the bytes are the save's own: writes after that need no check here (the caller's epoch
+ * decides whether the file is recorded).
  */
-export async function saveGraphSnapshot(graph: GraphIndex, dir: string): Promise<number> {
-  const bytes = encodeSnapshot(graphToParts(graph))
-  await writeFileDurably(dir, FILE, Buffer.concat([bytes, digestBytes('sha256', bytes)]))
-  return bytes.length + DIGEST_BYTES
+export async function saveGraphSnapshot(
+  graph: GraphIndex,
+  dir: string,
+  pause: Pause = loopYielder(),
+  changed: () => boolean = () => false,
+): Promise<number> {
+  const writes = graph.writes
+  const bytes = await runSlicedUnlessChanged(
+    encodeGraph(graph),
+    pause,
+    () => graph.writes !== writes || changed(),
+    'graph',
+  )
+  const end = bytes.length - DIGEST_BYTES
+  const digest = await runSliced(sha256Sliced(bytes.subarray(0, end)), pause)
+  digest.copy(bytes, end)
+  await writeFileDurably(dir, FILE, bytes)
+  return bytes.length
 }
 
 /**
