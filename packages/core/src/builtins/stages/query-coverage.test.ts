@@ -167,7 +167,7 @@ describe('hopCoverage', () => {
 })
 
 describe('queryCoverage', () => {
-  it('re-orders the head through the passage index terms, loading only what the index lacks', async () => {
+  it('re-orders the head through the passage index terms, loading only passages the index lacks', async () => {
     const stage = queryCoverage({ head: 3 })
     expect(stage).toMatchObject({ kind: 'stage', name: 'coverage', reads: 'candidates', head: 3 })
     const asked: string[] = []
@@ -176,6 +176,8 @@ describe('queryCoverage', () => {
     // The index holds every hit but `falls` (indexed since, say), whose text is loaded instead.
     const indexed = new Map([...texts].filter(([id]) => id !== 'falls'))
     const ctx = {
+      // An entity hit holds no words and is not loaded.
+      entities: { labels: (id: string) => (id === 'ann' ? ['PERSON'] : undefined) },
       graph: {
         passages: async (ids: string[]) => {
           loaded.push(...ids)
@@ -196,9 +198,15 @@ describe('queryCoverage', () => {
         },
       },
     } as unknown as SearchContext
-    const bare = HITS.map((h) => ({ ...h, text: '' }))
+    const bare = [...HITS, hit('ann', 1, '')].map((h) => ({ ...h, text: '' }))
     const out = await stage.run(QUERY, bare, ctx, { lists: [] })
-    expect(out instanceof Map ? null : out.order).toEqual(['bubye', 'falls', 'limpopo', 'other'])
+    expect(out instanceof Map ? null : out.order).toEqual([
+      'bubye',
+      'falls',
+      'limpopo',
+      'other',
+      'ann',
+    ])
     expect(loaded).toEqual(['falls'])
     expect(new Set(asked)).toEqual(new Set(['passages']))
   })

@@ -116,18 +116,19 @@ function coverageStage(name: string, settings: QueryCoverageSettings): StagePlug
   return {
     kind: 'stage',
     name,
-    // Only the pool's passage texts are read (one store call), not the whole candidate window's
-    // records, which `reads: 'records'` would hydrate first.
+    // Only which query words each hit of the pool holds is read (from the passage index), not the
+    // whole candidate window's records, which `reads: 'records'` would hydrate first.
     reads: 'candidates',
     head: coverageWindow(settings, hops),
     async run(query, hits, ctx) {
       const queryTerms = ctx.text.terms('passages', query)
       const words = queryTerms.map((t) => t.term)
-      // Which query words a passage holds comes from the passage index's term lists; only a hit the
-      // index lacks (an entity, or a passage indexed since) is read from the store and analysed.
+      // Which query words a passage holds comes from the passage index's term lists; only a passage
+      // the index does not hold (yet) is read from the store and analysed. Entities hold none.
       const held = new Map<string, readonly string[]>()
       for (const h of hits) {
-        const terms = ctx.text.held('passages', h.id, words)
+        const terms =
+          ctx.entities.labels(h.id) !== undefined ? [] : ctx.text.held('passages', h.id, words)
         if (terms !== undefined) held.set(h.id, terms)
       }
       const missing = hits.filter((h) => !held.has(h.id)).map((h) => h.id)
