@@ -7,6 +7,7 @@ import type {
   Source,
   StructuredRecord,
   Task,
+  TextIngestPayload,
 } from '../src/index.js'
 
 const AT = '2024-03-08T10:00:00.000Z'
@@ -101,6 +102,16 @@ export const fixtures = {
     timestamp: AT,
     type: 'node_created',
     change: { type: 'node_created', node: { name: 'Emily' } },
+    ...o,
+  }),
+  /** The payload of an `ingest_text` task for `text` (no JSON, meta keys or observations). */
+  textPayload: (text: string, o: Partial<TextIngestPayload> = {}): TextIngestPayload => ({
+    text,
+    json: null,
+    metaKeys: {},
+    observateFor: [],
+    sourceTimestamp: '2024-01-01T00:00:00.000Z',
+    skipEnrichment: false,
     ...o,
   }),
   task: (o: Partial<Task> = {}): Task => ({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fixtures } from '../../testing/fixtures.js'
 import { createEngine } from '../engine/create-engine.js'
 import type { Engram } from '../engine/engine-types.js'
 import { stableId } from '../ids.js'
@@ -111,14 +112,7 @@ const ingest = async (engram: Engram, text: string) =>
     await engram.tasks.submit({
       brainId: 'default',
       kind: INGEST_TEXT,
-      payload: {
-        text,
-        json: null,
-        metaKeys: {},
-        observateFor: [],
-        sourceTimestamp: '2024-01-01T00:00:00.000Z',
-        skipEnrichment: false,
-      },
+      payload: fixtures.textPayload(text),
     })
   ).task.id
 

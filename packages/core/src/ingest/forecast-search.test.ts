@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { fixtures } from '../../testing/fixtures.js'
 import type { Embedder } from '../contracts/embedder.js'
 import { createEngine } from '../engine/create-engine.js'
 import { VectorIndex } from '../indexes/vectors/vector-index.js'
@@ -33,14 +34,7 @@ async function ingest(engram: ReturnType<typeof createEngine>, text: string): Pr
   const { task } = await engram.tasks.submit({
     brainId: 'default',
     kind: INGEST_TEXT,
-    payload: {
-      text,
-      json: null,
-      metaKeys: {},
-      observateFor: [],
-      sourceTimestamp: '2024-01-01T00:00:00.000Z',
-      skipEnrichment: false,
-    },
+    payload: fixtures.textPayload(text),
   })
   await engram.tasks.idle()
   return task.id

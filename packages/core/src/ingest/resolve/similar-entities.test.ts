@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { fixtures } from '../../../testing/fixtures.js'
 import type { Embedder } from '../../contracts/embedder.js'
 import type { Extractor } from '../../contracts/extractor.js'
 import { createEngine } from '../../engine/create-engine.js'
@@ -52,14 +53,7 @@ const ingest = (engram: ReturnType<typeof setup>['engram'], text: string) =>
   engram.tasks.submit({
     brainId: 'default',
     kind: INGEST_TEXT,
-    payload: {
-      text,
-      json: null,
-      metaKeys: {},
-      observateFor: [],
-      sourceTimestamp: '2024-01-01T00:00:00.000Z',
-      skipEnrichment: false,
-    },
+    payload: fixtures.textPayload(text),
   })
 
 describe('entity resolution by embedding, through ingestion', () => {
