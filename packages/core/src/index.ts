@@ -5,6 +5,12 @@ export * from './ids.js'
 export * from './logger.js'
 export { loopYielder } from './loop-yielder.js'
 export {
+  createForeground,
+  NO_FOREGROUND,
+  type Foreground,
+  type ForegroundOptions,
+} from './foreground.js'
+export {
   backoffMs,
   parseRetryAfter,
   retryAfterMs,

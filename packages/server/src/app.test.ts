@@ -29,6 +29,34 @@ describe('public routes', () => {
   })
 })
 
+describe('requests before ingestion', () => {
+  it("touches the engine's foreground when a request arrives and when it is answered", async () => {
+    let touches = 0
+    const own = await buildTestApp({
+      foreground: { touch: () => void touches++, turn: () => undefined },
+    })
+    try {
+      const res = await own.app.inject({ method: 'GET', url: '/health' })
+      expect(res.statusCode).toBe(200)
+      expect(touches).toBe(2)
+      // Errors raised before a route runs count too.
+      await own.app.inject({ method: 'GET', url: '/retrieve/entities' })
+      expect(touches).toBe(4)
+      // A task's submission asks for background work: it does not hold tasks back.
+      const submitted = await own.app.inject({
+        method: 'POST',
+        url: '/ingest/',
+        headers: own.system,
+        payload: { text: 'Ada Lovelace wrote the first program.' },
+      })
+      expect(submitted.statusCode).toBe(202)
+      expect(touches).toBe(4)
+    } finally {
+      await own.close()
+    }
+  })
+})
+
 describe('authentication and brain selection', () => {
   it('401 without, with an unknown, or with conflicting tokens', async () => {
     for (const headers of [

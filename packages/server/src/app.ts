@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import multipart from '@fastify/multipart'
@@ -84,7 +88,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests arriving while the server closes answer the envelope (plugins/closing-guard.ts).
     return503OnClosing: false,
   })
-  app.addHook('onRequest', requireHost)
+  // Every request arriving and answered tells the task queue that requests are being served, so that
+  // ingestion's main-thread steps give way to them (core's foreground.ts, TASK_YIELD_MS). Submissions
+  // of tasks do not: they ask for that background work, and a client loading documents one request
+  // after another would otherwise hold its own ingestion back.
+  const { foreground } = engram
+  const touch = (request: FastifyRequest) => {
+    if (request.routeOptions.config?.submitsTask !== true) foreground.touch()
+  }
+  app.addHook('onRequest', (request, reply, done) => {
+    touch(request)
+    requireHost(request, reply, done)
+  })
   registerJsonBodyParser(app)
   registerClosingGuard(app)
 
@@ -112,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Callback style: two hooks run on every response, and neither needs a promise in the usual case.
   app.addHook('onSend', (request, reply, payload, done) => {
+    touch(request)
     void reply.header('X-Request-ID', request.id)
     drainUnreadBody(request, reply, () => done(null, payload))
   })

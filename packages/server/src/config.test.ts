@@ -14,6 +14,7 @@ describe('configuration', () => {
       storage: 'sqlite',
       workers: 5,
       workersPerBrain: 4,
+      taskYieldMs: 0,
     })
     expect(config.systemToken).toBeUndefined()
   })
@@ -24,6 +25,8 @@ describe('configuration', () => {
       ['STORAGE', 'mongo'],
       ['WORKERS', '0'],
       ['WORKERS_PER_BRAIN', '6'],
+      ['TASK_YIELD_MS', '-1'],
+      ['TASK_YIELD_MS', '2.5'],
       ['BASE_PATH', 'api'],
       ['DEFAULT_BRAIN', '1x'],
       ['SERVICEPAT_TOKEN', 'short'],
@@ -39,6 +42,11 @@ describe('configuration', () => {
       expect(() => loadConfig({ [name!]: value }), name).toThrow(ConfigError)
       expect(() => loadConfig({ [name!]: value }), name).toThrow(name!)
     }
+  })
+
+  it("reads the tasks' yield to requests: off (0) by default", () => {
+    expect(loadConfig({ TASK_YIELD_MS: '5' }).taskYieldMs).toBe(5)
+    expect(loadConfig({ TASK_YIELD_MS: '20' }).taskYieldMs).toBe(20)
   })
 
   it('reads the index memory budget, unlimited by default', () => {

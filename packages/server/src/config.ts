@@ -63,6 +63,11 @@ export interface ServerConfig {
   workers: number
   /** Ingestion tasks of one brain run at once (default `workers - 1`: one is left for other brains). */
   workersPerBrain: number
+  /**
+   * `TASK_YIELD_MS`: while requests keep coming, the tasks' main-thread steps go one at a time, at most
+   * one per this many ms (default 0: steps never wait for requests). core's `foreground.ts`.
+   */
+  taskYieldMs: number
   logLevel: string
   /** `LOG_FORMAT`: `json` or `pretty`; default pretty when standard output is a terminal. */
   logFormat: LogFormat
@@ -294,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     searchFusion: env.ENGRAM_SEARCH_FUSION?.trim() || undefined,
     workers,
     workersPerBrain: integer(env, 'WORKERS_PER_BRAIN', Math.max(1, workers - 1), 1, workers),
+    taskYieldMs: integer(env, 'TASK_YIELD_MS', 0, 0, 1000),
     logLevel: oneOf(
       env,
       'LOG_LEVEL',

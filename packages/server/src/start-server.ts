@@ -1,5 +1,6 @@
 import {
   createEngine,
+  createForeground,
   generateToken,
   hashToken,
   memoryAdapter,
@@ -139,6 +140,7 @@ async function start(
       defaultBrain: config.defaultBrain,
       workers: config.workers,
       workersPerBrain: config.workersPerBrain,
+      foreground: createForeground({ spacingMs: config.taskYieldMs }),
       logger: engineLogger,
       embedder,
       extractor,

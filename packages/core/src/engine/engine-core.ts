@@ -7,6 +7,7 @@ import { createGraphWriter, type GraphWriter } from '../model-writes/graph-write
 import { silentLogger, type Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
 import { createTaskQueue, type TaskQueue } from '../tasks/task-queue.js'
+import { NO_FOREGROUND, type Foreground } from '../foreground.js'
 import { keyedMutex } from './keyed-mutex.js'
 import { createWriteFollower, type FollowTarget } from './write-follower.js'
 
@@ -41,6 +42,12 @@ export interface EngineCoreOptions {
    */
   taskProgressWriteMs?: number
   /**
+   * Requests before ingestion on the event loop (`foreground.ts`): a server touches it on every request
+   * and a task's main-thread steps wait their turn while requests keep coming. Default: tasks never wait
+   * (an embedded engine serves no requests of its own).
+   */
+  foreground?: Foreground
+  /**
    * Whether this process runs tasks (default true). False (`ROLE=api`) only with an adapter shared by
    * several processes (`coordination`): tasks are stored and left to the processes that run them.
    */
@@ -66,6 +73,8 @@ export interface EngineCore {
   readonly brains: BrainService
   readonly graph: GraphWriter
   readonly tasks: TaskQueue
+  /** What requests touch so that tasks give way to them (`EngineCoreOptions.foreground`). */
+  readonly foreground: Foreground
   /** The default brain id, or null when a brain must always be selected. */
   readonly defaultBrain: string | null
   /** A brain's store; throws BRAIN_NOT_FOUND for an unknown brain. */
@@ -245,6 +254,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     },
   })
 
+  const foreground = options.foreground ?? NO_FOREGROUND
   const tasks = createTaskQueue({
     store,
     commit,
@@ -259,6 +269,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
       ? {}
       : { shared: { leases: coordination.tasks, leaseMs: options.taskLeaseMs ?? 30_000 } }),
     runTasks: options.runTasks ?? true,
+    foreground,
     ...(options.taskProgressWriteMs === undefined
       ? {}
       : { progressWriteMs: options.taskProgressWriteMs }),
@@ -271,6 +282,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
     brains,
     graph: createGraphWriter({ store, commit: commitWithForecast }),
     tasks,
+    foreground,
     defaultBrain,
     store,
     commit,

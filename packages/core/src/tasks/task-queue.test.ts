@@ -6,6 +6,7 @@ import type { EngineCore } from '../engine/engine-core.js'
 import type { TaskHandler } from './task-handler.js'
 import type { StorageAdapter } from '../contracts/storage-adapter.js'
 import { nowIso } from '../model/common.js'
+import type { Foreground } from '../foreground.js'
 
 function deferred() {
   let resolve!: () => void
@@ -15,7 +16,12 @@ function deferred() {
 
 async function engine(
   handler: TaskHandler,
-  options: { workers?: number; workersPerBrain?: number; maxPendingTasks?: number } = {},
+  options: {
+    workers?: number
+    workersPerBrain?: number
+    maxPendingTasks?: number
+    foreground?: Foreground
+  } = {},
   storage?: StorageAdapter,
 ) {
   const engram = createEngineCore({
@@ -63,6 +69,40 @@ describe('task queue', () => {
       attempts: 1,
     })
     expect(done.endedAt).not.toBeNull()
+  })
+
+  it('asks the foreground for a turn before its start, each stage and its commit', async () => {
+    const asked: string[] = []
+    let granted = deferred()
+    const foreground: Foreground = {
+      touch() {},
+      turn() {
+        asked.push(at)
+        return granted.promise
+      },
+    }
+    let at = 'start'
+    const engram = await engine(
+      async (ctx) => {
+        at = 'stage'
+        await ctx.progress('extracting')
+        at = 'commit'
+        return { status: 'completed', result: {} }
+      },
+      { foreground },
+    )
+    const { task } = await engram.tasks.submit({ brainId: 'default', kind: 'echo', payload: {} })
+    // Each step waits until the foreground grants its turn.
+    for (const step of ['start', 'stage', 'commit']) {
+      await waitFor(async () => asked.length === ['start', 'stage', 'commit'].indexOf(step) + 1)
+      expect(asked.at(-1)).toBe(step)
+      expect((await engram.tasks.get('default', task.id))!.status).not.toBe('completed')
+      const turn = granted
+      granted = deferred()
+      turn.resolve()
+    }
+    expect((await waitTerminal(engram, task.id)).status).toBe('completed')
+    expect(asked).toEqual(['start', 'stage', 'commit'])
   })
 
   it('shows every stage through the queue while the store gets only the start and the finish', async () => {

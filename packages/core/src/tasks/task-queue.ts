@@ -2,6 +2,7 @@ import type { BrainStore, Page, WriteBatch } from '../contracts/storage-adapter.
 import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import type { TaskKey, TaskLeases } from '../contracts/coordination.js'
 import { FairQueue } from '../fair-queue.js'
+import { NO_FOREGROUND, type Foreground } from '../foreground.js'
 import { EngramError, isEngramError, isStorageUnavailable, notFound } from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
@@ -81,6 +82,11 @@ export interface TaskQueueOptions {
   runTasks?: boolean
   /** Backoff of a task's tries while storage cannot serve (default `STORAGE_RETRY`: 100 ms to 5 s). */
   storageRetry?: BackoffOptions
+  /**
+   * Requests first (`foreground.ts`): a task asks for a turn before each of its main-thread steps (its
+   * start, each stage, its commit). Default: steps never wait.
+   */
+  foreground?: Foreground
 }
 
 export interface EmbeddedTaskQueue extends TaskQueue {
@@ -144,6 +150,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
   const queuedKeys = new Set<string>()
   /** Running tasks per brain (brains with none are absent). */
   const runningOf = new Map<string, number>()
+  const foreground = options.foreground ?? NO_FOREGROUND
   const perBrain = Math.max(1, Math.min(options.workers, options.workersPerBrain))
   const controllers = new Map<string, AbortController>()
   /** The current record of each running task (ahead of the stored one by the stages not yet written). */
@@ -312,6 +319,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
 
   /** One try of `run`; throws `StorageUnavailableError` to be tried again. */
   async function runOnce(entry: Entry, state: RunState): Promise<void> {
+    await foreground.turn()
     let store: BrainStore
     try {
       store = await options.store(entry.brainId)
@@ -364,6 +372,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       signal: controller.signal,
       logger: options.logger,
       async progress(stage, counts) {
+        await foreground.turn()
         task = advance(
           task!,
           'started',
@@ -384,6 +393,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         // `persisting` covers the wait for the brain's write lock and the locked part of the handler.
         task = advance(task, 'started', 'persisting')
         live.set(k, task)
+        await foreground.turn()
         let finished: Task | undefined
         await options.commit(
           entry.brainId,

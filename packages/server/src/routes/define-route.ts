@@ -58,6 +58,13 @@ export type RouteHandler<Q, B, P> = (
 
 const SECURITY: { [name: string]: string[] }[] = [{ ServicePAT: [] }, { BearerAuth: [] }]
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route submits a task (`unavailableWhen: ['queue']`): its requests do not hold tasks back (app.ts). */
+    submitsTask?: boolean
+  }
+}
+
 /**
  * Methods whose body Fastify reads: any of them can answer 413 (over the body limit, also after
  * decoding a compressed body) and 415 (a content type or encoding the server does not read), whether
@@ -88,6 +95,7 @@ export function defineRoute<Q extends Schema, B extends Schema, P extends Schema
     config: {
       auth: spec.auth,
       ...(spec.multipartBody ? { multipartBrain: true, multipartBody: spec.multipartBody } : {}),
+      ...(spec.unavailableWhen?.includes('queue') ? { submitsTask: true } : {}),
     },
     schema: {
       operationId: spec.operationId,

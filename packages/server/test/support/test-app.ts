@@ -3,6 +3,7 @@ import {
   hashToken,
   memoryAdapter,
   type Engram,
+  type Foreground,
   type StorageAdapter,
 } from '@engram/core'
 import type { FastifyInstance } from 'fastify'
@@ -25,6 +26,7 @@ export async function buildTestApp(
     maxFileBytes?: number
     storage?: StorageAdapter
     defaultBrain?: string | null
+    foreground?: Foreground
   } = {},
 ): Promise<TestApp> {
   const engram = createEngine({
@@ -32,6 +34,7 @@ export async function buildTestApp(
     version: '0.0.0-test',
     systemTokenHash: hashToken(SYSTEM_TOKEN),
     ...(options.defaultBrain !== undefined ? { defaultBrain: options.defaultBrain } : {}),
+    ...(options.foreground ? { foreground: options.foreground } : {}),
   })
   await engram.start()
   const app = await buildApp({
