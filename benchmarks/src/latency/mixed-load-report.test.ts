@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { captureEnvironment } from '../run/environment.js'
 import type { OpResult } from './mixed-load.js'
 import { mixedLoadSection, rewriteMixedLoadSection } from './mixed-load-report.js'
-import type { MixedLoadResult, MixedPhase } from './run-mixed-load.js'
+import { parseVariant, type MixedLoadResult, type MixedPhase } from './run-mixed-load.js'
 
 const op = (name: OpResult['op'], requests: number, p99: number): OpResult => ({
   op: name,
@@ -71,5 +71,17 @@ describe('mixed-load section of latency.md', () => {
     expect(text.match(/## Mixed load/g)).toHaveLength(1)
     expect(text).toContain('target <= 50 ms: met')
     expect(text).not.toContain('NOT met')
+  })
+
+  it('names the variant run of this checkout and its settings', () => {
+    const variant = parseVariant('TASK_YIELD_MS=5, WORKERS=3')!
+    expect(variant).toEqual({ TASK_YIELD_MS: '5', WORKERS: '3' })
+    expect(parseVariant(' ')).toBeUndefined()
+    expect(() => parseVariant('TASK_YIELD_MS')).toThrow('NAME=value')
+    const section = mixedLoadSection({ ...result(99), variant })
+    expect(section).toContain(
+      '`this checkout, TASK_YIELD_MS=5, WORKERS=3` rows: the same build with TASK_YIELD_MS=5, WORKERS=3',
+    )
+    expect(mixedLoadSection(result(99))).not.toContain('rows: the same build')
   })
 })

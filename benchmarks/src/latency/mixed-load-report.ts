@@ -8,6 +8,7 @@ import {
   MIXED_CONNECTIONS,
   MIXED_SECONDS,
   WARM_SECONDS,
+  describeSettings,
   type MixedLoadResult,
   type MixedPhase,
 } from './run-mixed-load.js'
@@ -138,6 +139,8 @@ export function mixedLoadSection(r: MixedLoadResult): string {
       'answer is in) from a node:http client in the benchmark process, which shares the 2 cores with the server; ' +
       'latencies are per request kind, request written to response read. The ingestions fill the task queue (1,000 ' +
       'pending tasks; then the designed 503) within seconds, so the task workers extract for the whole phase. ' +
+      'With the queue full, a task is accepted (202) only when one ends, so the tasks finished in the phase are about ' +
+      'its 202s less the 1,000 that filled the queue. ' +
       "`CPU ms/req` is the server process's CPU time (all threads, /proc) over the phase divided by all its responses; " +
       "`loop delay` is the server's event-loop delay over the phase (perf_hooks.monitorEventLoopDelay at 5 ms, from a " +
       'bench-only `--import` preload: nothing in the server changes), p99 / max.' +
@@ -145,6 +148,13 @@ export function mixedLoadSection(r: MixedLoadResult): string {
         ? ` \`baseline\` rows: the build at \`${r.baselineCli}\` (the previous commit, built apart), run on a copy of the ` +
           "same seeded directory in turn with this checkout's, in the order baseline, this checkout, this checkout, " +
           'baseline when there are two rounds; when profiled, every server ran with `--cpu-prof`.'
+        : '') +
+      (r.variant
+        ? ` \`this checkout, ${describeSettings(r.variant)}\` rows: the same build with ${describeSettings(r.variant)} in ` +
+          "the server's environment, run in turn with the default one on a copy of the same seed (reversed every other " +
+          'round). `TASK_YIELD_MS` (docs/ARCHITECTURE.md, "Requests before ingestion"; default 0) makes the tasks\' ' +
+          'main-thread steps yield to requests: while requests other than task submissions keep arriving, one task ' +
+          'step per that many ms; the 202s show what ingestion gives up for it.'
         : ''),
     '',
     mdTable(

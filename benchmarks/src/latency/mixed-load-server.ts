@@ -34,13 +34,14 @@ export interface MixedServer {
  * `node --import loop-delay-preload.mjs <cli> serve` on `dataDir`, as `npm start` runs the built server plus
  * the bench-only preload that measures its event loop (nothing in the server changes). Only PATH and HOME
  * come from this process's environment, so no shell setting changes what is measured. `cpuProfDir` adds
- * `--cpu-prof` (the profile is written when the server exits).
+ * `--cpu-prof` (the profile is written when the server exits); `settings`, more environment (a variant run).
  */
 export async function startMixedServer(
   cli: string,
   embedder: MixedEmbedder,
   dataDir: string,
   cpuProfDir?: string,
+  settings: Record<string, string> = {},
 ): Promise<MixedServer> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
@@ -55,6 +56,7 @@ export async function startMixedServer(
     EMBEDDER: embedder,
     SHUTDOWN_GRACE_SECONDS: '0',
     ENGRAM_BENCH_LOOP_DELAY_FILE: delayFile,
+    ...settings,
   }
   for (const key of ['PATH', 'HOME'] as const) if (process.env[key]) env[key] = process.env[key]
   const flags = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []

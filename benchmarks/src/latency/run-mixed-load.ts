@@ -30,6 +30,11 @@ export const BASELINE_CLI_ENV = 'MIXED_BASELINE_CLI'
  * leaves the profiles in a temporary folder (logged) for a closer look.
  */
 export const CPU_PROF_ENV = 'MIXED_CPU_PROF'
+/**
+ * Bench-only: server settings (`NAME=value`, comma-separated, e.g. `TASK_YIELD_MS=5`) of one more run of
+ * this checkout beside its default one, labelled with them: a setting's effect in the same run.
+ */
+export const VARIANT_ENV = 'MIXED_VARIANT'
 
 export interface MixedPhase {
   readonly name: 'searches alone' | 'mixed'
@@ -58,6 +63,8 @@ export interface MixedLoadResult {
   readonly runs: readonly MixedRun[]
   /** The built CLI of the `baseline` rows, when there are any. */
   readonly baselineCli?: string
+  /** The settings of the variant run of this checkout (`MIXED_VARIANT`), when there was one. */
+  readonly variant?: Record<string, string>
 }
 
 const searchOnly: readonly MixedOp[] = ['search']
@@ -77,6 +84,23 @@ function profileOf(dir: string, pid: number) {
   return { topFrames, transactions: sampleRuns(profile, /^sqliteTransaction$/) }
 }
 
+/** `MIXED_VARIANT`'s settings: `NAME=value` pairs, comma-separated; undefined when unset or blank. */
+export function parseVariant(value: string | undefined): Record<string, string> | undefined {
+  if (value === undefined || value.trim() === '') return undefined
+  const settings: Record<string, string> = {}
+  for (const pair of value.split(',')) {
+    const match = /^\s*([A-Z][A-Z0-9_]*)=(.*)$/.exec(pair)
+    if (!match) throw new Error(`${VARIANT_ENV}: expected NAME=value pairs, got "${pair}"`)
+    settings[match[1]!] = match[2]!.trim()
+  }
+  return settings
+}
+
+export const describeSettings = (settings: Record<string, string>) =>
+  Object.entries(settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(', ')
+
 /**
  * One server on a copy of `seedDir`: a short untimed warm-up of searches, the searches alone for
  * {@link ALONE_SECONDS}, then the mixed load for {@link MIXED_SECONDS}, each with the server's CPU time and
@@ -84,6 +108,7 @@ function profileOf(dir: string, pid: number) {
  */
 async function runOneServer(
   cli: string,
+  settings: Record<string, string>,
   label: string,
   embedder: MixedEmbedder,
   seedDir: string,
@@ -95,7 +120,7 @@ async function runOneServer(
   cpSync(seedDir, dir, { recursive: true })
   const profDir = process.env[CPU_PROF_ENV] === '1' ? `${dir}-prof` : undefined
   if (profDir) mkdirSync(profDir, { recursive: true })
-  const server = await startMixedServer(cli, embedder, dir, profDir)
+  const server = await startMixedServer(cli, embedder, dir, profDir, settings)
   const phases: MixedPhase[] = []
   try {
     await runMixedLoad(server.url, MIXED_TOKEN, requests(), searchOnly, WARM_SECONDS, 8)
@@ -157,9 +182,19 @@ export async function runMixedLoadBench(
   const texts = fixture.locomo().groups.flatMap((g) => g.docs.map((d) => d.text))
   const cli = builtCli()
   const baseline = process.env[BASELINE_CLI_ENV]
-  const servers: [string, string][] = [
-    ...(baseline ? ([[baseline, 'baseline']] as [string, string][]) : []),
-    [cli, 'this checkout'],
+  const variant = parseVariant(process.env[VARIANT_ENV])
+  const servers: [string, string, Record<string, string>][] = [
+    ...(baseline
+      ? ([[baseline, 'baseline', {}]] as [string, string, Record<string, string>][])
+      : []),
+    [cli, 'this checkout', {}],
+    ...(variant
+      ? ([[cli, `this checkout, ${describeSettings(variant)}`, variant]] as [
+          string,
+          string,
+          Record<string, string>,
+        ][])
+      : []),
   ]
   log(`mixed load: ${servers.map(([c]) => relative(repoRoot, c) || c).join(', then ')}`)
   const vectors = benchVectors({ cacheDir: vectorCacheDir(cacheDir) })
@@ -184,11 +219,13 @@ export async function runMixedLoadBench(
         // that a change of the machine's other load does not favour one build.
         const rounds = Number(process.env.MIXED_ROUNDS ?? 1)
         for (let round = 0; round < rounds; round++) {
-          for (const [path, label] of round % 2 === 0 ? servers : [...servers].reverse()) {
+          for (const [path, label, settings] of round % 2 === 0
+            ? servers
+            : [...servers].reverse()) {
             // Fresh request factories per run: every server sees the same requests in the same order.
             const requests = () => mixedRequests(fixture.scifact.queries, texts)
             const name = rounds > 1 ? `${label} (round ${round + 1})` : label
-            runs.push(await runOneServer(path, name, embedder, seed.dir, requests, log))
+            runs.push(await runOneServer(path, settings, name, embedder, seed.dir, requests, log))
           }
         }
       } finally {
@@ -203,6 +240,7 @@ export async function runMixedLoadBench(
     seeds,
     runs,
     ...(baseline ? { baselineCli: baseline } : {}),
+    ...(variant ? { variant } : {}),
   }
   mkdirSync(join(resultsDir, 'data'), { recursive: true })
   writeFileSync(join(resultsDir, 'data', 'latency-mixed.json'), JSON.stringify(result, null, 2))
