@@ -31,6 +31,8 @@ export function configSummary(
     ...(config.redisUrl === undefined ? {} : { redis: redactUrl(config.redisUrl) }),
     ...(config.indexMemoryMb === undefined ? {} : { indexMemoryMb: config.indexMemoryMb }),
     ...(config.indexSnapshotDir === undefined ? {} : { indexSnapshotDir: config.indexSnapshotDir }),
+    // Off by default; when set, ingestion slows under request load (README), so a reader of the log should see it.
+    ...(config.taskYieldMs === 0 ? {} : { taskYieldMs: config.taskYieldMs }),
     logLevel: config.logLevel,
   }
 }

@@ -116,9 +116,12 @@ describe('server logs', () => {
       EXTRACTOR_MODEL: 'gpt-4o-mini',
       EXTRACTOR_API_KEY: 'sk-extractor-secret',
       SERVICEPAT_TOKEN: 'spat_system-token-secret-0123',
+      TASK_YIELD_MS: '5',
     })
     const summary = configSummary(config, { name: 'openai:nomic-embed-text', dimension: 768 }, [])
+    expect(configSummary(loadConfig({}), null, [])).not.toHaveProperty('taskYieldMs')
     expect(summary).toMatchObject({
+      taskYieldMs: 5,
       storage: 'postgres',
       database: 'postgres://db.example:5432/engram',
       redis: 'redis://cache:6379',
