@@ -42,7 +42,19 @@ export const INDEX_BYTES = {
     /** Per vector on the JS heap: the id, its slot in `ids`, its entry in the label map. */
     perVector: 110,
   },
-  graph: { node: 600, edge: 300 },
+  /**
+   * `walkScratch`: per node of the passage walk's space (entities and cited passages), its scratch
+   * arrays, kept between walks (`passage-walk.ts`: three float64 and one byte, 25% slack); counted for
+   * every graph, since the default search walks it.
+   */
+  graph: { node: 600, edge: 300, walkScratch: 32 },
+  /**
+   * Passages in reading order (`PassageSequence`): per passage its entry, id and `Map` entry and its
+   * slot in one or two sequences; per sequence its key, list and `Map` entry. Fitted on 100,000
+   * synthetic passages with fresh strings as an adapter returns them, 5 per source (236 bytes per
+   * passage) and 20 per session (210), with `node --expose-gc` (2026-11-29).
+   */
+  sequence: { passage: 200, sequence: 170 },
   /** Per community member (uuid reference, centrality) and per community (summary, hubs, labels). */
   communities: { member: 40, community: 300 },
 } as const

@@ -162,13 +162,14 @@ export class LexicalIndexes implements IndexComponent {
   }
 
   bytes(): number {
-    const { passages, entities, events, observations, entityInfo } = this
+    const { passages, entities, events, observations, entityInfo, sequence } = this
     return (
       passages.bytes() +
       entities.bytes() +
       events.bytes() +
       observations.bytes() +
-      entityInfo.size * INDEX_BYTES.entityInfo
+      entityInfo.size * INDEX_BYTES.entityInfo +
+      sequence.bytes()
     )
   }
 

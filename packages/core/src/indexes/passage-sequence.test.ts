@@ -48,6 +48,32 @@ describe('PassageSequence', () => {
   })
 })
 
+describe('PassageSequence in two sequences', () => {
+  it('links a chunk of a conversation to its source and its session, and forgets it from both', () => {
+    const seq = new PassageSequence()
+    const inBoth = (id: string, at: string, position: number) =>
+      passage(id, at, { source: 'doc', position, metadata: { session: 's' } })
+    seq.add(inBoth('a', '01', 0))
+    seq.add(passage('x', '02', { metadata: { session: 's' } }))
+    seq.add(inBoth('b', '03', 1))
+    seq.add(passage('y', '04', { metadata: { session: 's' } }))
+    // Source first (a, then b), then the session (x before b, y after it), each once.
+    expect(seq.neighbours('b')).toEqual(['a', 'x', 'y'])
+    const restored = PassageSequence.fromParts(seq.toParts())
+    expect(restored.neighbours('b')).toEqual(['a', 'x', 'y'])
+    expect(restored.size).toBe(4)
+    const bytes = restored.bytes()
+    expect(restored.remove('b')).toBe(true)
+    expect(restored.neighbours('a')).toEqual(['x'])
+    expect(restored.neighbours('y')).toEqual(['x'])
+    // Fewer entries, fewer bytes; the source's sequence goes with its last chunk.
+    expect(restored.bytes()).toBeLessThan(bytes)
+    expect(restored.remove('a')).toBe(true)
+    expect(restored.neighbours('x')).toEqual(['y'])
+    expect(restored.toParts().strings.keys).toEqual(['session\u0000s'])
+  })
+})
+
 describe('PassageSequence snapshot', () => {
   it('finds a passage in a long sequence, after moves and removals, and after a restore', () => {
     const seq = new PassageSequence()

@@ -1,15 +1,46 @@
 import { sessionOf, sourceIdOf, type Passage } from '../model/passage.js'
 import { arrayPart, stringsPart, type SnapshotParts } from './snapshot-codec.js'
 import { runWhole, SLICE_ITEMS, type Sliced } from './sliced-work.js'
+import { INDEX_BYTES } from './index-bytes.js'
 
+/** One sequence: a source's chunks or a session's turns, in reading order (`before`). */
+interface Sequence {
+  readonly key: string
+  readonly entries: Entry[]
+}
+
+/**
+ * A passage in its sequences. The sequences are held by reference (not by key string, one per passage
+ * before): a brain of 100,000 passages held ~400 bytes per passage here, half of it keys and maps.
+ */
 interface Entry {
   readonly id: string
   readonly at: number
   readonly position: number
+  /** The source's sequence and the session's, when the passage has them. */
+  source: Sequence | null
+  session: Sequence | null
 }
 
 const before = (a: Entry, b: Entry) =>
   a.at - b.at || a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+const SOURCE = 'source\u0000'
+const SESSION = 'session\u0000'
+
+/** Where `entry` is in `list` (binary search: the lists are sorted by `before`); -1 when absent. */
+function indexIn(list: readonly Entry[], entry: Entry): number {
+  let lo = 0
+  let hi = list.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const order = before(list[mid]!, entry)
+    if (order === 0) return mid
+    if (order < 0) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
+}
 
 /**
  * Passages in reading order within what they were written in: the chunks of one source (same
@@ -21,65 +52,63 @@ const before = (a: Entry, b: Entry) =>
  * of its neighbours.
  */
 export class PassageSequence {
-  private readonly sequences = new Map<string, Entry[]>()
-  private readonly keysOf = new Map<string, string[]>()
+  private readonly sequences = new Map<string, Sequence>()
   /** Each passage's entry, to find it in its (sorted) sequences by binary search. */
   private readonly entryOf = new Map<string, Entry>()
 
   get size(): number {
-    return this.keysOf.size
+    return this.entryOf.size
+  }
+
+  /** Estimated bytes held (`index-bytes.ts`): O(1). */
+  bytes(): number {
+    return (
+      this.entryOf.size * INDEX_BYTES.sequence.passage +
+      this.sequences.size * INDEX_BYTES.sequence.sequence
+    )
   }
 
   /** Adds a passage, or moves it when it is there (a re-ingested source's passages change position). */
   add(
     p: Pick<Passage, 'id' | 'source' | 'sourceId' | 'position' | 'insertedAt' | 'metadata'>,
   ): void {
-    if (this.keysOf.has(p.id)) this.remove(p.id)
-    const keys: string[] = []
-    const source = sourceIdOf(p)
-    if (source !== null) keys.push(`source\u0000${source}`)
-    const session = sessionOf(p.metadata)
-    if (session !== null) keys.push(`session\u0000${session}`)
-    const entry: Entry = { id: p.id, at: Date.parse(p.insertedAt) || 0, position: p.position }
-    for (const key of keys) {
-      let list = this.sequences.get(key)
-      if (list === undefined) this.sequences.set(key, (list = []))
-      // Passages mostly arrive in order: search from the end.
-      let i = list.length
-      while (i > 0 && before(entry, list[i - 1]!) < 0) i--
-      list.splice(i, 0, entry)
+    if (this.entryOf.has(p.id)) this.remove(p.id)
+    const entry: Entry = {
+      id: p.id,
+      at: Date.parse(p.insertedAt) || 0,
+      position: p.position,
+      source: null,
+      session: null,
     }
-    this.keysOf.set(p.id, keys)
+    const source = sourceIdOf(p)
+    if (source !== null) entry.source = this.insert(SOURCE + source, entry)
+    const session = sessionOf(p.metadata)
+    if (session !== null) entry.session = this.insert(SESSION + session, entry)
     this.entryOf.set(p.id, entry)
   }
 
-  /** Where `id`'s entry is in sequence `key` (binary search: the lists are sorted by `before`). */
-  private indexIn(list: readonly Entry[], id: string): number {
-    const entry = this.entryOf.get(id)
-    if (entry === undefined) return -1
-    let lo = 0
-    let hi = list.length - 1
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1
-      const order = before(list[mid]!, entry)
-      if (order === 0) return mid
-      if (order < 0) lo = mid + 1
-      else hi = mid - 1
-    }
-    return -1
+  /** Puts `entry` in its place in sequence `key` (created when new); returns the sequence. */
+  private insert(key: string, entry: Entry): Sequence {
+    let sequence = this.sequences.get(key)
+    if (sequence === undefined) this.sequences.set(key, (sequence = { key, entries: [] }))
+    const list = sequence.entries
+    // Passages mostly arrive in order: search from the end.
+    let i = list.length
+    while (i > 0 && before(entry, list[i - 1]!) < 0) i--
+    list.splice(i, 0, entry)
+    return sequence
   }
 
   /** Takes a passage out of its sequences (forgotten); false when it was not there. */
   remove(id: string): boolean {
-    const keys = this.keysOf.get(id)
-    if (keys === undefined) return false
-    for (const key of keys) {
-      const list = this.sequences.get(key)!
-      const i = this.indexIn(list, id)
-      if (i >= 0) list.splice(i, 1)
-      if (list.length === 0) this.sequences.delete(key)
+    const entry = this.entryOf.get(id)
+    if (entry === undefined) return false
+    for (const sequence of [entry.source, entry.session]) {
+      if (sequence === null) continue
+      const i = indexIn(sequence.entries, entry)
+      if (i >= 0) sequence.entries.splice(i, 1)
+      if (sequence.entries.length === 0) this.sequences.delete(sequence.key)
     }
-    this.keysOf.delete(id)
     this.entryOf.delete(id)
     return true
   }
@@ -92,14 +121,14 @@ export class PassageSequence {
     const keys: string[] = []
     const ids: string[] = []
     const lengths = new Uint32Array(this.sequences.size)
-    const count = [...this.sequences.values()].reduce((n, list) => n + list.length, 0)
+    const count = [...this.sequences.values()].reduce((n, seq) => n + seq.entries.length, 0)
     const at = new Float64Array(count)
     const position = new Float64Array(count)
     let i = 0
-    for (const [key, list] of this.sequences) {
-      lengths[keys.length] = list.length
+    for (const [key, { entries }] of this.sequences) {
+      lengths[keys.length] = entries.length
       keys.push(key)
-      for (const entry of list) {
+      for (const entry of entries) {
         ids.push(entry.id)
         at[i] = entry.at
         position[i++] = entry.position
@@ -137,41 +166,43 @@ export class PassageSequence {
     for (let k = 0; k < keys.length; k++) {
       const key = keys[k]!
       const list: Entry[] = new Array(lengths[k]!)
+      const seq: Sequence = { key, entries: list }
+      const isSource = key.startsWith(SOURCE)
       for (let j = 0; j < list.length; j++, i++) {
         const id = ids[i]!
-        const entry = { id, at: at[i]!, position: position[i]! }
+        // A passage in two sequences has one entry (the same time and position in both).
+        let entry = sequence.entryOf.get(id)
+        if (entry === undefined) {
+          entry = { id, at: at[i]!, position: position[i]!, source: null, session: null }
+          sequence.entryOf.set(id, entry)
+        }
+        if (isSource) entry.source = seq
+        else entry.session = seq
         list[j] = entry
-        sequence.entryOf.set(id, entry)
-        const known = sequence.keysOf.get(id)
-        if (known === undefined) sequence.keysOf.set(id, [key])
-        else known.push(key)
       }
-      sequence.sequences.set(key, list)
+      sequence.sequences.set(key, seq)
       sinceYield += list.length + 1
       if (sinceYield >= SLICE_ITEMS) {
         sinceYield = 0
         yield
       }
     }
-    // As `add` orders them: the source's sequence, then the session's.
-    for (const known of sequence.keysOf.values())
-      if (known.length > 1)
-        known.sort((a, b) => Number(b.startsWith('source')) - Number(a.startsWith('source')))
     return sequence
   }
 
   /** The passages just before and after `id` in each of its sequences (none for an unknown id). */
   neighbours(id: string): string[] {
-    const keys = this.keysOf.get(id)
-    if (keys === undefined || keys.length === 0) return []
-    const out = new Set<string>()
-    for (const key of keys) {
-      const list = this.sequences.get(key)!
-      const i = this.indexIn(list, id)
-      if (i > 0) out.add(list[i - 1]!.id)
-      if (i >= 0 && i < list.length - 1) out.add(list[i + 1]!.id)
+    const entry = this.entryOf.get(id)
+    if (entry === undefined) return []
+    const out: string[] = []
+    for (const sequence of [entry.source, entry.session]) {
+      if (sequence === null) continue
+      const list = sequence.entries
+      const i = indexIn(list, entry)
+      if (i > 0 && !out.includes(list[i - 1]!.id)) out.push(list[i - 1]!.id)
+      if (i >= 0 && i < list.length - 1 && !out.includes(list[i + 1]!.id)) out.push(list[i + 1]!.id)
     }
-    return [...out]
+    return out
   }
 }
 

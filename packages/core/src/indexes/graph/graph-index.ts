@@ -385,7 +385,12 @@ export class GraphIndex {
 
   /** Estimated bytes held (see `index-bytes.ts`): O(1). */
   bytes(): number {
-    return this.uuid.length * INDEX_BYTES.graph.node + this.edgeUuid.length * INDEX_BYTES.graph.edge
+    const { node, edge, walkScratch } = INDEX_BYTES.graph
+    return (
+      this.uuid.length * node +
+      this.edgeUuid.length * edge +
+      (this.uuid.length + this.passageId.length) * walkScratch
+    )
   }
 
   /** The node at the other end of edge `e` from `n`. */
