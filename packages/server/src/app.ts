@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, {
   type FastifyInstance,
+  type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify'
@@ -9,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import multipart from '@fastify/multipart'
 import FindMyWay from 'find-my-way'
 import { validatorCompiler } from 'fastify-type-provider-zod'
-import { EngramError, isUuid, type Engram } from '@engram/core'
+import { EngramError, isUuid, NO_FOREGROUND, type Engram } from '@engram/core'
 import { lazyDocsSearch, type DocsSearch } from './docs-brain.js'
 import { documentObject, documentRoute } from './openapi-transforms.js'
 import { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
@@ -88,18 +89,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests arriving while the server closes answer the envelope (plugins/closing-guard.ts).
     return503OnClosing: false,
   })
-  // Every request arriving and answered tells the task queue that requests are being served, so that
-  // ingestion's main-thread steps give way to them (core's foreground.ts, TASK_YIELD_MS). Submissions
-  // of tasks do not: they ask for that background work, and a client loading documents one request
-  // after another would otherwise hold its own ingestion back.
+  app.addHook('onRequest', requireHost)
+  // With a foreground (TASK_YIELD_MS), every request arriving and answered tells the task queue that
+  // requests are being served, so that ingestion's main-thread steps give way to them (core's
+  // foreground.ts). Submissions of tasks do not: they ask for that background work, and a client loading
+  // documents one request after another would otherwise hold its own ingestion back. Without one (the
+  // default), requests pay for no hook.
   const { foreground } = engram
-  const touch = (request: FastifyRequest) => {
-    if (request.routeOptions.config?.submitsTask !== true) foreground.touch()
+  if (foreground !== NO_FOREGROUND) {
+    const touch = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      if (request.routeOptions.config?.submitsTask !== true) foreground.touch()
+      done()
+    }
+    app.addHook('onRequest', touch)
+    app.addHook('onResponse', touch)
   }
-  app.addHook('onRequest', (request, reply, done) => {
-    touch(request)
-    requireHost(request, reply, done)
-  })
   registerJsonBodyParser(app)
   registerClosingGuard(app)
 
@@ -127,7 +131,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Callback style: two hooks run on every response, and neither needs a promise in the usual case.
   app.addHook('onSend', (request, reply, payload, done) => {
-    touch(request)
     void reply.header('X-Request-ID', request.id)
     drainUnreadBody(request, reply, () => done(null, payload))
   })
