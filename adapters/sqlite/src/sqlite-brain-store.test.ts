@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixtures } from '@engram/core/testing'
-import type { Entity } from '@engram/core'
+import type { BrainStore, Entity } from '@engram/core'
 import { createSqliteBrainStore, type SqliteBrainStoreOptions } from './sqlite-brain-store.js'
 import type { SqliteDatabaseLike } from './sqlite-database-like.js'
 import { prepareDatabase } from './sqlite-schema.js'
@@ -144,6 +144,27 @@ describe('sqlite brain store: checkpoints of small commits', () => {
     await store.apply(small('c'))
     await vi.waitFor(() => expect(asked).toHaveLength(3))
     endAll()
+  })
+
+  it('commits task records and meta written outside apply the same way', async () => {
+    // Each write below is its own transaction; each holds auto-checkpoints off and hands off.
+    const writes: [string, (store: BrainStore) => Promise<unknown>][] = [
+      ['tasks.create', (store) => store.tasks.create(fixtures.task({ id: 't' }))],
+      ['tasks.put', (store) => store.tasks.put(fixtures.task({ id: 't', status: 'started' }))],
+      [
+        'tasks.deleteEndedBefore',
+        (store) => store.tasks.deleteEndedBefore('2026-01-01T00:00:00.000Z'),
+      ],
+      ['meta.set', (store) => store.meta.set('k', 'v')],
+    ]
+    for (const [name, write] of writes) {
+      const { store, db, asked, endAll } = storeWithCheckpoints(60_000)
+      await write(store)
+      expect([name, asked]).toEqual([name, [0]])
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+      endAll()
+      await vi.waitFor(() => expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000))
+    }
   })
 
   it('commits as before without another thread', async () => {

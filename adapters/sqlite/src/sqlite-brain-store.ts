@@ -48,19 +48,22 @@ export function createSqliteBrainStore(
   })
 
   /**
-   * A batch under the threshold in one synchronous transaction. With `checkpointElsewhere`, its COMMIT
-   * never checkpoints on this thread either: measured on the 2-core reference machine, 3,000 small
-   * commits took 8.8 s with SQLite's auto-checkpoint (p99 45 ms, max 265 ms) and 3.5 s without (p99 13
-   * ms), and under a mixed search and ingestion load such commits were the largest stalls of the event
-   * loop. The checkpoint goes to the other thread instead, at most once per `checkpointIntervalMs`; a
-   * commit that comes sooner leaves its frames to the next one.
+   * Runs one write transaction (a batch under the threshold, or a write outside `apply`: a task record,
+   * meta) synchronously. With `checkpointElsewhere`, its COMMIT never checkpoints on this thread:
+   * measured on the 2-core reference machine, 3,000 small commits took 8.8 s with SQLite's
+   * auto-checkpoint (p99 45 ms, max 265 ms) and 3.5 s without (p99 13 ms), and under a mixed search and
+   * ingestion load such commits were the largest stalls of the event loop. The checkpoint goes to the
+   * other thread instead, at most once per `checkpointIntervalMs`; a commit that comes sooner leaves its
+   * frames to the next one. Task records and meta were once written outside this, so a task's
+   * `started` record could be the COMMIT that copies the WAL into the file and syncs it: ingesting 200
+   * MuSiQue paragraphs with use-lite, the event loop spent 0.83 s in those writes (0.08 s through here).
    */
-  function applySmall(batch: WriteBatch) {
+  function commits<T>(write: () => T): T {
     const elsewhere = options.checkpointElsewhere
-    if (elsewhere === undefined) return applyTx(batch)
+    if (elsewhere === undefined) return write()
     holdAutoCheckpoint()
     try {
-      applyTx(batch)
+      return write()
     } finally {
       if (workerCheckpoint === null && Date.now() - lastHandOff >= checkpointIntervalMs)
         handOff(elsewhere)
@@ -105,17 +108,19 @@ export function createSqliteBrainStore(
   /** A commit under held auto-checkpoints left frames that no checkpoint handed off has yet seen. */
   let framesWaiting = false
 
+  // Prepared once (`stmt`): `db.pragma()` compiles its statement on every call, ~10 us each, and every
+  // commit holds and releases.
   function holdAutoCheckpoint() {
-    if (checkpointing === 0)
-      autoCheckpoint = Number(db.pragma('wal_autocheckpoint', { simple: true }))
-    db.pragma('wal_autocheckpoint = 0')
-    checkpointing++
+    if (checkpointing++ > 0) return
+    autoCheckpoint = (stmt('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number })
+      .wal_autocheckpoint
+    stmt('PRAGMA wal_autocheckpoint = 0').run()
   }
 
   function releaseAutoCheckpoint() {
     if (--checkpointing === 0) {
       try {
-        db.pragma(`wal_autocheckpoint = ${autoCheckpoint}`)
+        stmt(`PRAGMA wal_autocheckpoint = ${autoCheckpoint}`).run()
       } catch {
         // The database was closed meanwhile (brain deleted or adapter closed).
       }
@@ -188,7 +193,7 @@ export function createSqliteBrainStore(
     brainId,
     snapshotDir: options.snapshotDir ?? null,
     async apply(batch) {
-      if (recordCount(batch) <= slicedAbove) return applySmall(batch)
+      if (recordCount(batch) <= slicedAbove) return commits(() => applyTx(batch))
       const done = applySliced(batch)
       const release = () => {
         sliced = null
@@ -196,7 +201,7 @@ export function createSqliteBrainStore(
       sliced = done.then(release, release)
       return done
     },
-    ...sqliteRepositories(stmt, putTask),
+    ...sqliteRepositories(stmt, putTask, commits),
     async stats(): Promise<BrainStats> {
       const n = (table: string) =>
         (stmt(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n

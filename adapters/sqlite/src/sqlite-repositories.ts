@@ -28,11 +28,14 @@ const withSourceId = (p: Passage): Passage =>
 
 /**
  * The repositories of one brain over its SQLite connection. `stmt` prepares (once) on that connection;
- * `putTask` is the task upsert `apply` also uses, so both write a task the same way.
+ * `putTask` is the task upsert `apply` also uses, so both write a task the same way. `commits` runs each
+ * write made outside `apply` (task records, meta), each its own transaction, as the store commits them
+ * (`createSqliteBrainStore`: never a WAL checkpoint on the caller's thread).
  */
 export function sqliteRepositories(
   stmt: (sql: string) => SqliteStatementLike,
   putTask: (task: Task) => void,
+  commits: <T>(write: () => T) => T = (write) => write(),
 ): SqliteRepositories {
   function paged<T>(
     table: string,
@@ -299,10 +302,11 @@ export function sqliteRepositories(
     tasks: {
       async create(task) {
         const created =
-          stmt(
-            'INSERT OR IGNORE INTO tasks (id, status, created_at, ended_at, data) VALUES (?, ?, ?, ?, ?)',
-          ).run(task.id, task.status, task.createdAt, task.endedAt, JSON.stringify(task))
-            .changes === 1
+          commits(() =>
+            stmt(
+              'INSERT OR IGNORE INTO tasks (id, status, created_at, ended_at, data) VALUES (?, ?, ?, ?, ?)',
+            ).run(task.id, task.status, task.createdAt, task.endedAt, JSON.stringify(task)),
+          ).changes === 1
         if (created) return { task, created }
         return {
           task: parse<Task>(stmt('SELECT data FROM tasks WHERE id = ?').get(task.id)),
@@ -314,7 +318,7 @@ export function sqliteRepositories(
         return row === undefined ? null : parse<Task>(row)
       },
       async put(task) {
-        putTask(task)
+        commits(() => putTask(task))
       },
       async list(q, statuses) {
         if (statuses === undefined)
@@ -337,9 +341,11 @@ export function sqliteRepositories(
           .map((r) => parse<Task>(r))
       },
       async deleteEndedBefore(endedBefore) {
-        return stmt(
-          "DELETE FROM tasks WHERE status IN ('completed', 'partial_failed', 'failed') AND ended_at IS NOT NULL AND ended_at < ?",
-        ).run(endedBefore).changes
+        return commits(() =>
+          stmt(
+            "DELETE FROM tasks WHERE status IN ('completed', 'partial_failed', 'failed') AND ended_at IS NOT NULL AND ended_at < ?",
+          ).run(endedBefore),
+        ).changes
       },
     },
     vectors: {
@@ -372,9 +378,11 @@ export function sqliteRepositories(
         return row?.value ?? null
       },
       async set(key, value) {
-        stmt(
-          'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-        ).run(key, value)
+        commits(() =>
+          stmt(
+            'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+          ).run(key, value),
+        )
       },
     },
   }
