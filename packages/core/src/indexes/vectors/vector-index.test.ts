@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { VectorIndex } from './vector-index.js'
 import { loadVectorIndex, saveVectorIndex, syncVectorSnapshot } from './vector-snapshot.js'
+import { digestBytes } from '../../digest.js'
 import { mulberry32 as prng } from '../../seeded-random.js'
 
 /** Standard normal by Box-Muller. */
@@ -169,7 +170,14 @@ describe('VectorIndex', () => {
       const dir = await mkdtemp(join(tmpdir(), 'engram-vectors-'))
       dirs.push(dir)
       await saveVectorIndex(index, dir)
-      return [await readFile(join(dir, 'hnsw.bin')), await readFile(join(dir, 'vectors.f32'))]
+      // Digests: deep equality walks a buffer byte by byte (most of this test's seconds).
+      const files = [
+        await readFile(join(dir, 'hnsw.bin')),
+        await readFile(join(dir, 'vectors.f32')),
+      ]
+      return files.map(
+        (file) => `${file.length} bytes, sha256 ${digestBytes('sha256', file).toString('hex')}`,
+      )
     }
     const expected = await bytes(eager)
     expect(await bytes(lazy)).toEqual(expected)
