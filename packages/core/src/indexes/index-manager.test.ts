@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { hashingTestEmbedder, searchCorpus, searchCorpusBatch } from '../../testing/index.js'
 import { fixtures as f } from '../../testing/fixtures.js'
 import { createEngine } from '../engine/create-engine.js'
@@ -201,6 +201,43 @@ describe('index manager memory budget', () => {
     await engram.brains.create('a')
     expect((await engram.indexes.get('a')).passages.size).toBe(0)
     expect(engram.indexes.stats().loadedBrains).toBe(2)
+    await engram.stop()
+  })
+})
+
+describe('index manager catalogue reads', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('trusts a brain it read for a second: deleted here at once, elsewhere within the second', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    const storage = memoryAdapter()
+    const engram = createEngine({ storage, version: 't', defaultBrain: null, embedder })
+    await engram.start()
+    await engram.brains.create('a')
+    await engram.brains.create('b')
+    const catalogGet = storage.catalog.get.bind(storage.catalog)
+    let reads = 0
+    storage.catalog.get = (brainId) => (reads++, catalogGet(brainId))
+    const a = await engram.indexes.get('a')
+    const built = reads
+    for (let i = 0; i < 5; i++) expect(await engram.indexes.get('a')).toBe(a)
+    expect(reads).toBe(built)
+    vi.advanceTimersByTime(1001)
+    expect(await engram.indexes.get('a')).toBe(a)
+    expect(reads).toBe(built + 1)
+
+    // Another process sharing the database deletes 'a' (the catalogue alone: no hook runs here).
+    await storage.catalog.delete('a')
+    expect(await engram.indexes.get('a')).toBe(a)
+    vi.advanceTimersByTime(1001)
+    await expect(engram.indexes.get('a')).rejects.toMatchObject({ code: 'BRAIN_NOT_FOUND' })
+
+    // Deleted through this engine: gone at once, however recently it was read.
+    await engram.indexes.get('b')
+    await engram.brains.delete('b')
+    await expect(engram.indexes.get('b')).rejects.toMatchObject({ code: 'BRAIN_NOT_FOUND' })
     await engram.stop()
   })
 })

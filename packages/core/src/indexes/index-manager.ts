@@ -57,6 +57,15 @@ export interface IndexManager {
 }
 
 /**
+ * How long a brain whose catalogue record `get` read is trusted to exist, unchanged, without reading
+ * it again (ms): the record was most of the catalogue's cost per search (a primary-key read, ~40 us
+ * of a ~1 ms request under load). The server's authentication trusts a brain as long
+ * (`known-brains.ts`); a brain deleted in this process is forgotten at once (`onBrainDeleted`), one
+ * deleted or re-created through another process sharing the database is seen within this time.
+ */
+const CONFIRMED_MS = 1000
+
+/**
  * Keeps one {@link BrainIndexes} per brain (DESIGN.md section 1a, "Index manager"): built lazily,
  * rebuilt when a brain is deleted and created again, and the only thing that turns committed batches
  * into index updates (a commit listener on the engine core). Vector snapshots are invalidated before
@@ -73,6 +82,8 @@ export function createIndexManager(
     indexes: Promise<BrainIndexes>
     built?: BrainIndexes
     store?: BrainStore
+    /** Until when (`performance.now()`) the brain's catalogue record is trusted unread (`get`). */
+    confirmedUntil?: number
   }
   const loaded = new Map<string, Loaded>()
   /** The entry is still the brain's loaded one (not evicted, replaced or deleted since). */
@@ -159,6 +170,12 @@ export function createIndexManager(
   }
 
   async function get(brainId: string): Promise<BrainIndexes> {
+    const known = loaded.get(brainId)
+    if (known?.built !== undefined && (known.confirmedUntil ?? 0) > performance.now()) {
+      budget.use(known)
+      measure(known)
+      return known.built
+    }
     const record = await core.brains.require(brainId).catch((error: unknown) => {
       const stale = loaded.get(brainId)
       if (stale !== undefined && error instanceof EngramError && error.code === 'BRAIN_NOT_FOUND')
@@ -168,7 +185,10 @@ export function createIndexManager(
     // A brain deleted and created again gets a new token hash: its indexes are rebuilt from storage.
     const generation = `${record.createdAt}|${record.tokenHash}`
     const entry = reuse(brainId, generation)
-    if (entry !== undefined) return entry.indexes
+    if (entry !== undefined) {
+      entry.confirmedUntil = performance.now() + CONFIRMED_MS
+      return entry.indexes
+    }
     // A cold brain: evictions under way finish first, so builds cannot outrun the memory they free.
     await budget.settled()
     const raced = reuse(brainId, generation)
@@ -181,6 +201,7 @@ export function createIndexManager(
     budget.use(next)
     try {
       next.built = await next.indexes
+      next.confirmedUntil = performance.now() + CONFIRMED_MS
       snapshots.built(brainId)
       measure(next)
       return next.built
