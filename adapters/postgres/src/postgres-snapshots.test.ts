@@ -285,6 +285,22 @@ describe('postgres index snapshots', () => {
     expect(indexes.vectors.size).toBe(0)
   })
 
+  it('are loaded after a token rotation, which does not make another brain', async () => {
+    const { url, dir } = await fresh()
+    const first = await boot(url, dir)
+    await first.commit(BRAIN, seedBatch())
+    await walkGraph(first)
+    await stop(first)
+
+    const other = await boot(url)
+    await other.brains.rotateToken(BRAIN)
+    await stop(other)
+
+    const second = await boot(url, dir)
+    expect(await origins(second)).toEqual(FROM_SNAPSHOT)
+    expect(await answers(second)).toEqual(await rebuilt(url))
+  })
+
   it('are not saved while the follower still counts writes of a brain since deleted', async () => {
     const { url, dir } = await fresh()
     // No poll: the follower does not notice that the brain's numbering restarted.

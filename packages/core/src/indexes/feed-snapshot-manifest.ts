@@ -51,12 +51,13 @@ export const MAX_FEED_TAIL = 5_000
 const PAGE = 500
 
 /**
- * What tells one life of a brain id from the next: its creation time and token hash (a new brain gets
- * a new random token), hashed so that the manifest holds no credential verifier. A token rotation
- * also changes it: the next load rebuilds, which is safe.
+ * What tells one life of a brain id from the next: its creation time (millisecond ISO time; the write
+ * follower tells incarnations apart by the same column, `FeedHead.incarnation`). It once included the
+ * token hash, so a token rotation made the next load rebuild every index (289 s for 100,000 passages
+ * with vectors, docs/scaling-out.md); a manifest of that format is of no incarnation now: rebuilt once.
  */
 export function incarnationOf(record: BrainRecord): string {
-  return digestText('sha256', `${record.createdAt}\u0000${record.tokenHash}`, 'hex').slice(0, 32)
+  return digestText('sha256', `brain-created\u0000${record.createdAt}`, 'hex').slice(0, 32)
 }
 
 /** The manifest in `dir`, or null when absent or unreadable in any way (a rebuild, never a wrong index). */

@@ -240,4 +240,17 @@ describe('index manager catalogue reads', () => {
     await expect(engram.indexes.get('b')).rejects.toMatchObject({ code: 'BRAIN_NOT_FOUND' })
     await engram.stop()
   })
+
+  it('keeps the indexes of a brain across a token rotation, and rebuilds a brain created again', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] })
+    const { engram } = await engine(undefined, ['a'])
+    const before = await engram.indexes.get('a')
+    await engram.brains.rotateToken('a')
+    vi.advanceTimersByTime(1001)
+    expect(await engram.indexes.get('a')).toBe(before)
+    await engram.brains.delete('a')
+    await engram.brains.create('a')
+    expect(await engram.indexes.get('a')).not.toBe(before)
+    await engram.stop()
+  })
 })

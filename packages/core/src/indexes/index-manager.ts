@@ -182,8 +182,9 @@ export function createIndexManager(
         forget(stale)
       throw error
     })
-    // A brain deleted and created again gets a new token hash: its indexes are rebuilt from storage.
-    const generation = `${record.createdAt}|${record.tokenHash}`
+    // A brain deleted and created again (through another process: this one forgets a brain it deletes)
+    // has another creation time: its indexes are rebuilt from storage. A token rotation keeps them.
+    const generation = record.createdAt
     const entry = reuse(brainId, generation)
     if (entry !== undefined) {
       entry.confirmedUntil = performance.now() + CONFIRMED_MS
