@@ -227,6 +227,24 @@ export function postgresRepositories(db: Queryable, brainId: string): PostgresRe
         if (q.queryText) f.add((n) => LIKE(`coalesce(data ->> 'text', '')`, n), q.queryText)
         return paged<Observation>('observations', f, 'inserted_at DESC, id DESC', q.limit, q.skip)
       },
+      async ofResources(resourceIds, limitEach) {
+        // One statement: per id, its newest from the (brain_id, resource_id) index.
+        const { rows } = await db.query<DataRow & { r: string }>(
+          `SELECT r.id AS r, o.data::text AS data FROM unnest($2::text[]) AS r(id)
+           CROSS JOIN LATERAL (SELECT data, inserted_at, id FROM observations
+             WHERE brain_id = $1 AND resource_id = r.id
+             ORDER BY inserted_at DESC, id DESC LIMIT $3) o
+           ORDER BY r.id, o.inserted_at DESC, o.id DESC`,
+          [brainId, [...new Set(resourceIds)], limitEach],
+        )
+        const of = new Map<string, Observation[]>()
+        for (const row of rows) {
+          const list = of.get(row.r) ?? []
+          list.push(parse<Observation>(row))
+          of.set(row.r, list)
+        }
+        return resourceIds.map((id) => of.get(id) ?? [])
+      },
       labels: () =>
         column(
           `SELECT DISTINCT l COLLATE "C" AS v FROM observations,

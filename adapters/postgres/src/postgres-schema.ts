@@ -166,6 +166,10 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX observations_inserted ON observations (brain_id, inserted_at, id);
    CREATE INDEX structured_inserted ON structured (brain_id, inserted_at, id);
    CREATE INDEX changelog_type ON changelog (brain_id, type, seq);`,
+  // 7: an entity's newest observations (lists of entities show each one's, \`ofResources\`) read in
+  // order from the index and stop at the limit, instead of sorting all of the entity's observations.
+  `DROP INDEX observations_resource;
+   CREATE INDEX observations_resource ON observations (brain_id, resource_id, inserted_at, id);`,
 ]
 
 /**

@@ -258,6 +258,12 @@ export function sqliteRepositories(
           q.skip,
         )
       },
+      async ofResources(resourceIds, limitEach) {
+        const newest = stmt(
+          'SELECT data FROM observations WHERE resource_id = ? ORDER BY inserted_at DESC, id DESC LIMIT ?',
+        )
+        return resourceIds.map((id) => newest.all(id, limitEach).map((r) => parse<Observation>(r)))
+      },
       async labels() {
         return column(
           `SELECT DISTINCT j.value AS v FROM observations, json_each(${JSON_AT('observations.data', '$.metadata.labels')}) j WHERE ${GUARDED_JSON('json_type', 'observations.data', '$.metadata.labels')} = 'array' ORDER BY v`,

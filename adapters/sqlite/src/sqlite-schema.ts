@@ -88,6 +88,10 @@ export const BRAIN_MIGRATIONS = [
    CREATE INDEX observations_inserted ON observations(inserted_at, id);
    CREATE INDEX changelog_seq ON changelog(seq);
    CREATE INDEX changelog_type ON changelog(type, seq);`,
+  // An entity's newest observations (lists of entities show each one's) read in order from the index
+  // and stop at the limit, instead of sorting all of the entity's observations.
+  `DROP INDEX observations_resource;
+   CREATE INDEX observations_resource ON observations(resource_id, inserted_at, id);`,
 ]
 
 function migrate(db: SqliteDatabaseLike, migrations: string[]): void {

@@ -313,6 +313,37 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect((await store.structured.list({ limit: 10, skip: 0, queryText: 'x1' })).total).toBe(1)
         expect(await store.structured.types()).toEqual(['catalog', 'ingestion_structured'])
       })
+      t(
+        'reads the newest observations of several resources at once, as list orders them',
+        async () => {
+          const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString()
+          await store.apply({
+            observations: [
+              ...[3, 1, 2, 5, 4].map((i) =>
+                f.observation({ id: `a${i}`, resourceId: 'e1', insertedAt: at(i) }),
+              ),
+              // Same time: the larger id first, as `list` breaks ties.
+              f.observation({ id: 'b1', resourceId: 'p1', insertedAt: at(9) }),
+              f.observation({ id: 'b2', resourceId: 'p1', insertedAt: at(9) }),
+            ],
+          })
+          const ids = ['p1', 'nobody', 'e1']
+          const read = store.observations.ofResources
+          const got = read ? await read.call(store.observations, ids, 3) : null
+          const listed = await Promise.all(
+            ids.map(
+              async (resourceId) =>
+                (await store.observations.list({ resourceId, limit: 3, skip: 0 })).items,
+            ),
+          )
+          expect(listed.map((os) => os.map((o) => o.id))).toEqual([
+            ['b2', 'b1'],
+            [],
+            ['a5', 'a4', 'a3'],
+          ])
+          if (got !== null) expect(got).toEqual(listed)
+        },
+      )
       t('scans in id order by pages', async () => {
         await store.apply({
           passages: ['c', 'a', 'b'].map((id) => f.passage({ id })),

@@ -16,6 +16,12 @@ export interface ObservationRepository {
   get(id: string): Promise<Observation | null>
   /** Newest first (`insertedAt`, then id, descending), filtered by `query`. */
   list(query: ObservationQuery): Promise<Paged<Observation>>
+  /**
+   * Per id of `resourceIds`, in their order, the first `limitEach` of its observations as `list` with
+   * that `resourceId` orders them, without their total: what lists of entities show with each entity.
+   * Optional: without it, core reads them with one `list` per id (`observationsOfResources`).
+   */
+  ofResources?(resourceIds: readonly string[], limitEach: number): Promise<Observation[][]>
   /** Distinct values of the observations' `metadata.labels` arrays, sorted. */
   labels(): Promise<string[]>
 }

@@ -1,4 +1,5 @@
 import type { BrainStore, Paged, Triple } from '../contracts/storage-adapter.js'
+import type { Observation } from '../model/observation.js'
 import type { Relationship } from '../model/relationship.js'
 import { isTerminal } from '../model/task.js'
 import { applyBatch, clone, statsOf, vectorKey, type BrainData } from './memory-brain-data.js'
@@ -216,6 +217,17 @@ export function createMemoryBrainStore(brainId: string, get: () => BrainData): B
           q.limit,
           q.skip,
         )
+      },
+      async ofResources(resourceIds, limitEach) {
+        const of = new Map(resourceIds.map((id) => [id, [] as Observation[]]))
+        for (const o of get().observations.values()) of.get(o.resourceId)?.push(o)
+        const newest = (items: Observation[]) =>
+          newestFirst(
+            items,
+            (o) => o.insertedAt,
+            (o) => o.id,
+          )
+        return resourceIds.map((id) => page(newest(of.get(id)!), limitEach, 0).items)
       },
       async labels() {
         const labels = new Set<string>()

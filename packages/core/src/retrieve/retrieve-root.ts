@@ -2,6 +2,7 @@ import type { Triple } from '../contracts/storage-adapter.js'
 import { isEvent, type Entity } from '../model/entity.js'
 import type { Observation } from '../model/observation.js'
 import type { Passage } from '../model/passage.js'
+import { observationsOfResources } from '../records/entity-observations.js'
 import { NeighborsOf, type NeighborEdge } from './neighbors-of.js'
 import { termCoverage, TARGET_MATCH_THRESHOLD } from './resolve-target.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
@@ -73,11 +74,9 @@ async function observationsOf(
 ): Promise<Observation[]> {
   const passageIds = new Set(passages.map((p) => p.id))
   const out = new Map<string, Observation>()
-  const read = (resourceId: string) =>
-    deps.store.observations
-      .list({ resourceId, limit: OBSERVATIONS_PER_RESOURCE, skip: 0 })
-      .then((page) => page.items)
-  for (const page of await Promise.all(passages.map((p) => read(p.id)))) {
+  const read = (resourceIds: string[]) =>
+    observationsOfResources(deps.store, resourceIds, OBSERVATIONS_PER_RESOURCE)
+  for (const page of await read(passages.map((p) => p.id))) {
     for (const o of page) out.set(o.id, o)
   }
   const cited = (o: Observation) => {
@@ -85,7 +84,7 @@ async function observationsOf(
     return Array.isArray(ids) && ids.some((id) => typeof id === 'string' && passageIds.has(id))
   }
   const entities = mentioned.slice(0, MAX_OBSERVED_ENTITIES)
-  for (const page of await Promise.all(entities.map((e) => read(e.uuid)))) {
+  for (const page of await read(entities.map((e) => e.uuid))) {
     for (const o of page) if (cited(o) && !out.has(o.id)) out.set(o.id, o)
   }
   return [...out.values()]
