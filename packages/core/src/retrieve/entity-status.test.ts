@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { memoryRetrieveDeps } from '../../test/support/memory-retrieve-deps.js'
 import { fixtureEntity, fixtureRelationship } from '../../test/support/two-clusters-fixture.js'
+import { fixtures as f } from '../../testing/fixtures.js'
 import { entityStatus } from './entity-status.js'
 
 /** Ada founded Acme and works at Acme; Bob only works there; Acme is in Berlin. */
@@ -76,5 +77,32 @@ describe('entityStatus types', () => {
     const all = await entityStatus(deps, 'Acme', ['', '  '])
     expect(all.exists).toBe(true)
     expect(names(all)).toEqual(['FOUNDED:Ada', 'LOCATED_IN:Berlin', 'WORKS_AT:Ada', 'WORKS_AT:Bob'])
+  })
+})
+
+describe('entityStatus observations', () => {
+  it("its own, then its source passages' that name it, in the passages' order, newest first", async () => {
+    const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString()
+    const observation = (id: string, resourceId: string, text: string, i: number) =>
+      f.observation({ id, resourceId, text, insertedAt: at(i) })
+    const batch = {
+      entities: [{ ...fixtureEntity('ada', 'Ada', ['PERSON']), sourcePassageIds: ['p2', 'p1'] }],
+      observations: [
+        observation('own', 'ada', 'A mathematician', 1),
+        observation('p1-old', 'p1', 'Ada wrote notes', 2),
+        observation('p1-new', 'p1', 'Ada met Babbage', 3),
+        observation('p1-other', 'p1', 'The weather was cold', 4),
+        observation('p2-only', 'p2', 'Ada moved to London', 5),
+      ],
+    }
+    const expected = ['own', 'p2-only', 'p1-new', 'p1-old']
+    const deps = await memoryRetrieveDeps(batch)
+    expect((await entityStatus(deps, 'Ada', [])).observations.map((o) => o.id)).toEqual(expected)
+    // The same through an adapter without `ofResources` (one list per resource).
+    const fallback = await memoryRetrieveDeps(batch)
+    delete (fallback.store.observations as { ofResources?: unknown }).ofResources
+    expect((await entityStatus(fallback, 'Ada', [])).observations.map((o) => o.id)).toEqual(
+      expected,
+    )
   })
 })

@@ -1,6 +1,7 @@
 import type { Entity } from '../model/entity.js'
 import type { Observation } from '../model/observation.js'
 import { predicateName, type Relationship } from '../model/relationship.js'
+import { observationsOfResources } from '../records/entity-observations.js'
 import { NeighborsOf } from './neighbors-of.js'
 import { resolveTarget, termCoverage } from './resolve-target.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
@@ -104,20 +105,16 @@ async function splitTypes(deps: RetrieveDeps, types: string[]): Promise<StatusTy
 }
 
 async function observationsOf(deps: RetrieveDeps, node: Entity): Promise<Observation[]> {
-  const own = (
-    await deps.store.observations.list({ resourceId: node.uuid, limit: MAX_OBSERVATIONS, skip: 0 })
-  ).items
+  const own = (await observationsOfResources(deps.store, [node.uuid], MAX_OBSERVATIONS))[0]!
+  if (own.length >= MAX_OBSERVATIONS) return own
   const names = [node.name, ...node.aliases]
   const seen = new Set(own.map((o) => o.id))
   const out = [...own]
-  for (const passageId of node.sourcePassageIds.slice(0, MAX_SOURCE_PASSAGES)) {
+  // The source passages' observations in one store call, taken in the passages' order.
+  const passages = node.sourcePassageIds.slice(0, MAX_SOURCE_PASSAGES)
+  for (const page of await observationsOfResources(deps.store, passages, MAX_OBSERVATIONS)) {
     if (out.length >= MAX_OBSERVATIONS) break
-    const page = await deps.store.observations.list({
-      resourceId: passageId,
-      limit: MAX_OBSERVATIONS,
-      skip: 0,
-    })
-    for (const o of page.items) {
+    for (const o of page) {
       if (seen.has(o.id) || !names.some((n) => termCoverage(n, o.text) === 1)) continue
       seen.add(o.id)
       out.push(o)
