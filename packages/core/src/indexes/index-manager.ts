@@ -160,20 +160,24 @@ export function createIndexManager(
     return built
   }
 
-  /** The brain's loaded entry of this generation, marked used (and re-measured: lazy parts grow). */
-  function reuse(brainId: string, generation: string): Loaded | undefined {
-    const entry = loaded.get(brainId)
-    if (entry === undefined || entry.generation !== generation) return undefined
+  /** Marks the entry used, and re-measures it (lazy parts grow). */
+  const touch = (entry: Loaded) => {
     budget.use(entry)
     measure(entry)
     return entry
   }
 
+  /** The brain's loaded entry of this generation, marked used. */
+  function reuse(brainId: string, generation: string): Loaded | undefined {
+    const entry = loaded.get(brainId)
+    if (entry === undefined || entry.generation !== generation) return undefined
+    return touch(entry)
+  }
+
   async function get(brainId: string): Promise<BrainIndexes> {
     const known = loaded.get(brainId)
     if (known?.built !== undefined && (known.confirmedUntil ?? 0) > performance.now()) {
-      budget.use(known)
-      measure(known)
+      touch(known)
       return known.built
     }
     const record = await core.brains.require(brainId).catch((error: unknown) => {
