@@ -3,6 +3,7 @@ import { createEngine, memoryAdapter, useLiteEmbedder } from '@engram/core'
 import { cacheDir } from '../paths.js'
 import { forceGc } from '../scale/scale-point.js'
 import { vectorCacheDir } from '../vectors/bench-vectors.js'
+import { vectorCacheName } from '../vectors/cached-embedder.js'
 import { DiskVectorCache } from '../vectors/disk-vector-cache.js'
 import { brainBatch, loadScifact, manyBrainsRequest } from './many-brains-corpus.js'
 
@@ -54,8 +55,12 @@ export async function calibrateIndexBytes(
 ): Promise<CalibrationPoint> {
   const brains = calibrationBrains(passages)
   const { docs, queries } = loadScifact(datasetsDir)
-  const { name, dimension } = useLiteEmbedder()
-  const cache = DiskVectorCache.open(vectorCacheDir(cacheDir), name, dimension)
+  const embedder = useLiteEmbedder()
+  const cache = DiskVectorCache.open(
+    vectorCacheDir(cacheDir),
+    vectorCacheName(embedder),
+    embedder.dimension,
+  )
   const setup = async (budgetMb?: number) => {
     const engram = createEngine({
       storage: memoryAdapter(),

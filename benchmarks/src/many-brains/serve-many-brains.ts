@@ -5,7 +5,7 @@ import { sqliteAdapter } from '@engram/adapter-sqlite'
 import { createEngine, useLiteEmbedder, type Logger } from '@engram/core'
 import { summarizeLatency, type LatencySummary } from '../metrics/percentiles.js'
 import { cacheDir } from '../paths.js'
-import { cachedEmbedder } from '../vectors/cached-embedder.js'
+import { cachedEmbedder, vectorCacheName } from '../vectors/cached-embedder.js'
 import { vectorCacheDir } from '../vectors/bench-vectors.js'
 import { DiskVectorCache } from '../vectors/disk-vector-cache.js'
 import {
@@ -93,7 +93,7 @@ export async function serveManyBrains(
   const inner = useLiteEmbedder()
   const embedder = cachedEmbedder(
     inner,
-    DiskVectorCache.open(vectorCacheDir(cacheDir), inner.name, inner.dimension),
+    DiskVectorCache.open(vectorCacheDir(cacheDir), vectorCacheName(inner), inner.dimension),
   )
   const logger = buildLog()
   const engram = createEngine({

@@ -1,7 +1,12 @@
 import { performance } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { useLiteEmbedder, type Embedder } from '@engram/core'
-import { cachedEmbedder, EMBED_CHUNK, type CachedEmbedder } from './cached-embedder.js'
+import {
+  cachedEmbedder,
+  EMBED_CHUNK,
+  vectorCacheName,
+  type CachedEmbedder,
+} from './cached-embedder.js'
 import { DiskVectorCache } from './disk-vector-cache.js'
 
 /** Config `engine.embedder` values the harness can serve: the engine's default embedder, use-lite. */
@@ -16,6 +21,7 @@ export function harnessEmbedderMissing(embedder: string | null | undefined): str
 
 /** What the embedding step of one config run did; saved with the result. */
 export interface EmbeddingSummary {
+  /** The vectors' name: the model's, with its precision when not float (`vectorCacheName`). */
   readonly embedder: string
   readonly dimension: number
   /** Distinct texts (documents and queries) the run needs vectors for. */
@@ -59,7 +65,7 @@ export function benchVectors(options: BenchVectorsOptions): BenchVectors {
   const embedder = (): CachedEmbedder => {
     if (cached === undefined) {
       inner = (options.create ?? (() => useLiteEmbedder()))()
-      const cache = DiskVectorCache.open(options.cacheDir, inner.name, inner.dimension)
+      const cache = DiskVectorCache.open(options.cacheDir, vectorCacheName(inner), inner.dimension)
       cached = cachedEmbedder(inner, cache, { chunk })
     }
     return cached
@@ -85,7 +91,8 @@ export function benchVectors(options: BenchVectorsOptions): BenchVectors {
       }
       const ms = performance.now() - t0
       const summary: EmbeddingSummary = {
-        embedder: e.name,
+        // The vectors' name (`use-lite:int8`): what the cache and the reports name them by.
+        embedder: vectorCacheName(inner!),
         dimension: e.dimension,
         texts: distinct.length,
         cached: distinct.length - missing,
@@ -93,7 +100,7 @@ export function benchVectors(options: BenchVectorsOptions): BenchVectors {
         ms,
       }
       log(
-        `vectors (${e.name}, ${e.dimension}-d): ${summary.texts} texts, ${summary.cached} from the cache, ` +
+        `vectors (${summary.embedder}, ${e.dimension}-d): ${summary.texts} texts, ${summary.cached} from the cache, ` +
           `${summary.embedded} embedded, ${(ms / 1000).toFixed(1)} s`,
       )
       return summary

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cachedEmbedder } from './cached-embedder.js'
+import { cachedEmbedder, vectorCacheName } from './cached-embedder.js'
 import { DiskVectorCache } from './disk-vector-cache.js'
 import { testEmbedder } from './test-embedder.js'
 
@@ -50,6 +50,22 @@ describe('cachedEmbedder', () => {
     expect(other.calls).toEqual([['t']])
     expect(() => cachedEmbedder(testEmbedder('two', 8), DiskVectorCache.open(d, 'one', 8))).toThrow(
       /cannot serve two/,
+    )
+  })
+})
+
+describe('vectorCacheName', () => {
+  it("names use-lite's int8 vectors apart from its float ones, which keep the model's name", () => {
+    const bow = testEmbedder('bow', 8)
+    expect(vectorCacheName(bow)).toBe('bow')
+    expect(vectorCacheName({ ...bow, name: 'use-lite', precision: 'fp32' })).toBe('use-lite')
+    expect(vectorCacheName({ ...bow, name: 'use-lite', precision: 'int8' })).toBe('use-lite:int8')
+  })
+
+  it('refuses a cache of the float vectors for the int8 model', () => {
+    const int8 = { ...testEmbedder('use-lite', 8), precision: 'int8' }
+    expect(() => cachedEmbedder(int8, DiskVectorCache.open(dir(), 'use-lite', 8))).toThrow(
+      'cannot serve use-lite:int8',
     )
   })
 })

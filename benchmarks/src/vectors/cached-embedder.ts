@@ -15,6 +15,16 @@ export interface CachedEmbedderOptions {
 }
 
 /**
+ * The name a model's vectors are cached under: the embedder's name, with use-lite's precision when it is
+ * not the float model (`use-lite:int8`), so vectors of one arithmetic are never served for the other's.
+ */
+export function vectorCacheName(embedder: Embedder & { readonly precision?: string }): string {
+  return embedder.precision === undefined || embedder.precision === 'fp32'
+    ? embedder.name
+    : `${embedder.name}:${embedder.precision}`
+}
+
+/**
  * An {@link Embedder} that answers from a {@link DiskVectorCache} and sends only the misses to the wrapped
  * embedder, in chunks written to disk as they come (an interrupted run keeps what it embedded). It has the
  * wrapped embedder's name and dimension, so the engine records and checks the real model; nothing is
@@ -25,9 +35,9 @@ export function cachedEmbedder(
   cache: DiskVectorCache,
   options: CachedEmbedderOptions = {},
 ): CachedEmbedder {
-  if (cache.embedder !== inner.name || cache.dimension !== inner.dimension)
+  if (cache.embedder !== vectorCacheName(inner) || cache.dimension !== inner.dimension)
     throw new Error(
-      `vector cache of ${cache.embedder} (${cache.dimension}-d) cannot serve ${inner.name} (${inner.dimension}-d)`,
+      `vector cache of ${cache.embedder} (${cache.dimension}-d) cannot serve ${vectorCacheName(inner)} (${inner.dimension}-d)`,
     )
   const chunk = Math.max(1, options.chunk ?? EMBED_CHUNK)
   const counts = { hits: 0, misses: 0 }

@@ -34,6 +34,8 @@ export interface ServerConfig {
     allowRemote: boolean
     /** use-lite: worker threads. */
     workers: number
+    /** use-lite: the model's arithmetic; unset, the embedder's default (`int8` on ONNX Runtime). */
+    precision: 'int8' | 'fp32' | undefined
   }
   extractor: 'local' | 'llm'
   /** `local`: worker threads for extraction; 0 runs it on the main thread. */
@@ -197,6 +199,9 @@ function embedderOptions(
     modelDir: env.EMBEDDER_MODEL_DIR || undefined,
     allowRemote: flag(env, 'EMBEDDER_ALLOW_REMOTE'),
     workers: integer(env, 'EMBEDDER_WORKERS', Math.min(2, availableParallelism()), 1, 64),
+    precision: env.EMBEDDER_PRECISION
+      ? oneOf(env, 'EMBEDDER_PRECISION', ['int8', 'fp32'] as const, 'int8')
+      : undefined,
   }
   if (embedder === 'openai') {
     if (options.url === undefined || !/^https?:\/\/[^/]/.test(options.url)) {

@@ -19,6 +19,7 @@ describe('embedder configuration', () => {
       [{ EMBEDDER: 'transformers' }, 'EMBEDDER_MODEL'],
       [{ EMBEDDER_DIMENSION: '0' }, 'EMBEDDER_DIMENSION'],
       [{ EMBEDDER_WORKERS: 'many' }, 'EMBEDDER_WORKERS'],
+      [{ EMBEDDER_PRECISION: 'int4' }, 'EMBEDDER_PRECISION'],
       [{ EMBEDDER_ALLOW_REMOTE: 'yes' }, 'EMBEDDER_ALLOW_REMOTE'],
     ] as const) {
       expect(() => loadConfig(env), name).toThrow(ConfigError)
@@ -30,8 +31,11 @@ describe('embedder configuration', () => {
     expect(await embedderFromConfig(loadConfig({ EMBEDDER: 'none' }))).toBeNull()
 
     const useLite = await embedderFromConfig(loadConfig({ EMBEDDER_WORKERS: '1' }))
-    expect(useLite).toMatchObject({ name: 'use-lite', dimension: 512 })
+    expect(useLite).toMatchObject({ name: 'use-lite', dimension: 512, precision: 'int8' })
     await useLite?.close?.()
+    const fp32 = await embedderFromConfig(loadConfig({ EMBEDDER_PRECISION: 'fp32' }))
+    expect(fp32).toMatchObject({ name: 'use-lite', precision: 'fp32' })
+    await fp32?.close?.()
 
     const openai = await embedderFromConfig(
       loadConfig({

@@ -45,7 +45,10 @@ async function loadEmbedder(config: ServerConfig): Promise<ConfiguredEmbedder | 
       case 'none':
         return null
       case 'use-lite':
-        return useLiteEmbedder({ workers: options.workers })
+        return useLiteEmbedder({
+          workers: options.workers,
+          ...(options.precision ? { precision: options.precision } : {}),
+        })
       case 'openai':
         return openaiEmbedder({
           baseUrl: options.url!,

@@ -177,10 +177,15 @@ async function start(
     engineLog = app.log
     if (embedderReady !== undefined) {
       const loadMs = await embedderReady
-      // use-lite names the engine it runs on (onnx, or tfjs when the optional onnxruntime-node is absent).
-      const runtime = (embedder as { runtime?: unknown } | null)?.runtime
+      // use-lite names the engine it runs on (onnx, or tfjs when the optional onnxruntime-node is absent)
+      // and its arithmetic (int8 or fp32).
+      const { runtime, precision } = (embedder ?? {}) as { runtime?: unknown; precision?: unknown }
       app.log.info(
-        { loadMs: loadMs.map(Math.round), ...(typeof runtime === 'string' ? { runtime } : {}) },
+        {
+          loadMs: loadMs.map(Math.round),
+          ...(typeof runtime === 'string' ? { runtime } : {}),
+          ...(typeof precision === 'string' ? { precision } : {}),
+        },
         'embedder workers ready',
       )
     }

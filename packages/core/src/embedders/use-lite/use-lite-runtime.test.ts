@@ -14,4 +14,15 @@ describe('availableUseLiteRuntime', () => {
     expect(tfjs.runtime).toBe('tfjs')
     await Promise.all([auto.close(), tfjs.close()])
   })
+
+  it('runs int8 products by default on ONNX Runtime and the float model on TF.js, which has no int8', async () => {
+    const onnx = useLiteEmbedder({ workers: 1 })
+    const fp32 = useLiteEmbedder({ workers: 1, precision: 'fp32' })
+    const tfjs = useLiteEmbedder({ workers: 1, runtime: 'tfjs' })
+    expect([onnx.precision, fp32.precision, tfjs.precision]).toEqual(['int8', 'fp32', 'fp32'])
+    await Promise.all([onnx.close(), fp32.close(), tfjs.close()])
+    expect(() => useLiteEmbedder({ runtime: 'tfjs', precision: 'int8' })).toThrow(
+      'runs the float model only',
+    )
+  })
 })

