@@ -21,6 +21,8 @@ export interface CliArgs {
   /** `--console-explorer`: the console's entity explorer in headless Chromium (results/console-explorer.md). */
   readonly consoleExplorer: boolean
   readonly hnswConstruction: boolean
+  /** `--use-lite-precision`: use-lite's int8 against its float model (results/use-lite-precision.md). */
+  readonly useLitePrecision: boolean
   /** Brains and passages per brain of `--many-brains`; null when not asked. */
   readonly manyBrains: { readonly brains: number; readonly passages: number } | null
   /** Timed runs of `--startup` (issue 25's start-up targets, results/startup.md); null when not asked. */
@@ -66,6 +68,8 @@ export const USAGE = `usage: npm run bench -- [options]
                           (the mixed-load section of results/latency.md; needs npm run build first; ~8 min)
   --hnsw-construction     HNSW efConstruction against build time and recall@10 (exact search the truth) on the
                           use-lite vectors of SciFact, MuSiQue-100 and LoCoMo dev (results/hnsw-construction.md)
+  --use-lite-precision    use-lite's int8 products against its float model: cosine by text set and pieces, run
+                          time per batch, texts/s (results/use-lite-precision.md)
   --ingest                ingestion pipeline throughput over the LoCoMo dev turns (results/ingest.md)
   --calibrate-fusion      calibrate the default fusion (cc) for the harness embedder on SciFact train, LoCoMo dev
                           and MuSiQue-100; writes results/fusion-calibration.md and the engine's calibration table
@@ -127,6 +131,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     scaleOut: false,
     consoleExplorer: false,
     hnswConstruction: false,
+    useLitePrecision: false,
     manyBrains: null as { brains: number; passages: number } | null,
     startup: null as number | null,
     startupLarge: null as number | null,
@@ -258,6 +263,9 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         break
       case '--hnsw-construction':
         args.hnswConstruction = true
+        break
+      case '--use-lite-precision':
+        args.useLitePrecision = true
         break
       case '--calibrate-fusion':
         args.calibrateFusion = true

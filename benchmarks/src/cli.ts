@@ -4,6 +4,7 @@ import { listConfigNames, loadBenchConfig } from './config/bench-config.js'
 import { parseCliArgs, USAGE } from './cli-args.js'
 import { runIngestBench } from './ingest/run-ingest-bench.js'
 import { runHnswConstruction } from './vectors/hnsw-construction-bench.js'
+import { runUseLitePrecision } from './vectors/use-lite-precision-bench.js'
 import { runLatencySuites } from './latency/run-latency-suites.js'
 import { rewriteMixedLoadSection } from './latency/mixed-load-report.js'
 import { runMixedLoadBench } from './latency/run-mixed-load.js'
@@ -62,6 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
       !args.calibrateFusion &&
       !args.consoleExplorer &&
       !args.hnswConstruction &&
+      !args.useLitePrecision &&
       args.startup === null &&
       args.startupLarge === null &&
       args.startupPostgres === null &&
@@ -87,6 +89,7 @@ async function main(argv: readonly string[]): Promise<number> {
       args.tuneBm25 ||
       args.calibrateFusion ||
       args.hnswConstruction ||
+      args.useLitePrecision ||
       args.graphSnapshot !== null ||
       args.forgetting !== null ||
       args.time !== null) &&
@@ -182,6 +185,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // Needs no dataset: the brain is generated (seeded).
   if (args.consoleExplorer) await runConsoleExplorer(resultsDir, log)
   if (args.hnswConstruction) await runHnswConstruction(dataDir, resultsDir, log)
+  if (args.useLitePrecision) await runUseLitePrecision(dataDir, resultsDir, log)
   // Needs no dataset either: the built server on temporary data directories.
   if (args.startup !== null) await runStartup(resultsDir, log, args.startup)
   // Needs no dataset: the brain is generated (seeded).

@@ -153,7 +153,7 @@ function overview(
     mdTable(['config', 'status', 'Engram metrics', 'verdict'], rows),
     '',
     ...datasets.map((d) => `- [${d}](${d}.md)`),
-    '- [scale curve](scale-curve.md) · [start-up of a 100,000-passage brain](startup-large.md) · [HNSW construction on real vectors](hnsw-construction.md) · [latency suites and HTTP](latency.md) · [plot](quality-vs-latency.svg)',
+    '- [scale curve](scale-curve.md) · [start-up of a 100,000-passage brain](startup-large.md) · [HNSW construction on real vectors](hnsw-construction.md) · [use-lite int8 against float](use-lite-precision.md) · [latency suites and HTTP](latency.md) · [plot](quality-vs-latency.svg)',
     ...EXTRA_RESULTS.filter(([file]) => existsSync(join(resultsDir, file))).map(
       ([file, title]) => `- [${title}](${file})`,
     ),

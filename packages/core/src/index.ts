@@ -286,6 +286,7 @@ export {
   type UseLiteEmbedder,
   type UseLiteEmbedderOptions,
 } from './embedders/use-lite/use-lite-embedder.js'
+export type { UseLitePrecision } from './embedders/use-lite/use-lite-onnx-graph.js'
 export {
   openaiEmbedder,
   embeddingsUrl,

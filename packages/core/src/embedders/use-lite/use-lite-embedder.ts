@@ -39,8 +39,9 @@ export interface UseLiteEmbedderOptions {
   runtime?: UseLiteRuntimeName
   /**
    * The `onnx` runtime's arithmetic: `int8` (the default there) runs most matrix products on 8-bit
-   * integers, about 1.6 times faster per text, each vector within cosine 0.999 of its `fp32` one
-   * (`runsOnInt8`); `fp32` is the model's own float arithmetic. The `tfjs` runtime is `fp32` only.
+   * integers, about 1.5 times faster per model run, each measured vector within cosine 0.9993 of its
+   * `fp32` one (`runsOnInt8`; texts of up to three pieces run on the float model, docs/embedders.md);
+   * `fp32` is the model's own float arithmetic. The `tfjs` runtime is `fp32` only.
    * Vectors of both mix in one brain: they are the same model's, a rounding apart.
    */
   precision?: UseLitePrecision

@@ -69,9 +69,9 @@ const intsAttr = (name: string, ints: number[]) => ({ name, type: 7, ints })
 
 /**
  * `fp32`: the model's own arithmetic (the TF.js vectors within cosine 1e-9). `int8`: the products
- * `runsOnInt8` names on 8-bit integers, about 1.6 times faster per text, every vector within cosine 0.999
- * of its `fp32` one (lowest 0.9994 over 2,900 texts of LoCoMo, MuSiQue, SciFact and odd inputs;
- * docs/embedders.md).
+ * `runsOnInt8` names on 8-bit integers, about 1.5 times faster per model run; each vector within cosine
+ * 0.9987 of its `fp32` one for texts of one piece, 0.9993 from four pieces on (the worker runs texts of up
+ * to three pieces on the float graph; benchmarks/results/use-lite-precision.md, docs/embedders.md).
  */
 export type UseLitePrecision = 'fp32' | 'int8'
 

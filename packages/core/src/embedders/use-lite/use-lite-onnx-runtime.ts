@@ -13,7 +13,7 @@ import type { UseLiteRuntime } from './use-lite-runtime.js'
  * in one session on one intra-op thread, since the pool runs one worker per core. On the LoCoMo texts of
  * benchmarks/results/ingest.md it gives the TF.js vectors within cosine 1e-9, about 7 times faster than
  * TF.js's WASM SIMD backend on one core (native AVX2 matrix products against 128-bit WASM SIMD). With
- * `precision: 'int8'` most of the products run on 8-bit integers (`runsOnInt8`), about 1.6 times faster
+ * `precision: 'int8'` most of the products run on 8-bit integers (`runsOnInt8`), about 1.5 times faster
  * again, and a second session of the float graph serves the batches the worker marks `float`: texts of
  * a few pieces, whose vectors have no other tokens to average their rounding with (`FLOAT_MAX_PIECES`).
  */
