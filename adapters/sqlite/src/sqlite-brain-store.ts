@@ -100,8 +100,13 @@ export function createSqliteBrainStore(
   /** Checkpoints handed to another thread and not finished yet; the WAL auto-checkpoint is off meanwhile. */
   let checkpointing = 0
   let autoCheckpoint = 1000
-  /** Settles when the latest checkpoint handed to another thread has ended; null when none is running. */
+  /**
+   * Settles when the latest checkpoint handed to another thread has ended and no follow-up is due (it
+   * includes the wait of up to `checkpointIntervalMs` before the next); null when none is running.
+   */
   let workerCheckpoint: Promise<void> | null = null
+  /** The checkpoint running on the other thread now, without the wait for a follow-up; null if none. */
+  let onThread: Promise<void> | null = null
   const checkpointIntervalMs = options.checkpointIntervalMs ?? 1000
   /** When the latest checkpoint was handed to another thread (Date.now()). */
   let lastHandOff = Number.NEGATIVE_INFINITY
@@ -137,10 +142,15 @@ export function createSqliteBrainStore(
     holdAutoCheckpoint()
     lastHandOff = Date.now()
     framesWaiting = false
-    const running: Promise<void> = elsewhere()
+    const checkpoint: Promise<void> = elsewhere()
       .catch(() => {
         // Nothing lost: a later checkpoint (or SQLite's auto-checkpoint) copies what this one did not.
       })
+      .finally(() => {
+        if (onThread === checkpoint) onThread = null
+      })
+    onThread = checkpoint
+    const running: Promise<void> = checkpoint
       .then(async () => {
         if (!framesWaiting) return
         const wait = lastHandOff + checkpointIntervalMs - Date.now()
@@ -222,8 +232,10 @@ export function createSqliteBrainStore(
     async purge() {
       for (let attempt = 1; ; attempt++) {
         // Not while a worker checkpoints (TRUNCATE would wait for it, holding the event loop) or a
-        // sliced transaction is open on this connection (a checkpoint cannot run inside one).
-        while (workerCheckpoint !== null || sliced !== null) await (workerCheckpoint ?? sliced)
+        // sliced transaction is open on this connection (a checkpoint cannot run inside one). Not
+        // after the follow-up's wait either: it is an unref'd timer, so a library caller awaiting a
+        // forget would see Node exit (code 13) with nothing else keeping the process alive.
+        while (onThread !== null || sliced !== null) await (onThread ?? sliced)
         if (truncateWal()) return null
         if (attempt === PURGE_ATTEMPTS)
           return 'SQLite could not truncate the write-ahead log (the database stayed busy): deleted records may remain in its -wal file until its next checkpoint.'

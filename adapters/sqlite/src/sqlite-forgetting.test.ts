@@ -119,6 +119,27 @@ describe('sqlite: sources and forgetting', () => {
     expect(await purging).toBeNull()
   })
 
+  it('purges without waiting for the next checkpoint of the other thread to be due', async () => {
+    // The follow-up of a checkpoint waits on an unref'd timer: a purge that waited for it would hang a
+    // library caller's forget for up to an interval, and let Node exit (code 13) with nothing else alive.
+    let handedOff = 0
+    let finish = () => {}
+    const { store } = openStore({
+      checkpointIntervalMs: 3_600_000,
+      checkpointElsewhere: () => {
+        handedOff++
+        return new Promise<void>((resolve) => (finish = resolve))
+      },
+    })
+    await store.apply({ passages: [fixtures.passage({ id: 'p1' })] })
+    await store.apply({ passages: [fixtures.passage({ id: 'p2' })] })
+    expect(handedOff).toBe(1)
+    finish()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(await store.purge()).toBeNull()
+    expect(handedOff).toBe(1)
+  })
+
   it('leaves no byte of a forgotten passage in any file of the data directory', async () => {
     const marker = 'zqxjvmarkerword'
     const dataDir = tempDir()
