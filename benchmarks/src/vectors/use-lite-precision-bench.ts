@@ -17,6 +17,7 @@ import {
 import { loadBeir } from '../loaders/beir.js'
 import { loadLocomo } from '../loaders/locomo.js'
 import { loadMusique } from '../loaders/musique.js'
+import { captureEnvironment } from '../run/environment.js'
 
 /**
  * use-lite's two precisions (issue 27 item 3, docs/embedders.md), every figure docs/embedders.md gives:
@@ -181,7 +182,7 @@ export async function runUseLitePrecision(
     '<!-- GENERATED FILE: do not edit. Regenerate with `npm run bench -- --use-lite-precision`. -->',
     '# use-lite: int8 against float (issue 27 item 3)',
     '',
-    `Environment: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; 1-min load average ${load.toFixed(1)} at start; ${new Date().toISOString()}.`,
+    `Environment: ${captureEnvironment().cpu}, ${cpus().length} cores, Node ${process.version}; 1-min load average ${load.toFixed(1)} at start; ${new Date().toISOString()}.`,
     '',
     "The model's ONNX graph with `precision: 'fp32'` (its own arithmetic) and `'int8'` (`runsOnInt8`'s products on 8-bit integers, a scale per weight column and per token), on ONNX Runtime's CPU kernels; docs/embedders.md explains the route. \"int8 graph\" runs every text on the int8 graph; \"as shipped\" is what use-lite returns, which runs texts of one to three pieces on its float session (their vectors are the float ones).",
     '',

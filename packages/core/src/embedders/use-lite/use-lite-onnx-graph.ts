@@ -43,7 +43,6 @@ interface TfAttr {
 
 const FLOAT = 1
 const UINT8 = 2
-const INT8 = 3
 const INT64 = 7
 const BOOL = 9
 /** TF DataType enum values of the casts in this graph. */
@@ -148,6 +147,10 @@ export function useLiteOnnxGraph(
    * Weights: int8 with one scale per column (its largest magnitude / 127). Activations: per row (the
    * last axis), uint8 around 128 with the row's largest magnitude / 127 as scale; ONNX Runtime's
    * MatMulInteger multiplies and sums in int32, and the two scales bring the result back to floats.
+   * The weights are stored as uint8 around 128 too (zero point 128): with signed weights, ONNX
+   * Runtime's AVX2 kernel (x86 without VNNI) adds pairs of uint8 x int8 products in int16
+   * (`vpmaddubsw`), which saturates, and vectors fell to cosine 0.997 on such a machine; uint8 x uint8
+   * is summed exactly on every CPU, so a text's vector is the same wherever it is computed.
    * `initializer`: the weight's float initializer when it has one of shape [k, n] (ONNX Runtime drops
    * the ones no node reads when it loads the model).
    */
@@ -181,8 +184,9 @@ export function useLiteOnnxGraph(
       for (let i = 0; i < k; i++) quantized[i * n + j] = Math.round(weight[i * n + j]! / scale)
     }
     const [matrix, scales, zeroPoint] = [tmp(out), tmp(out), tmp(out)]
+    const unsigned = Uint8Array.from(quantized, (q) => q + 128)
     initializers.push(
-      { name: matrix, dataType: INT8, dims: [k, n], rawData: new Uint8Array(quantized.buffer) },
+      { name: matrix, dataType: UINT8, dims: [k, n], rawData: unsigned },
       { name: scales, dataType: FLOAT, dims: [n], rawData: new Uint8Array(columnScales.buffer) },
       { name: zeroPoint, dataType: UINT8, dims: [], rawData: new Uint8Array([128]) },
     )
@@ -210,7 +214,7 @@ export function useLiteOnnxGraph(
     )
     const sums = step(
       'Cast',
-      [step('MatMulInteger', [rows, matrix, zeroPoint])],
+      [step('MatMulInteger', [rows, matrix, zeroPoint, zeroPoint])],
       [intAttr('to', FLOAT)],
     )
     add('Mul', [step('Mul', [sums, rowScale]), scales], [out])
