@@ -4,7 +4,7 @@ import { InferenceSession, Tensor } from 'onnxruntime-node'
 import { describe, expect, it } from 'vitest'
 import { l2Normalize } from '../l2-normalize.js'
 import { pieceRows, sparseBatch } from './use-lite-batch.js'
-import { useLiteOnnxGraph, type TfjsGraphModel } from './use-lite-onnx-graph.js'
+import { FLOAT_INPUT, useLiteOnnxGraph, type TfjsGraphModel } from './use-lite-onnx-graph.js'
 import { USE_LITE_MAX_TOKENS, UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
 
 const require = createRequire(import.meta.url)
@@ -50,12 +50,19 @@ describe('useLiteOnnxGraph with int8 products', () => {
       }),
     ),
   )
-  /** Unit vectors of `texts`, embedded as one batch. */
-  async function embed(session: InferenceSession, texts: string[]): Promise<Float32Array[]> {
+  /** Unit vectors of `texts`, embedded as one batch (by the int8 model's float branch if `onFloat`). */
+  async function embed(
+    session: InferenceSession,
+    texts: string[],
+    onFloat = false,
+  ): Promise<Float32Array[]> {
     const [indices, values] = sparseBatch(pieceRows(tokenizer, texts, USE_LITE_MAX_TOKENS))
     const result = await session.run({
       indices_int32: new Tensor('int32', indices, [values.length, 2]),
       values_int32: new Tensor('int32', values, [values.length]),
+      ...(session.inputNames.includes(FLOAT_INPUT)
+        ? { [FLOAT_INPUT]: new Tensor('bool', [onFloat], []) }
+        : {}),
     })
     const flat = result[session.outputNames[0]!]!.data as Float32Array
     return texts.map((_, row) => l2Normalize(flat.slice(row * 512, (row + 1) * 512)))
@@ -88,6 +95,23 @@ describe('useLiteOnnxGraph with int8 products', () => {
     expect(Math.min(...cosines)).toBeGreaterThanOrEqual(0.999)
     // Not the float arithmetic under another name.
     expect(Math.min(...cosines)).toBeLessThan(0.99999)
+  })
+
+  it("runs the float products in the same model when asked, with the float model's vectors", async () => {
+    const [fp32, int8] = await sessions
+    const texts = [
+      'Caroline',
+      'LGBTQ support group',
+      'Pierre Curie married Marie Skłodowska in 1895.',
+    ]
+    const [expected, onFloat, onInt8] = await Promise.all([
+      embed(fp32!, texts),
+      embed(int8!, texts, true),
+      embed(int8!, texts, false),
+    ])
+    onFloat.forEach((vector, i) => expect(cosine(vector, expected[i]!)).toBeGreaterThan(0.9999999))
+    // The flag chooses: the int8 branch's vectors are another rounding.
+    onInt8.forEach((vector, i) => expect(cosine(vector, expected[i]!)).toBeLessThan(0.99999))
   })
 
   it("quantizes each token on its own, so a text's vector does not depend on its batch", async () => {

@@ -54,13 +54,28 @@ const TF_TYPE_NAMES: Record<string, string> = {
   DT_BOOL: '10',
 }
 const MAX = 2n ** 62n
+/** AttributeProto type of a graph (an `If` branch). */
+const GRAPH = 5
+
+/**
+ * The input of the `int8` model that chooses its arithmetic per run: a boolean scalar, true for the
+ * float products (texts of a few pieces: `FLOAT_MAX_PIECES` in the worker), false for the int8 ones.
+ */
+export const FLOAT_INPUT = 'float'
 
 interface Node {
   opType: string
   input: string[]
   output: string[]
   name: string
-  attribute?: { name: string; type: number; i?: number; ints?: number[]; t?: unknown }[]
+  attribute?: {
+    name: string
+    type: number
+    i?: number
+    ints?: number[]
+    t?: unknown
+    g?: unknown
+  }[]
 }
 
 const intAttr = (name: string, i: number) => ({ name, type: 2, i })
@@ -114,7 +129,7 @@ export function useLiteOnnxGraph(
   if (offset !== weights.length)
     throw new Error(`weights: read ${offset} of ${weights.length} bytes`)
 
-  const nodes: Node[] = []
+  let nodes: Node[] = []
   const initializers: unknown[] = []
   let fresh = 0
   const tmp = (base: string) => `${base}/onnx_${fresh++}`
@@ -162,31 +177,64 @@ export function useLiteOnnxGraph(
     n: number,
     out: string,
   ) => {
-    if (precision !== 'int8' || !runsOnInt8(out)) {
-      if (initializer !== null) return add('MatMul', [input, initializer], [out])
-      const matrix = tmp(out)
+    let matrix = initializer
+    if (matrix === null) {
+      matrix = tmp(out)
       initializers.push({
         name: matrix,
         dataType: FLOAT,
         dims: [k, n],
         rawData: new Uint8Array(weight.buffer, weight.byteOffset, weight.byteLength),
       })
-      add('MatMul', [input, matrix], [out])
-      return
     }
-    const quantized = new Int8Array(k * n)
+    if (precision !== 'int8' || !runsOnInt8(out)) return add('MatMul', [input, matrix], [out])
+    // Both products in one model, chosen per run by the `float` input: the float branch reads the
+    // same weights as the rest of the graph, so one session serves both (ONNX If, whose branches read
+    // the outer graph's values).
+    const [onFloat, onInt8] = [tmp(out), tmp(out)]
+    const floatNodes = branchNodes(() => add('MatMul', [input, matrix], [onFloat]))
+    const int8Nodes = branchNodes(() => int8MatMul(input, weight, k, n, onInt8))
+    add(
+      'If',
+      [FLOAT_INPUT],
+      [out],
+      [
+        { name: 'then_branch', type: GRAPH, g: branch(out, floatNodes, onFloat) },
+        { name: 'else_branch', type: GRAPH, g: branch(out, int8Nodes, onInt8) },
+      ],
+    )
+  }
+  /** The nodes `build` adds, in a list of their own (an `If` branch's). */
+  const branchNodes = (build: () => void): Node[] => {
+    const outer = nodes
+    nodes = []
+    try {
+      build()
+      return nodes
+    } finally {
+      nodes = outer
+    }
+  }
+  const branch = (name: string, node: Node[], output: string) => ({
+    name: tmp(name),
+    node,
+    output: [{ name: output, type: { tensorType: { elemType: FLOAT } } }],
+  })
+  const int8MatMul = (input: string, weight: Float32Array, k: number, n: number, out: string) => {
+    // Stored around 128 (see above): the int8 value plus 128.
+    const quantized = new Uint8Array(k * n)
     const columnScales = new Float32Array(n)
     for (let j = 0; j < n; j++) {
       let largest = 0
       for (let i = 0; i < k; i++) largest = Math.max(largest, Math.abs(weight[i * n + j]!))
       const scale = largest / 127 || 1
       columnScales[j] = scale
-      for (let i = 0; i < k; i++) quantized[i * n + j] = Math.round(weight[i * n + j]! / scale)
+      for (let i = 0; i < k; i++)
+        quantized[i * n + j] = Math.round(weight[i * n + j]! / scale) + 128
     }
     const [matrix, scales, zeroPoint] = [tmp(out), tmp(out), tmp(out)]
-    const unsigned = Uint8Array.from(quantized, (q) => q + 128)
     initializers.push(
-      { name: matrix, dataType: UINT8, dims: [k, n], rawData: unsigned },
+      { name: matrix, dataType: UINT8, dims: [k, n], rawData: quantized },
       { name: scales, dataType: FLOAT, dims: [n], rawData: new Uint8Array(columnScales.buffer) },
       { name: zeroPoint, dataType: UINT8, dims: [], rawData: new Uint8Array([128]) },
     )
@@ -248,6 +296,8 @@ export function useLiteOnnxGraph(
   }
 
   const inputs: unknown[] = []
+  if (precision === 'int8')
+    inputs.push({ name: FLOAT_INPUT, type: { tensorType: { elemType: BOOL, shape: { dim: [] } } } })
   let outputName = ''
   for (const n of model.modelTopology.node) {
     const input = (n.input ?? []).filter((i) => !i.startsWith('^')).map(ref)

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
+  FLOAT_INPUT,
   useLiteOnnxGraph,
   type TfjsGraphModel,
   type UseLitePrecision,
@@ -13,9 +14,10 @@ import type { UseLiteRuntime } from './use-lite-runtime.js'
  * in one session on one intra-op thread, since the pool runs one worker per core. On the LoCoMo texts of
  * benchmarks/results/ingest.md it gives the TF.js vectors within cosine 1e-9, about 7 times faster than
  * TF.js's WASM SIMD backend on one core (native AVX2 matrix products against 128-bit WASM SIMD). With
- * `precision: 'int8'` most of the products run on 8-bit integers (`runsOnInt8`), about 1.5 times faster
- * again, and a second session of the float graph serves the batches the worker marks `float`: texts of
- * a few pieces, whose vectors have no other tokens to average their rounding with (`FLOAT_MAX_PIECES`).
+ * `precision: 'int8'` most of the products run on 8-bit integers (`runsOnInt8`), 1.1 to 1.65 times faster
+ * again (by CPU), and the same model's float products serve the batches the worker marks `float` (its
+ * `FLOAT_INPUT`): texts of a few pieces, whose vectors have no other tokens to average their rounding
+ * with (`FLOAT_MAX_PIECES`). One session, so one copy of the weights, for both.
  */
 export async function useLiteOnnxRuntime(
   modelDir: string,
@@ -38,14 +40,13 @@ export async function useLiteOnnxRuntime(
       // Warnings only say that the translation left constants the translated graph no longer reads.
       logSeverityLevel: 3,
     })
-  const main = await open(precision)
-  const float = precision === 'fp32' ? main : await open('fp32')
+  const session = await open(precision)
   return {
     async run(indices, values, _rows, onFloat = false) {
-      const session = onFloat ? float : main
       const result = await session.run({
         indices_int32: new Tensor('int32', indices, [values.length, 2]),
         values_int32: new Tensor('int32', values, [values.length]),
+        ...(precision === 'int8' ? { [FLOAT_INPUT]: new Tensor('bool', [onFloat], []) } : {}),
       })
       return result[session.outputNames[0]!]!.data as Float32Array
     },
