@@ -83,9 +83,10 @@ const intsAttr = (name: string, ints: number[]) => ({ name, type: 7, ints })
 
 /**
  * `fp32`: the model's own arithmetic (the TF.js vectors within cosine 1e-9). `int8`: the products
- * `runsOnInt8` names on 8-bit integers, about 1.5 times faster per model run; each vector within cosine
- * 0.9987 of its `fp32` one for texts of one piece, 0.9993 from four pieces on (the worker runs texts of up
- * to three pieces on the float graph; benchmarks/results/use-lite-precision.md, docs/embedders.md).
+ * `runsOnInt8` names on 8-bit integers, 1.1 to 1.65 times faster per model run (by CPU); each vector
+ * within cosine 0.9987 of its `fp32` one for texts of one piece, 0.9993 from four pieces on (the worker
+ * runs texts of up to three pieces on the same model's float products, `FLOAT_INPUT`;
+ * benchmarks/results/use-lite-precision.md, docs/embedders.md).
  */
 export type UseLitePrecision = 'fp32' | 'int8'
 
@@ -158,8 +159,8 @@ export function useLiteOnnxGraph(
     return name
   }
   /**
-   * `input` x `weight` ([k, n], row-major), on 8-bit integers when `precision` and `runsOnInt8` say so.
-   * Weights: int8 with one scale per column (its largest magnitude / 127). Activations: per row (the
+   * `input` x `weight` ([k, n], row-major). When `precision` and `runsOnInt8` say so, an `If` on
+   * `FLOAT_INPUT` runs it either in float or on 8-bit integers. Weights: int8 with one scale per column (its largest magnitude / 127). Activations: per row (the
    * last axis), uint8 around 128 with the row's largest magnitude / 127 as scale; ONNX Runtime's
    * MatMulInteger multiplies and sums in int32, and the two scales bring the result back to floats.
    * The weights are stored as uint8 around 128 too (zero point 128): with signed weights, ONNX
