@@ -1,5 +1,4 @@
 import { writeFileSync } from 'node:fs'
-import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { VECTOR_INDEX_DEFAULTS, VectorIndex } from '@engram/core'
@@ -9,6 +8,7 @@ import { loadLocomo } from '../loaders/locomo.js'
 import { loadMusique } from '../loaders/musique.js'
 import { cacheDir } from '../paths.js'
 import { benchVectors, vectorCacheDir } from './bench-vectors.js'
+import { captureEnvironment, environmentLine } from '../run/environment.js'
 
 /**
  * Issue 29 item 3: HNSW construction parameters chosen by measured recall@10 against exact search on
@@ -47,7 +47,7 @@ export async function runHnswConstruction(
     recall: number
   }
   const rows: Row[] = []
-  const load = loadavg()[0]!
+  const environment = captureEnvironment()
   for (const efConstruction of SWEEP) {
     const index = new VectorIndex({ dimension: 512, efConstruction, exactBelow: 0 })
     const started = performance.now()
@@ -74,7 +74,7 @@ export async function runHnswConstruction(
     '<!-- GENERATED FILE: do not edit. Regenerate with `npm run bench -- --hnsw-construction`. -->',
     '# HNSW construction parameters on real vectors (issue 29 item 3)',
     '',
-    `Environment: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}; 1-min load average ${load.toFixed(1)} at start; ${new Date().toISOString()}.`,
+    environmentLine(environment),
     '',
     `Every passage of SciFact, MuSiQue-100 and LoCoMo dev (${docVectors.length.toLocaleString('en')} texts) embedded by use-lite (512-d), inserted into the engine's \`VectorIndex\` (hnswlib; m ${VECTOR_INDEX_DEFAULTS.m}, search ef ${VECTOR_INDEX_DEFAULTS.ef}) at each efConstruction; the sets' ${queryVectors.length.toLocaleString('en')} questions are the queries and their exact top ${K} (a scan of every vector) the truth. recall@${K} = share of the exact top ${K} the graph returns.`,
     '',

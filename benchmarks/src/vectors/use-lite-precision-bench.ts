@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { cosine, useLiteEmbedder, type UseLitePrecision } from '@engram/core'
@@ -17,7 +16,7 @@ import {
 import { loadBeir } from '../loaders/beir.js'
 import { loadLocomo } from '../loaders/locomo.js'
 import { loadMusique } from '../loaders/musique.js'
-import { captureEnvironment } from '../run/environment.js'
+import { captureEnvironment, environmentLine } from '../run/environment.js'
 
 /**
  * use-lite's two precisions (issue 27 item 3, docs/embedders.md), every figure docs/embedders.md gives:
@@ -119,7 +118,7 @@ export async function runUseLitePrecision(
   resultsDir: string,
   log: (line: string) => void,
 ): Promise<void> {
-  const load = loadavg()[0]!
+  const environment = captureEnvironment()
   const vocabulary = JSON.parse(
     readFileSync(join(useLiteModelDir(), 'vocab.json'), 'utf8'),
   ) as Vocabulary
@@ -182,9 +181,9 @@ export async function runUseLitePrecision(
     '<!-- GENERATED FILE: do not edit. Regenerate with `npm run bench -- --use-lite-precision`. -->',
     '# use-lite: int8 against float (issue 27 item 3)',
     '',
-    `Environment: ${captureEnvironment().cpu}, ${cpus().length} cores, Node ${process.version}; 1-min load average ${load.toFixed(1)} at start; ${new Date().toISOString()}.`,
+    environmentLine(environment),
     '',
-    "The model's ONNX graph with `precision: 'fp32'` (its own arithmetic) and `'int8'` (`runsOnInt8`'s products on 8-bit integers, a scale per weight column and per token), on ONNX Runtime's CPU kernels; docs/embedders.md explains the route. \"int8 graph\" runs every text on the int8 graph; \"as shipped\" is what use-lite returns, which runs texts of one to three pieces on its float session (their vectors are the float ones).",
+    "The model's ONNX graph with `precision: 'fp32'` (its own arithmetic) and `'int8'` (`runsOnInt8`'s products on 8-bit integers, a scale per weight column and per token), on ONNX Runtime's CPU kernels; docs/embedders.md explains the route. \"int8 graph\" runs every text on the int8 graph; \"as shipped\" is what use-lite returns, which runs texts of one to three pieces on the model's float products (their vectors are the float ones).",
     '',
     '## Cosine to the float vector, by text set',
     '',

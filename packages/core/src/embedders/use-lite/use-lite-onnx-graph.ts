@@ -160,9 +160,10 @@ export function useLiteOnnxGraph(
   }
   /**
    * `input` x `weight` ([k, n], row-major). When `precision` and `runsOnInt8` say so, an `If` on
-   * `FLOAT_INPUT` runs it either in float or on 8-bit integers. Weights: int8 with one scale per column (its largest magnitude / 127). Activations: per row (the
-   * last axis), uint8 around 128 with the row's largest magnitude / 127 as scale; ONNX Runtime's
-   * MatMulInteger multiplies and sums in int32, and the two scales bring the result back to floats.
+   * `FLOAT_INPUT` runs it either in float or on 8-bit integers. Weights: int8 with one scale per
+   * column (its largest magnitude / 127). Activations: per row (the last axis), uint8 around 128 with
+   * the row's largest magnitude / 127 as scale; ONNX Runtime's MatMulInteger multiplies and sums in
+   * int32, and the two scales bring the result back to floats.
    * The weights are stored as uint8 around 128 too (zero point 128): with signed weights, ONNX
    * Runtime's AVX2 kernel (x86 without VNNI) adds pairs of uint8 x int8 products in int16
    * (`vpmaddubsw`), which saturates, and vectors fell to cosine 0.997 on such a machine; uint8 x uint8
