@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { l2Normalize } from '../l2-normalize.js'
 import { pieceRows, sparseBatch } from './use-lite-batch.js'
 import { FLOAT_INPUT, useLiteOnnxGraph, type TfjsGraphModel } from './use-lite-onnx-graph.js'
+import { signedProductsAreExact } from './use-lite-onnx-runtime.js'
 import { USE_LITE_MAX_TOKENS, UseLiteTokenizer, type Vocabulary } from './use-lite-tokenizer.js'
 
 const require = createRequire(import.meta.url)
@@ -112,6 +113,25 @@ describe('useLiteOnnxGraph with int8 products', () => {
     onFloat.forEach((vector, i) => expect(cosine(vector, expected[i]!)).toBeGreaterThan(0.9999999))
     // The flag chooses: the int8 branch's vectors are another rounding.
     onInt8.forEach((vector, i) => expect(cosine(vector, expected[i]!)).toBeLessThan(0.99999))
+  })
+
+  it('gives the same vectors with signed weights wherever the probe finds their sums exact', async () => {
+    const [, unsigned] = await sessions
+    const signed = await InferenceSession.create(
+      useLiteOnnxGraph(model, weights, 'int8', 'signed'),
+      { intraOpNumThreads: 1, logSeverityLevel: 3 },
+    )
+    const texts = [
+      'Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
+      'The 2002 Winter Olympics were held in Salt Lake City, Utah.',
+      'Hypocretin neurons regulate arousal and wakefulness in mammals.',
+    ]
+    const [expected, actual] = await Promise.all([embed(unsigned!, texts), embed(signed, texts)])
+    const same = actual.every((vector, i) => vector.every((x, j) => x === expected[i]![j]))
+    // x86 with VNNI: exact sums, the very same floats; x86 with AVX2 only: saturated sums, other
+    // vectors, and the runtime keeps unsigned weights there.
+    expect(same).toBe(await signedProductsAreExact())
+    await signed.release()
   })
 
   it("quantizes each token on its own, so a text's vector does not depend on its batch", async () => {

@@ -43,6 +43,8 @@ interface TfAttr {
 
 const FLOAT = 1
 const UINT8 = 2
+const INT8 = 3
+const INT32 = 6
 const INT64 = 7
 const BOOL = 9
 /** TF DataType enum values of the casts in this graph. */
@@ -83,7 +85,7 @@ const intsAttr = (name: string, ints: number[]) => ({ name, type: 7, ints })
 
 /**
  * `fp32`: the model's own arithmetic (the TF.js vectors within cosine 1e-9). `int8`: the products
- * `runsOnInt8` names on 8-bit integers, 1.1 to 1.65 times faster per model run (by CPU); each vector
+ * `runsOnInt8` names on 8-bit integers, 1.1 to 1.7 times faster per model run (by CPU); each vector
  * within cosine 0.9987 of its `fp32` one for texts of one piece, 0.9993 from four pieces on (the worker
  * runs texts of up to three pieces on the same model's float products, `FLOAT_INPUT`;
  * benchmarks/results/use-lite-precision.md, docs/embedders.md).
@@ -105,12 +107,22 @@ export function runsOnInt8(node: string): boolean {
 }
 
 /**
+ * How the `int8` products store their weights; both give the same vectors wherever they are summed
+ * exactly. `unsigned`: uint8 around 128, multiplied by uint8 activations, which ONNX Runtime sums exactly
+ * on every CPU. `signed`: int8, about 1.4 times faster per product on x86 with VNNI (`vpdpbusd`), but
+ * summed in saturating int16 pairs by the AVX2 kernel (x86 without VNNI, `vpmaddubsw`), where vectors fell
+ * to cosine 0.997: use it only where `signedProductsAreExact` says so.
+ */
+export type Int8Weights = 'unsigned' | 'signed'
+
+/**
  * The ONNX bytes of the model. `weights` is the concatenation of the manifest's shards, in order.
  */
 export function useLiteOnnxGraph(
   model: TfjsGraphModel,
   weights: Uint8Array,
   precision: UseLitePrecision = 'fp32',
+  int8Weights: Int8Weights = 'unsigned',
 ): Uint8Array {
   const consts = new Map<
     string,
@@ -164,10 +176,9 @@ export function useLiteOnnxGraph(
    * column (its largest magnitude / 127). Activations: per row (the last axis), uint8 around 128 with
    * the row's largest magnitude / 127 as scale; ONNX Runtime's MatMulInteger multiplies and sums in
    * int32, and the two scales bring the result back to floats.
-   * The weights are stored as uint8 around 128 too (zero point 128): with signed weights, ONNX
-   * Runtime's AVX2 kernel (x86 without VNNI) adds pairs of uint8 x int8 products in int16
-   * (`vpmaddubsw`), which saturates, and vectors fell to cosine 0.997 on such a machine; uint8 x uint8
-   * is summed exactly on every CPU, so a text's vector is the same wherever it is computed.
+   * The weights are int8 (`int8Weights: 'signed'`) where ONNX Runtime sums uint8 x int8 products
+   * exactly, and stored as uint8 around 128 (zero point 128) elsewhere (`Int8Weights`): the sums, and so
+   * a text's vector, are the same wherever it is computed.
    * `initializer`: the weight's float initializer when it has one of shape [k, n] (ONNX Runtime drops
    * the ones no node reads when it loads the model).
    */
@@ -223,7 +234,9 @@ export function useLiteOnnxGraph(
     output: [{ name: output, type: { tensorType: { elemType: FLOAT } } }],
   })
   const int8MatMul = (input: string, weight: Float32Array, k: number, n: number, out: string) => {
-    // Stored around 128 (see above): the int8 value plus 128.
+    const signed = int8Weights === 'signed'
+    // `unsigned`: stored around 128 (see above), the int8 value plus 128; `signed`: the int8 value's
+    // two's complement byte.
     const quantized = new Uint8Array(k * n)
     const columnScales = new Float32Array(n)
     for (let j = 0; j < n; j++) {
@@ -232,11 +245,11 @@ export function useLiteOnnxGraph(
       const scale = largest / 127 || 1
       columnScales[j] = scale
       for (let i = 0; i < k; i++)
-        quantized[i * n + j] = Math.round(weight[i * n + j]! / scale) + 128
+        quantized[i * n + j] = (Math.round(weight[i * n + j]! / scale) + (signed ? 0 : 128)) & 255
     }
     const [matrix, scales, zeroPoint] = [tmp(out), tmp(out), tmp(out)]
     initializers.push(
-      { name: matrix, dataType: UINT8, dims: [k, n], rawData: quantized },
+      { name: matrix, dataType: signed ? INT8 : UINT8, dims: [k, n], rawData: quantized },
       { name: scales, dataType: FLOAT, dims: [n], rawData: new Uint8Array(columnScales.buffer) },
       { name: zeroPoint, dataType: UINT8, dims: [], rawData: new Uint8Array([128]) },
     )
@@ -264,7 +277,8 @@ export function useLiteOnnxGraph(
     )
     const sums = step(
       'Cast',
-      [step('MatMulInteger', [rows, matrix, zeroPoint, zeroPoint])],
+      // A signed weight's zero point is 0, MatMulInteger's default.
+      [step('MatMulInteger', [rows, matrix, zeroPoint, ...(signed ? [] : [zeroPoint])])],
       [intAttr('to', FLOAT)],
     )
     add('Mul', [step('Mul', [sums, rowScale]), scales], [out])
@@ -531,3 +545,61 @@ export function useLiteOnnxGraph(
     },
   }).finish()
 }
+
+/**
+ * A model of one uint8 x int8 MatMulInteger whose sums overflow 16 bits pairwise (every activation 255
+ * with zero point 128, every weight 127, `PROBE_DEPTH` deep): input `a` [rows, PROBE_DEPTH] uint8, output
+ * int32 [rows, 32]. Exact, each sum is `PROBE_SUM`; a kernel that adds pairs of products in saturating
+ * int16 (`vpmaddubsw`: 2 x 255 x 127 > 32,767) gives another number. The weight is an initializer, as in
+ * the model, so ONNX Runtime packs it the same way (`signedProductsAreExact`).
+ */
+export function signedProductProbe(): Uint8Array {
+  const columns = 32
+  return onnx.ModelProto.encode({
+    irVersion: 8,
+    opsetImport: [{ domain: '', version: 17 }],
+    producerName: 'engram use-lite-onnx-graph probe',
+    graph: {
+      name: 'probe',
+      node: [
+        { opType: 'MatMulInteger', input: ['a', 'b', 'zero'], output: ['sums'], name: 'probe' },
+      ],
+      initializer: [
+        {
+          name: 'b',
+          dataType: INT8,
+          dims: [PROBE_DEPTH, columns],
+          rawData: new Uint8Array(PROBE_DEPTH * columns).fill(127),
+        },
+        { name: 'zero', dataType: UINT8, dims: [], rawData: new Uint8Array([128]) },
+      ],
+      input: [
+        {
+          name: 'a',
+          type: {
+            tensorType: {
+              elemType: UINT8,
+              shape: { dim: [{ dimParam: 'rows' }, { dimValue: PROBE_DEPTH }] },
+            },
+          },
+        },
+      ],
+      output: [
+        {
+          name: 'sums',
+          type: {
+            tensorType: {
+              elemType: INT32,
+              shape: { dim: [{ dimParam: 'rows' }, { dimValue: columns }] },
+            },
+          },
+        },
+      ],
+    },
+  }).finish()
+}
+
+/** The probe's inner dimension (`signedProductProbe`). */
+export const PROBE_DEPTH = 64
+/** Every exact sum of the probe: (255 - 128) x 127, `PROBE_DEPTH` times. */
+export const PROBE_SUM = (255 - 128) * 127 * PROBE_DEPTH

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   FLOAT_INPUT,
+  PROBE_DEPTH,
+  PROBE_SUM,
+  signedProductProbe,
   useLiteOnnxGraph,
   type TfjsGraphModel,
   type UseLitePrecision,
@@ -14,10 +17,11 @@ import type { UseLiteRuntime } from './use-lite-runtime.js'
  * in one session on one intra-op thread, since the pool runs one worker per core. On the LoCoMo texts of
  * benchmarks/results/ingest.md it gives the TF.js vectors within cosine 1e-9, about 7 times faster than
  * TF.js's WASM SIMD backend on one core (native AVX2 matrix products against 128-bit WASM SIMD). With
- * `precision: 'int8'` most of the products run on 8-bit integers (`runsOnInt8`), 1.1 to 1.65 times faster
- * again (by CPU), and the same model's float products serve the batches the worker marks `float` (its
- * `FLOAT_INPUT`): texts of a few pieces, whose vectors have no other tokens to average their rounding
- * with (`FLOAT_MAX_PIECES`). One session, so one copy of the weights, for both.
+ * `precision: 'int8'` most of the products run on 8-bit integers (`runsOnInt8`; signed weights where
+ * `signedProductsAreExact`), 1.1 to 1.7 times faster again (by CPU), and the same model's float products
+ * serve the batches the worker marks `float` (its `FLOAT_INPUT`): texts of a few pieces, whose vectors
+ * have no other tokens to average their rounding with (`FLOAT_MAX_PIECES`). One session, so one copy of
+ * the weights, for both.
  */
 export async function useLiteOnnxRuntime(
   modelDir: string,
@@ -31,16 +35,19 @@ export async function useLiteOnnxRuntime(
       group.paths.map((path) => readFileSync(join(modelDir, path))),
     ),
   )
-  const open = (graph: UseLitePrecision) =>
-    InferenceSession.create(useLiteOnnxGraph(model, new Uint8Array(weights), graph), {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      // Warnings only say that the translation left constants the translated graph no longer reads.
-      logSeverityLevel: 3,
-    })
-  const session = await open(precision)
+  const options = {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+    // Warnings only say that the translation left constants the translated graph no longer reads.
+    logSeverityLevel: 3,
+  } as const
+  const signed = precision === 'int8' && (await signedProductsAreExact())
+  const session = await InferenceSession.create(
+    useLiteOnnxGraph(model, new Uint8Array(weights), precision, signed ? 'signed' : 'unsigned'),
+    options,
+  )
   return {
     async run(indices, values, _rows, onFloat = false) {
       const result = await session.run({
@@ -52,3 +59,34 @@ export async function useLiteOnnxRuntime(
     },
   }
 }
+
+/**
+ * Whether this machine's ONNX Runtime sums uint8 x int8 products exactly (`signedProductProbe`), so the
+ * int8 model may store signed weights (`Int8Weights`): true on x86 with VNNI, false on x86 with AVX2 only,
+ * whose kernel saturates. Asked once per process (a few milliseconds).
+ */
+export function signedProductsAreExact(): Promise<boolean> {
+  probing ??= (async () => {
+    const { InferenceSession, Tensor } = await import('onnxruntime-node')
+    const probe = await InferenceSession.create(signedProductProbe(), {
+      intraOpNumThreads: 1,
+      logSeverityLevel: 3,
+    })
+    try {
+      // One row and several: a kernel may take another path for a single row.
+      for (const rows of [1, 5]) {
+        const a = new Tensor('uint8', new Uint8Array(rows * PROBE_DEPTH).fill(255), [
+          rows,
+          PROBE_DEPTH,
+        ])
+        const sums = (await probe.run({ a }))[probe.outputNames[0]!]!.data as Int32Array
+        if (!sums.every((sum) => sum === PROBE_SUM)) return false
+      }
+      return true
+    } finally {
+      await probe.release()
+    }
+  })()
+  return probing
+}
+let probing: Promise<boolean> | undefined
