@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Passage, SearchRequest, VectorRecord } from '@engram/core'
 import { loadBeir } from '../loaders/beir.js'
@@ -66,4 +67,30 @@ export function manyBrainsRequest(query: string): SearchRequest {
     rerank: 'none',
     profileStages: false,
   }
+}
+
+/** The file in the run's data directory that hands the serving process its query vectors. */
+const QUERY_VECTORS_FILE = 'query-vectors.json'
+
+/**
+ * Writes the query vectors (from the benchmark vector cache, in the parent) for the serving process to
+ * read with `readQueryVectors`: the cache holds every text any benchmark embedded (tens of MB on disk,
+ * several times that loaded), and loaded in the measured process it would count as the engine's memory.
+ */
+export function writeQueryVectors(
+  dir: string,
+  texts: readonly string[],
+  vectors: readonly Float32Array[],
+): void {
+  const queries = texts.map((text, i) => ({ text, vector: Array.from(vectors[i]!) }))
+  writeFileSync(join(dir, QUERY_VECTORS_FILE), JSON.stringify(queries))
+}
+
+/** The query vectors `writeQueryVectors` wrote, by text. */
+export function readQueryVectors(dir: string): Map<string, Float32Array> {
+  const queries = JSON.parse(readFileSync(join(dir, QUERY_VECTORS_FILE), 'utf8')) as {
+    text: string
+    vector: number[]
+  }[]
+  return new Map(queries.map(({ text, vector }) => [text, Float32Array.from(vector)]))
 }

@@ -8,7 +8,12 @@ import { captureEnvironment } from '../run/environment.js'
 import { runChild } from '../run/tsx-child.js'
 import { benchVectors, vectorCacheDir } from '../vectors/bench-vectors.js'
 import { CALIBRATION_SIZES, type CalibrationPoint } from './calibrate-index-bytes.js'
-import { loadScifact, MANY_BRAINS_BUDGET_MB, type ManyBrainsShape } from './many-brains-corpus.js'
+import {
+  loadScifact,
+  MANY_BRAINS_BUDGET_MB,
+  writeQueryVectors,
+  type ManyBrainsShape,
+} from './many-brains-corpus.js'
 import { manyBrainsReport, type ManyBrainsReportInput } from './many-brains-report.js'
 import type { ManyBrainsSeed } from './seed-many-brains.js'
 import type { ManyBrainsServe } from './serve-many-brains.js'
@@ -50,12 +55,13 @@ export async function runManyBrains(
   const { docs, queries } = loadScifact(datasetsDir)
   const vectors = benchVectors({ cacheDir: vectorCacheDir(cacheDir) })
   let embedder: { name: string; dimension: number }
+  const queryTexts = [...new Set(queries.map((q) => q.text))]
+  let queryVectors: Float32Array[]
   try {
-    const summary = await vectors.prepare(
-      [...docs.map(indexText), ...queries.map((q) => q.text)],
-      log,
-    )
+    const summary = await vectors.prepare([...docs.map(indexText), ...queryTexts], log)
     embedder = { name: summary.embedder, dimension: summary.dimension }
+    // All cached by now: read here, handed to the serving process (`writeQueryVectors`).
+    queryVectors = await vectors.embedder().embed(queryTexts, AbortSignal.timeout(HOUR_MS))
   } finally {
     await vectors.close()
   }
@@ -65,6 +71,7 @@ export async function runManyBrains(
   const options = { timeoutMs: 4 * HOUR_MS, onStderr: progress }
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-many-brains-'))
   try {
+    writeQueryVectors(dir, queryTexts, queryVectors)
     const counts = [String(shape.brains), String(shape.passages)]
     log(`many-brains: seeding ${shape.brains} brains of ${shape.passages} passages (SQLite) ...`)
     const seed = await runChild<ManyBrainsSeed>(
