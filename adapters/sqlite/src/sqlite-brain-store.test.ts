@@ -148,23 +148,36 @@ describe('sqlite brain store: checkpoints of small commits', () => {
 
   it('commits task records and meta written outside apply the same way', async () => {
     // Each write below is its own transaction; each holds auto-checkpoints off and hands off.
-    const writes: [string, (store: BrainStore) => Promise<unknown>][] = [
+    const writes: [string, (store: BrainStore, db: SqliteDatabaseLike) => Promise<unknown>][] = [
       ['tasks.create', (store) => store.tasks.create(fixtures.task({ id: 't' }))],
       ['tasks.put', (store) => store.tasks.put(fixtures.task({ id: 't', status: 'started' }))],
       [
         'tasks.deleteEndedBefore',
-        (store) => store.tasks.deleteEndedBefore('2026-01-01T00:00:00.000Z'),
+        async (store, db) => {
+          // Something to delete, written by another store on the same file (no checkpoint asked).
+          await createSqliteBrainStore('alpha', db).tasks.put(
+            fixtures.task({ id: 'old', status: 'completed', endedAt: '2025-01-01T00:00:00.000Z' }),
+          )
+          return store.tasks.deleteEndedBefore('2026-01-01T00:00:00.000Z')
+        },
       ],
       ['meta.set', (store) => store.meta.set('k', 'v')],
     ]
     for (const [name, write] of writes) {
       const { store, db, asked, endAll } = storeWithCheckpoints(60_000)
-      await write(store)
+      await write(store, db)
       expect([name, asked]).toEqual([name, [0]])
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
       endAll()
       await vi.waitFor(() => expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000))
     }
+  })
+
+  it('deletes no task without a commit when none has ended before the cutoff', async () => {
+    const { store, asked } = storeWithCheckpoints(60_000)
+    expect(await store.tasks.deleteEndedBefore('2026-01-01T00:00:00.000Z')).toBe(0)
+    // The retention sweep reads every brain at start and hourly: no checkpoint handed off for that.
+    expect(asked).toEqual([])
   })
 
   it('commits as before without another thread', async () => {

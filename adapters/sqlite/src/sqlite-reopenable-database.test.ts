@@ -93,10 +93,40 @@ describe('reopenable sqlite database', () => {
     store.release!()
     expect(db.connected).toBe(true)
     await applying
+    // Asked during the transaction, done once it ended.
+    expect(db.connected).toBe(false)
     expect((await store.stats()).passages).toBe(101)
     store.release!()
     expect(db.connected).toBe(false)
     expect(await store.passages.get(['p42'])).toMatchObject([{ id: 'p42' }])
-    expect(opened()).toBe(3)
+    expect(opened()).toBe(4)
+  })
+
+  it('releases once a checkpoint on the other thread ends, unless the store was used meanwhile', async () => {
+    const { db } = openReopenable()
+    const checkpoints: (() => void)[] = []
+    const store = createSqliteBrainStore('alpha', db, {
+      checkpointElsewhere: () => new Promise<void>((resolve) => checkpoints.push(resolve)),
+      checkpointIntervalMs: 0,
+      release: () => db.release(),
+    })
+    const endCheckpoint = async () => {
+      checkpoints.shift()!()
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+    }
+    // A commit hands a checkpoint to the other thread; the engine asks for the release meanwhile.
+    await store.apply({ passages: [fixtures.passage({ id: 'p0' })] })
+    expect(checkpoints).toHaveLength(1)
+    store.release!()
+    expect(db.connected).toBe(true)
+    await endCheckpoint()
+    expect(db.connected).toBe(false)
+
+    // Asked, then the brain is used again before the checkpoint ends: the connection stays.
+    await store.apply({ passages: [fixtures.passage({ id: 'p1' })] })
+    store.release!()
+    expect(await store.passages.get(['p1'])).toMatchObject([{ id: 'p1' }])
+    await endCheckpoint()
+    expect(db.connected).toBe(true)
   })
 })

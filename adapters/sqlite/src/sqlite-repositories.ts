@@ -347,11 +347,12 @@ export function sqliteRepositories(
           .map((r) => parse<Task>(r))
       },
       async deleteEndedBefore(endedBefore) {
-        return commits(() =>
-          stmt(
-            "DELETE FROM tasks WHERE status IN ('completed', 'partial_failed', 'failed') AND ended_at IS NOT NULL AND ended_at < ?",
-          ).run(endedBefore),
-        ).changes
+        const ended =
+          "FROM tasks WHERE status IN ('completed', 'partial_failed', 'failed') AND ended_at IS NOT NULL AND ended_at < ?"
+        // The retention sweep asks every brain at start and hourly, and most have nothing to delete: a
+        // read then, not a commit (which would hand a checkpoint to another thread, one per brain).
+        if (stmt(`SELECT 1 ${ended} LIMIT 1`).get(endedBefore) === undefined) return 0
+        return commits(() => stmt(`DELETE ${ended}`).run(endedBefore)).changes
       },
     },
     vectors: {

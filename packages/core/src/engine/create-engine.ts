@@ -81,7 +81,10 @@ export function createEngine(options: EngineOptions): Engram {
   const expirySweepSeconds = options.expirySweepSeconds ?? 60
   if (!Number.isFinite(expirySweepSeconds) || expirySweepSeconds < 0)
     throw new Error(`createEngine: expirySweepSeconds must be >= 0, got ${expirySweepSeconds}`)
-  const expiry = createExpirySweeper(core, sources, { intervalSeconds: expirySweepSeconds })
+  const expiry = createExpirySweeper(core, sources, {
+    intervalSeconds: expirySweepSeconds,
+    cold: (brainId) => indexes.loading(brainId) === undefined && !core.tasks.holds(brainId),
+  })
   // The sweeper runs while the engine does: its first round after one period, its last before the
   // task queue stops (a forget it submits is then left queued for the next start).
   const { start, stop } = core

@@ -327,8 +327,7 @@ export function createEngineCore(options: EngineCoreOptions): EngineCore {
           createdAt: nowIso(),
         })
       }
-      const removed = await tasks.sweep()
-      const resumed = await tasks.resume()
+      const { removed, resumed } = await tasks.open()
       if (resumed > 0 || removed > 0) logger.info({ resumed, removed }, 'task queue ready')
       sweepTimer = setInterval(() => {
         tasks.sweep().catch((error) => logger.warn({ err: error }, 'task retention sweep failed'))

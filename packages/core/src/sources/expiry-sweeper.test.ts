@@ -179,6 +179,26 @@ describe('expiry sweeper', () => {
     }
   })
 
+  it('lets the stores of brains the engine holds nothing of release what the round opened', async () => {
+    const inner = memoryAdapter()
+    const released: string[] = []
+    const e = await started({
+      storage: {
+        ...inner,
+        async brain(brainId) {
+          return { ...(await inner.brain(brainId)), release: () => released.push(brainId) }
+        },
+      },
+    })
+    await e.brains.create('cold')
+    await e.brains.create('searched')
+    await e.search.search('searched', { query: 'anything' })
+    released.length = 0
+    await e.expiry.sweep()
+    // 'searched' has its indexes loaded; 'default' and 'cold' have nothing loaded and no task here.
+    expect(released.sort()).toEqual(['cold', 'default'])
+  })
+
   it('sweeps every brain', async () => {
     const e = await started()
     await e.brains.create('other')

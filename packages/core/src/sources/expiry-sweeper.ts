@@ -36,6 +36,13 @@ export interface ExpirySweeperOptions {
   intervalSeconds: number
   /** Most sources forgotten per brain per sweep (default 1000); the rest wait for the next round. */
   limit?: number
+  /**
+   * Whether the engine holds nothing of the brain (no indexes loaded or loading, no task here): its
+   * store is then released once the round has read it (SQLite closes the connection, reopened on the
+   * next use). Without it a round left every brain's connection open: about 370 KB and four file
+   * descriptors each, 740 MB for 2,000 brains a minute after start.
+   */
+  cold?: (brainId: string) => boolean
 }
 
 /** Name of the sweep's lock among the processes sharing a database. */
@@ -71,6 +78,8 @@ export function createExpirySweeper(
             result.forgets.push({ brainId: brain.id, sourceId: source.id, taskId: task.id })
           })
         }
+        // A forget submitted here holds the brain (a task), so its store stays open for it.
+        if (options.cold?.(brain.id) === true) store.release?.()
       })
     }
     return result
