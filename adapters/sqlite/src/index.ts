@@ -1,4 +1,4 @@
-export { sqliteAdapter, type SqliteAdapterConfig } from './sqlite-adapter.js'
+export { MAX_OPEN_BRAINS, sqliteAdapter, type SqliteAdapterConfig } from './sqlite-adapter.js'
 export type {
   SqliteDatabaseFactory,
   SqliteDatabaseLike,

@@ -111,6 +111,41 @@ describe('sqlite adapter files', () => {
     await adapter.close()
   })
 
+  it('keeps at most maxOpenBrains connections open, closing the least recently used', async () => {
+    /** Open brain connections, by file name. */
+    const open = new Map<SqliteDatabaseLike, string>()
+    const adapter = sqliteAdapter({
+      dataDir: tempDir(),
+      maxOpenBrains: 2,
+      database: (path) => {
+        const db = new Database(path) as unknown as SqliteDatabaseLike
+        if (path.endsWith('catalog.sqlite')) return db
+        open.set(db, path.split('/').pop()!)
+        const close = db.close.bind(db)
+        db.close = () => {
+          open.delete(db)
+          return close()
+        }
+        return db
+      },
+    })
+    await adapter.open()
+    for (const id of ['a', 'b', 'c']) await adapter.catalog.create(fixtures.brain(id))
+    const read = async (id: string) => (await adapter.brain(id)).stats()
+    await read('a')
+    await read('b')
+    await read('a')
+    expect(open.size).toBe(2)
+    // 'b' is the least recently used of the two: opening 'c' closes it, not 'a'.
+    await read('c')
+    expect(open.size).toBe(2)
+    expect([...open.values()]).toEqual(['a.sqlite', 'c.sqlite'])
+    // Closed, not broken: its next use opens it again (and closes 'a', now the least recent).
+    expect((await read('b')).passages).toBe(0)
+    expect([...open.values()]).toEqual(['c.sqlite', 'b.sqlite'])
+    await adapter.close()
+  })
+
   it('names a snapshot directory per brain beside its database and removes it with the brain', async () => {
     const dataDir = tempDir()
     const adapter = sqliteAdapter({ dataDir })

@@ -36,7 +36,21 @@ export interface SqliteAdapterConfig {
    * permissions); defaults to a process warning. The data stays usable, so the adapter opens anyway.
    */
   onLoosePermissions?: (paths: string[]) => void
+  /**
+   * Most brain connections open at once (default {@link MAX_OPEN_BRAINS}). Opening one more closes the
+   * least recently used (after its transaction or checkpoint, if it has one running), to be opened again
+   * on its next use.
+   */
+  maxOpenBrains?: number
 }
+
+/**
+ * Default of `maxOpenBrains`. The engine releases a brain's connection when it evicts the brain's indexes
+ * or finds it cold in a scan; a brain read only through its store (task records, entity pages, the
+ * changelog) holds no indexes, and its connection would otherwise stay open for good with whatever
+ * page cache its reads filled (up to 64 MiB each). Reopening costs about a millisecond.
+ */
+export const MAX_OPEN_BRAINS = 256
 
 /** A database file and the files SQLite keeps beside it. */
 const SQLITE_SUFFIXES = ['', '-wal', '-shm', '-journal']
@@ -76,6 +90,16 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
   let catalogDb: SqliteDatabaseLike | null = null
   const databases = new Map<string, SqliteDatabaseLike>()
   const stores = new Map<string, BrainStore>()
+  const maxOpenBrains = Math.max(1, config.maxOpenBrains ?? MAX_OPEN_BRAINS)
+  /** Brains whose connection is open, least recently used first (`brain()` moves one to the end). */
+  const connected = new Map<string, true>()
+  /** Past `maxOpenBrains`, releases the least recently used connections other than `opening`'s. */
+  function closeLeastRecent(opening: string) {
+    for (const brainId of connected.keys()) {
+      if (connected.size <= maxOpenBrains) return
+      if (brainId !== opening) stores.get(brainId)?.release?.()
+    }
+  }
   /** Checkpoints running on worker threads, per brain (awaited before a brain's files go away). */
   const checkpoints = new Map<string, Promise<void>>()
 
@@ -119,11 +143,15 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
     databases.get(brainId)?.close()
     databases.delete(brainId)
     stores.delete(brainId)
+    connected.delete(brainId)
   }
 
   async function brain(brainId: string): Promise<BrainStore> {
     let store = stores.get(brainId)
-    if (store !== undefined) return store
+    if (store !== undefined) {
+      if (connected.delete(brainId)) connected.set(brainId, true)
+      return store
+    }
     if ((await catalog.get(brainId)) === null)
       throw new Error(`sqlite adapter: brain '${brainId}' does not exist`)
     createPrivateFile(brainPath(brainId))
@@ -131,13 +159,18 @@ export function sqliteAdapter(config: SqliteAdapterConfig): StorageAdapter {
     const database = reopenableDatabase(() => {
       const connection = open(brainPath(brainId))
       prepareDatabase(connection, 'brain')
+      connected.delete(brainId)
+      connected.set(brainId, true)
+      closeLeastRecent(brainId)
       return connection
     })
     databases.set(brainId, database)
     store = createSqliteBrainStore(brainId, database, {
       ...checkpointElsewhere(brainId),
       snapshotDir: snapshotPath(brainId),
-      release: () => database.release(),
+      release: () => {
+        if (database.release()) connected.delete(brainId)
+      },
     })
     stores.set(brainId, store)
     return store
