@@ -70,6 +70,27 @@ describe('expiry sweeper', () => {
     expect(await e.expiry.sweep(new Date(Date.parse(at) + HOUR))).toMatchObject({ expired: 0 })
   })
 
+  it('looks at a brain again only when its next expiry is due or its sources were written', async () => {
+    const e = await started()
+    const later = new Date(Date.now() + 2 * HOUR).toISOString()
+    await ingest(e, 'The quokka census counted 412 animals.', 'census', later)
+    const now = new Date()
+    expect(await e.expiry.sweep(now)).toMatchObject({ brains: 1, expired: 0 })
+    // Nothing written since, and the next expiry is two hours away: the brain is not opened.
+    expect(await e.expiry.sweep(now)).toMatchObject({ brains: 0, expired: 0 })
+    // A source that expires sooner: its commit makes the next round look again.
+    const sooner = new Date(Date.now() + HOUR).toISOString()
+    await ingest(e, 'Rottnest Island lies off Perth.', 'island', sooner)
+    expect(await e.expiry.sweep(now)).toMatchObject({ brains: 1, expired: 0 })
+    expect(await e.expiry.sweep(now)).toMatchObject({ brains: 0 })
+    // Once the soonest is due, the round looks and forgets it.
+    expect(await e.expiry.sweep(new Date(sooner))).toMatchObject({
+      brains: 1,
+      expired: 1,
+      forgets: [{ brainId: BRAIN, sourceId: 'island' }],
+    })
+  })
+
   it('submits one forget for a source found by two sweeps before it runs', async () => {
     const e = await started()
     await ingest(e, 'Old news about the regatta.', 'news', '2001-01-01T00:00:00.000Z')

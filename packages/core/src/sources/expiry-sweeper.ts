@@ -6,7 +6,7 @@ import type { SourcesService } from './sources-api.js'
 export interface ExpirySweep {
   /** False when another process held the sweep lock (PostgreSQL): this one did nothing this round. */
   ran: boolean
-  /** Brains looked at. */
+  /** Brains looked at (not those whose next expiry is known to be later: see `nextExpiry`). */
   brains: number
   /** Expired sources found (a source whose forget is queued is found again until it runs). */
   expired: number
@@ -45,6 +45,9 @@ export interface ExpirySweeperOptions {
   cold?: (brainId: string) => boolean
 }
 
+/** Later than every stored `expiresAt` (year 9999 at most, compared as text: `SourceRepository.expired`). */
+const LAST_TIME = '9999-12-31T23:59:59.999Z'
+
 /** Name of the sweep's lock among the processes sharing a database. */
 export const EXPIRY_SWEEP_LOCK = 'expiry-sweep'
 
@@ -64,13 +67,40 @@ export function createExpirySweeper(
   let running: Promise<ExpirySweep> | null = null
   let queue: Promise<unknown> = Promise.resolve()
 
+  /**
+   * When each brain's next source expires (ISO), or null when none has an expiry, as a round found it,
+   * kept only while every write goes through this process's `commit` (no `coordination`): a commit that
+   * writes sources forgets its brain's entry. A round skips a brain until then, so it does not open
+   * every cold brain's file once a minute to find nothing (2,000 brains: 0.8 s of CPU per round, each
+   * opened and released again; 0.06 s while connections stayed open, at 370 KB each).
+   */
+  const nextExpiry = new Map<string, string | null>()
+  const tracking = core.storage.coordination === undefined
+  if (tracking) {
+    core.onCommit((brainId, batch) => {
+      if (batch.sources?.length || batch.deleteSources?.length) nextExpiry.delete(brainId)
+    })
+    core.onBrainDeleted((brainId) => {
+      nextExpiry.delete(brainId)
+    })
+  }
+
   async function sweepBrains(now: string): Promise<ExpirySweep> {
     const result: ExpirySweep = { ran: true, brains: 0, expired: 0, submitted: 0, forgets: [] }
     for (const brain of await core.storage.catalog.list()) {
+      const next = nextExpiry.get(brain.id)
+      if (next !== undefined && (next === null || next > now)) continue
       await noteFailure(brain.id, async () => {
         const store = await core.store(brain.id)
         result.brains++
-        for (const source of await store.sources.expired(now, limit)) {
+        const expired = await store.sources.expired(now, limit)
+        // Nothing due: the soonest expiry of all (later than now) is when to look again.
+        if (tracking && expired.length === 0)
+          nextExpiry.set(
+            brain.id,
+            (await store.sources.expired(LAST_TIME, 1))[0]?.expiresAt ?? null,
+          )
+        for (const source of expired) {
           result.expired++
           await noteFailure(brain.id, async () => {
             const { task, created } = await sources.forget(brain.id, source.id, { expiredAt: now })
