@@ -523,28 +523,23 @@ export function useLiteOnnxGraph(
     }
   }
 
-  return onnx.ModelProto.encode({
-    irVersion: 8,
-    opsetImport: [{ domain: '', version: 17 }],
-    producerName: 'engram use-lite-onnx-graph',
-    graph: {
-      name: 'use-lite',
-      node: nodes,
-      initializer: initializers,
-      input: inputs,
-      output: [
-        {
-          name: outputName,
-          type: {
-            tensorType: {
-              elemType: FLOAT,
-              shape: { dim: [{ dimParam: 'rows' }, { dimValue: 512 }] },
-            },
+  return encodeModel('engram use-lite-onnx-graph', {
+    name: 'use-lite',
+    node: nodes,
+    initializer: initializers,
+    input: inputs,
+    output: [
+      {
+        name: outputName,
+        type: {
+          tensorType: {
+            elemType: FLOAT,
+            shape: { dim: [{ dimParam: 'rows' }, { dimValue: 512 }] },
           },
         },
-      ],
-    },
-  }).finish()
+      },
+    ],
+  })
 }
 
 /**
@@ -556,47 +551,50 @@ export function useLiteOnnxGraph(
  */
 export function signedProductProbe(): Uint8Array {
   const columns = 32
+  return encodeModel('engram use-lite-onnx-graph probe', {
+    name: 'probe',
+    node: [{ opType: 'MatMulInteger', input: ['a', 'b', 'zero'], output: ['sums'], name: 'probe' }],
+    initializer: [
+      {
+        name: 'b',
+        dataType: INT8,
+        dims: [PROBE_DEPTH, columns],
+        rawData: new Uint8Array(PROBE_DEPTH * columns).fill(127),
+      },
+      { name: 'zero', dataType: UINT8, dims: [], rawData: new Uint8Array([128]) },
+    ],
+    input: [
+      {
+        name: 'a',
+        type: {
+          tensorType: {
+            elemType: UINT8,
+            shape: { dim: [{ dimParam: 'rows' }, { dimValue: PROBE_DEPTH }] },
+          },
+        },
+      },
+    ],
+    output: [
+      {
+        name: 'sums',
+        type: {
+          tensorType: {
+            elemType: INT32,
+            shape: { dim: [{ dimParam: 'rows' }, { dimValue: columns }] },
+          },
+        },
+      },
+    ],
+  })
+}
+
+/** The ONNX bytes of a model of `graph` (IR version 8, opset 17: the ops this file writes). */
+function encodeModel(producerName: string, graph: unknown): Uint8Array {
   return onnx.ModelProto.encode({
     irVersion: 8,
     opsetImport: [{ domain: '', version: 17 }],
-    producerName: 'engram use-lite-onnx-graph probe',
-    graph: {
-      name: 'probe',
-      node: [
-        { opType: 'MatMulInteger', input: ['a', 'b', 'zero'], output: ['sums'], name: 'probe' },
-      ],
-      initializer: [
-        {
-          name: 'b',
-          dataType: INT8,
-          dims: [PROBE_DEPTH, columns],
-          rawData: new Uint8Array(PROBE_DEPTH * columns).fill(127),
-        },
-        { name: 'zero', dataType: UINT8, dims: [], rawData: new Uint8Array([128]) },
-      ],
-      input: [
-        {
-          name: 'a',
-          type: {
-            tensorType: {
-              elemType: UINT8,
-              shape: { dim: [{ dimParam: 'rows' }, { dimValue: PROBE_DEPTH }] },
-            },
-          },
-        },
-      ],
-      output: [
-        {
-          name: 'sums',
-          type: {
-            tensorType: {
-              elemType: INT32,
-              shape: { dim: [{ dimParam: 'rows' }, { dimValue: columns }] },
-            },
-          },
-        },
-      ],
-    },
+    producerName,
+    graph,
   }).finish()
 }
 
