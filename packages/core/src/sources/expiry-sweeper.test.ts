@@ -91,6 +91,39 @@ describe('expiry sweeper', () => {
     })
   })
 
+  it('does not keep a next expiry it read while a commit wrote sources', async () => {
+    const inner = memoryAdapter()
+    let during: (() => Promise<void>) | null = null
+    const e = await started({
+      storage: {
+        ...inner,
+        async brain(brainId) {
+          const store = await inner.brain(brainId)
+          const sources = {
+            ...store.sources,
+            // The round's second read ("when is the next expiry?") answers from before a commit.
+            async expired(now: string, limit: number) {
+              const found = await store.sources.expired(now, limit)
+              if (now.startsWith('9999') && during !== null) {
+                const write = during
+                during = null
+                await write()
+              }
+              return found
+            },
+          }
+          return { ...store, sources }
+        },
+      },
+    })
+    const now = new Date()
+    const due = new Date(now.getTime() + HOUR)
+    during = () => ingest(e, 'The quokka census counted 412 animals.', 'census', due.toISOString())
+    expect(await e.expiry.sweep(now)).toMatchObject({ brains: 1, expired: 0 })
+    // That round read "nothing expires" before the census was committed: the next one looks again.
+    expect(await e.expiry.sweep(due)).toMatchObject({ brains: 1, expired: 1 })
+  })
+
   it('submits one forget for a source found by two sweeps before it runs', async () => {
     const e = await started()
     await ingest(e, 'Old news about the regatta.', 'news', '2001-01-01T00:00:00.000Z')

@@ -76,9 +76,13 @@ export function createExpirySweeper(
    */
   const nextExpiry = new Map<string, string | null>()
   const tracking = core.storage.coordination === undefined
+  /** Commits that wrote sources, any brain: a round keeps what it read only if none came meanwhile. */
+  let sourceWrites = 0
   if (tracking) {
     core.onCommit((brainId, batch) => {
-      if (batch.sources?.length || batch.deleteSources?.length) nextExpiry.delete(brainId)
+      if (!batch.sources?.length && !batch.deleteSources?.length) return
+      sourceWrites++
+      nextExpiry.delete(brainId)
     })
     core.onBrainDeleted((brainId) => {
       nextExpiry.delete(brainId)
@@ -91,15 +95,17 @@ export function createExpirySweeper(
       const next = nextExpiry.get(brain.id)
       if (next !== undefined && (next === null || next > now)) continue
       await noteFailure(brain.id, async () => {
+        const writes = sourceWrites
         const store = await core.store(brain.id)
         result.brains++
         const expired = await store.sources.expired(now, limit)
-        // Nothing due: the soonest expiry of all (later than now) is when to look again.
-        if (tracking && expired.length === 0)
-          nextExpiry.set(
-            brain.id,
-            (await store.sources.expired(LAST_TIME, 1))[0]?.expiresAt ?? null,
-          )
+        // Nothing due: the soonest expiry of all (later than now) is when to look again, unless a
+        // commit wrote sources while this read (its listener ran before this line: what was read may
+        // be older than it).
+        if (tracking && expired.length === 0) {
+          const soonest = (await store.sources.expired(LAST_TIME, 1))[0]?.expiresAt ?? null
+          if (sourceWrites === writes) nextExpiry.set(brain.id, soonest)
+        }
         for (const source of expired) {
           result.expired++
           await noteFailure(brain.id, async () => {
