@@ -233,6 +233,20 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     if (held(brainId) === 0) store.release?.()
   }
 
+  /** `resume` with a shared queue: starts claiming (leases, poll, heartbeat); returns the tasks claimed. */
+  async function claimShared(queue: NonNullable<typeof shared>): Promise<number> {
+    if (!runTasks) return 0
+    unsubscribe = await queue.leases.subscribe(() => void fill())
+    const poll = setInterval(() => void fill(), queue.pollMs ?? 1000)
+    const heartbeat = setInterval(() => void renewLeases(), Math.max(100, queue.leaseMs / 3))
+    timers.push(poll, heartbeat)
+    // The poll is what a process running the shared queue lives for (ROLE=worker serves no HTTP):
+    // it keeps the process running until `stop()`, whatever connection drops meanwhile.
+    heartbeat.unref()
+    await fill()
+    return leased.size
+  }
+
   /**
    * One pass over the brains' stores: deletes terminal tasks past the retention period (`sweep`),
    * re-queues the tasks that were queued or running when the process stopped (`resume`, without a
@@ -631,19 +645,9 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
     },
 
     async resume() {
-      if (shared !== undefined) {
-        if (!runTasks) return 0
-        unsubscribe = await shared.leases.subscribe(() => void fill())
-        const poll = setInterval(() => void fill(), shared.pollMs ?? 1000)
-        const heartbeat = setInterval(() => void renewLeases(), Math.max(100, shared.leaseMs / 3))
-        timers.push(poll, heartbeat)
-        // The poll is what a process running the shared queue lives for (ROLE=worker serves no HTTP):
-        // it keeps the process running until `stop()`, whatever connection drops meanwhile.
-        heartbeat.unref()
-        await fill()
-        return leased.size
-      }
-      return (await scan({ sweep: false, resume: true })).resumed
+      return shared === undefined
+        ? (await scan({ sweep: false, resume: true })).resumed
+        : claimShared(shared)
     },
 
     async sweep() {
@@ -652,8 +656,8 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
 
     async open() {
       if (shared === undefined) return scan({ sweep: true, resume: true })
-      const removed = await this.sweep()
-      return { removed, resumed: await this.resume() }
+      const { removed } = await scan({ sweep: true, resume: false })
+      return { removed, resumed: await claimShared(shared) }
     },
 
     async stop(graceMs) {

@@ -35,18 +35,17 @@ export async function useLiteOnnxRuntime(
       group.paths.map((path) => readFileSync(join(modelDir, path))),
     ),
   )
-  const options = {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    // Warnings only say that the translation left constants the translated graph no longer reads.
-    logSeverityLevel: 3,
-  } as const
   const signed = precision === 'int8' && (await signedProductsAreExact())
   const session = await InferenceSession.create(
     useLiteOnnxGraph(model, new Uint8Array(weights), precision, signed ? 'signed' : 'unsigned'),
-    options,
+    {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      // Warnings only say that the translation left constants the translated graph no longer reads.
+      logSeverityLevel: 3,
+    },
   )
   return {
     async run(indices, values, _rows, onFloat = false) {
@@ -63,7 +62,8 @@ export async function useLiteOnnxRuntime(
 /**
  * Whether this machine's ONNX Runtime sums uint8 x int8 products exactly (`signedProductProbe`), so the
  * int8 model may store signed weights (`Int8Weights`): true on x86 with VNNI, false on x86 with AVX2 only,
- * whose kernel saturates. Asked once per process (a few milliseconds).
+ * whose kernel saturates. Asked once per worker thread (each has its own module instance; a few
+ * milliseconds).
  */
 export function signedProductsAreExact(): Promise<boolean> {
   probing ??= (async () => {
