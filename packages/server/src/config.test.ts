@@ -33,6 +33,8 @@ describe('configuration', () => {
       ['INDEX_MEMORY_MB', '0'],
       ['INDEX_MEMORY_MB', '1.5'],
       ['INDEX_MEMORY_MB', '512MB'],
+      ['SQLITE_MAX_OPEN_BRAINS', '0'],
+      ['SQLITE_MAX_OPEN_BRAINS', 'many'],
       ['BM25_VARIANT', 'okapi'],
       ['BM25_K1', '-1'],
       ['BM25_K1', 'high'],
@@ -53,6 +55,15 @@ describe('configuration', () => {
     expect(loadConfig({}).indexMemoryMb).toBeUndefined()
     expect(loadConfig({ INDEX_MEMORY_MB: '' }).indexMemoryMb).toBeUndefined()
     expect(loadConfig({ INDEX_MEMORY_MB: '512' }).indexMemoryMb).toBe(512)
+  })
+
+  it('reads the SQLite connection cap, for sqlite only', () => {
+    expect(loadConfig({}).sqliteMaxOpenBrains).toBeUndefined()
+    expect(loadConfig({ SQLITE_MAX_OPEN_BRAINS: '1000' }).sqliteMaxOpenBrains).toBe(1000)
+    const postgres = { STORAGE: 'postgres', DATABASE_URL: 'postgres://h/db' }
+    expect(() => loadConfig({ ...postgres, SQLITE_MAX_OPEN_BRAINS: '10' })).toThrow(
+      'SQLITE_MAX_OPEN_BRAINS is for STORAGE=sqlite',
+    )
   })
 
   it('reads the index snapshot directory, for postgres only', () => {

@@ -91,6 +91,11 @@ export interface ServerConfig {
   /** Memory budget of the in-memory indexes in MiB (`INDEX_MEMORY_MB`); undefined: unlimited. */
   indexMemoryMb: number | undefined
   /**
+   * With sqlite: most brain database connections open at once (`SQLITE_MAX_OPEN_BRAINS`); undefined:
+   * the adapter's default (`MAX_OPEN_BRAINS`, 256).
+   */
+  sqliteMaxOpenBrains: number | undefined
+  /**
    * With postgres: this process's local directory for index snapshots (`INDEX_SNAPSHOT_DIR`);
    * undefined: none, every brain's indexes are rebuilt from the database when loaded.
    */
@@ -271,6 +276,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       `INDEX_SNAPSHOT_DIR is for STORAGE=postgres: with ${storage} storage, snapshots are kept in ENGRAM_DATA_DIR (sqlite) or not at all (memory).`,
     )
   }
+  if (env.SQLITE_MAX_OPEN_BRAINS && storage !== 'sqlite') {
+    throw new ConfigError(
+      `SQLITE_MAX_OPEN_BRAINS is for STORAGE=sqlite: with ${storage} storage there are no brain database files to keep open.`,
+    )
+  }
   if (role !== 'all' && storage !== 'postgres') {
     throw new ConfigError(
       `ROLE=${role} needs STORAGE=postgres: with ${storage} storage one process serves and runs tasks (ROLE=all).`,
@@ -321,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     role,
     taskLeaseSeconds: integer(env, 'TASK_LEASE_SECONDS', 30, 2, 3600),
     indexMemoryMb: optionalInteger(env, 'INDEX_MEMORY_MB', 1, 16 * 1024 * 1024),
+    sqliteMaxOpenBrains: optionalInteger(env, 'SQLITE_MAX_OPEN_BRAINS', 1, 1_000_000),
     indexSnapshotDir,
     bm25: bm25FromEnv(env),
     expirySweepSeconds: integer(env, 'ENGRAM_EXPIRY_SWEEP_SECONDS', 60, 0, 86_400),

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { WriteBatch } from '@engram/core'
@@ -85,6 +85,40 @@ describe('startServer: index snapshots', () => {
     expect(unlimited.engram.indexes.stats().budgetBytes).toBeNull()
     await unlimited.close()
   })
+
+  // procfs names each open file; elsewhere the adapter's own test covers the cap.
+  it.skipIf(process.platform !== 'linux')(
+    'gives the SQLite adapter the connection cap of SQLITE_MAX_OPEN_BRAINS',
+    async () => {
+      /** Brain database files of `dataDir` this process has open. */
+      const openBrainFiles = (dataDir: string) =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            const path = readlinkSync(`/proc/self/fd/${fd}`)
+            return path.startsWith(join(dataDir, 'brains')) && path.endsWith('.sqlite')
+          } catch {
+            return false // closed since the listing
+          }
+        }).length
+      const touch = async (server: Awaited<ReturnType<typeof startServer>>) => {
+        for (const id of ['alpha', 'beta', 'gamma']) {
+          if ((await server.engram.brains.get(id)) === null) await server.engram.brains.create(id)
+          await (await server.engram.store(id)).stats()
+        }
+      }
+      const dataDir = mkdtempSync(join(tmpdir(), 'engram-start-'))
+      dirs.push(dataDir)
+      const capped = await startServer(config(dataDir, { SQLITE_MAX_OPEN_BRAINS: '1' }), () => {})
+      await touch(capped)
+      expect(openBrainFiles(dataDir)).toBe(1)
+      await capped.close()
+      // The default cap (256) keeps all three open (and the default brain's, opened at start).
+      const uncapped = await startServer(config(dataDir), () => {})
+      await touch(uncapped)
+      expect(openBrainFiles(dataDir)).toBeGreaterThanOrEqual(3)
+      await uncapped.close()
+    },
+  )
 
   it('removes a brain snapshot files with DELETE /system/brains/{id}', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'engram-start-'))

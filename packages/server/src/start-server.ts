@@ -41,7 +41,12 @@ async function storageFor(config: ServerConfig): Promise<StorageAdapter> {
   switch (config.storage) {
     case 'sqlite': {
       const { sqliteAdapter } = await import('@engram/adapter-sqlite')
-      return sqliteAdapter({ dataDir: config.dataDir })
+      return sqliteAdapter({
+        dataDir: config.dataDir,
+        ...(config.sqliteMaxOpenBrains === undefined
+          ? {}
+          : { maxOpenBrains: config.sqliteMaxOpenBrains }),
+      })
     }
     case 'memory':
       return memoryAdapter()
