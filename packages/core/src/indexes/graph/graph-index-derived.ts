@@ -1,14 +1,19 @@
 import { EVENT_LABEL } from '../../model/entity.js'
 import { visible } from '../../time/validity.js'
-import { ranges, type Sliced } from '../sliced-work.js'
+import { ranges, SLICE_ITEMS, type Sliced } from '../sliced-work.js'
 import type { GraphIndexState } from './graph-index.js'
+
+/** The source passages of every edge that cites none (one shared empty list). */
+export const NO_PASSAGES: readonly string[] = Object.freeze([])
 
 /**
  * What a {@link GraphIndex} derives from its state (`GraphIndexState`) rather than stores: labels and
  * predicates from their interned ids, `isEvent` from the labels, `valid` from the windows at `now`,
- * and the lookups by uuid, passage id, predicate name and label or kind set key.
+ * each edge's source passages from the passages' citing edges, and the lookups by uuid, passage id,
+ * predicate name and label or kind set key.
  */
 export interface GraphIndexDerived {
+  edgePassages: (readonly string[])[]
   labels: (readonly string[])[]
   isEvent: boolean[]
   predicate: string[]
@@ -55,7 +60,22 @@ export function* deriveGraphIndex(state: GraphIndexState, now: number): Sliced<G
   yield* ranges(windows.length, (from, to) => {
     for (let e = from; e < to; e++) valid[e] = visible(windows[e]!, {}, now)
   })
+  const edgePassages = new Array<readonly string[]>(windows.length).fill(NO_PASSAGES)
+  let cited = 0
+  for (const [passageId, edges] of state.passageEdges) {
+    for (const e of edges) {
+      const list = edgePassages[e]!
+      if (list === NO_PASSAGES) edgePassages[e] = [passageId]
+      else (list as string[]).push(passageId)
+    }
+    if (++cited % SLICE_ITEMS === 0) yield
+  }
+  yield* ranges(edgePassages.length, (from, to) => {
+    for (let e = from; e < to; e++)
+      if (edgePassages[e]!.length > 1) (edgePassages[e] as string[]).sort()
+  })
   return {
+    edgePassages,
     labels,
     isEvent,
     predicate,

@@ -108,6 +108,29 @@ describe('GraphIndex', () => {
     expect(g.fromPassage('p1')).toEqual({ nodes: [ann], edges: [r1] })
   })
 
+  it("keeps each edge's source passages as its record lists them, in both directions", async () => {
+    const g = await GraphIndex.build(await store())
+    const r1 = g.adjacency[g.node('ann')!]!.find((e) => g.edgeUuid[e] === 'r1')!
+    expect(g.edgePassages[r1]).toEqual(['p1'])
+    g.apply({
+      relationships: [
+        rel('r1', 'ann', 'BOUGHT', 'e1', { flowKey: 'f1', sourcePassageIds: ['p2', 'p1'] }),
+      ],
+    })
+    expect(g.edgePassages[r1]).toEqual(['p1', 'p2'])
+    expect(g.fromPassage('p2').edges).toEqual([r1])
+    // A forgotten passage's citation leaves the record (docs/forgetting.md): the graph drops it too.
+    g.apply({
+      relationships: [
+        rel('r1', 'ann', 'BOUGHT', 'e1', { flowKey: 'f1', sourcePassageIds: ['p2'] }),
+      ],
+    })
+    expect(g.edgePassages[r1]).toEqual(['p2'])
+    expect(g.fromPassage('p1').edges).toEqual([])
+    const r2 = g.adjacency[g.node('e1')!]!.find((e) => g.edgeUuid[e] === 'r2')!
+    expect(g.edgePassages[r2]).toEqual([])
+  })
+
   it('follows deletes and moved endpoints', async () => {
     const g = await GraphIndex.build(await store())
     g.apply({ deleteRelationships: ['r4'] })

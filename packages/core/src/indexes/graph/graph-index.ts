@@ -6,7 +6,7 @@ import type { Relationship } from '../../model/relationship.js'
 import { INDEX_BYTES } from '../index-bytes.js'
 import { visible, windowOf, type TimeFilter, type Window } from '../../time/validity.js'
 import { runWhole } from '../sliced-work.js'
-import { deriveGraphIndex, type GraphIndexDerived } from './graph-index-derived.js'
+import { deriveGraphIndex, NO_PASSAGES, type GraphIndexDerived } from './graph-index-derived.js'
 
 const PAGE = 2000
 /** Observations kept per node for community summaries (the first ones seen). */
@@ -206,6 +206,12 @@ export class GraphIndex {
   /** Passages (by number) each node cites as its sources, as its record lists them. */
   readonly nodePassages: number[][] = []
   private readonly passageEdges = new Map<string, Set<number>>()
+  /**
+   * Passage ids each edge cites as its sources (`passageEdges` the other way round), sorted: what its
+   * relationship record lists, as a set, so a context pack weighs facts by shared sources without
+   * reading the records from the store (`edgeSources`).
+   */
+  readonly edgePassages: (readonly string[])[] = []
   private changeCount = 0
   private writeCount = 0
 
@@ -258,6 +264,7 @@ export class GraphIndex {
     this.passageEntities = state.passageEntities
     this.passageNodes = state.passageNodes
     this.passageEdges = state.passageEdges
+    this.edgePassages = d.edgePassages
     this.nodeOf = d.nodeOf
     this.edgeOf = d.edgeOf
     this.passageNo = d.passageNo
@@ -600,6 +607,7 @@ export class GraphIndex {
       this.deprecated.push(false)
       this.live.push(false)
       this.edgeWindow.push(ALWAYS)
+      this.edgePassages.push(NO_PASSAGES)
     } else if (this.live[e] && (this.subject[e] !== s || this.object[e] !== o)) {
       this.detach(e)
     }
@@ -632,7 +640,25 @@ export class GraphIndex {
       this.adjacency[o]!.push(e)
       this.live[e] = true
     }
-    for (const p of r.sourcePassageIds) this.cite(this.passageEdges, p, e)
+    this.citeEdgePassages(e, r.sourcePassageIds)
+  }
+
+  /**
+   * Records `e`'s source passages in both directions, dropping those its record no longer lists (a
+   * forgotten passage's citation, docs/forgetting.md).
+   */
+  private citeEdgePassages(e: number, sourcePassageIds: readonly string[]): void {
+    const now = new Set(sourcePassageIds)
+    const before = this.edgePassages[e]!
+    if (before.length === now.size && before.every((p) => now.has(p))) return
+    for (const p of before) {
+      if (now.has(p)) continue
+      const edges = this.passageEdges.get(p)
+      edges?.delete(e)
+      if (edges?.size === 0) this.passageEdges.delete(p)
+    }
+    for (const p of now) this.cite(this.passageEdges, p, e)
+    this.edgePassages[e] = now.size === 0 ? NO_PASSAGES : [...now].sort()
   }
 
   /** Keeps the first few observations of an entity (observations of passages are not graph facts). */

@@ -54,7 +54,7 @@ const SEED: WriteBatch = {
       objectUuid: 'laptop',
       flowKey: 'f1',
       properties: { weight: 3 },
-      sourcePassageIds: ['p2', 'p9'],
+      sourcePassageIds: ['p9', 'p2'],
     }),
     rel({
       uuid: 'r3',
@@ -378,7 +378,7 @@ describe('graph snapshots', () => {
     delete missing.strings!.edgeUuid
     expect(() => graphFromParts(missing)).toThrow(/edgeUuid/)
     const other = parts()
-    other.json.format = 2
+    other.json.format = 1
     expect(() => graphFromParts(other)).toThrow(/format/)
   })
 })

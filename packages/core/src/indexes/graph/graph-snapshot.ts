@@ -37,7 +37,11 @@ import { GraphIndex, UNBOUNDED_WINDOW, type GraphIndexState } from './graph-inde
  * object, and a graph built from the store starts counting anew too).
  */
 
-const FORMAT = 1
+/**
+ * 2: an edge's citations follow its record (a forgotten passage's are dropped, `citeEdgePassages`);
+ * a format 1 file may still list them, so it is rebuilt from the store.
+ */
+const FORMAT = 2
 const FILE = 'graph.bin'
 /** SHA-256 of the encoded parts, after them: a damaged byte that leaves the structure sound is caught. */
 const DIGEST_BYTES = 32
