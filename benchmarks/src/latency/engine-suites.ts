@@ -3,12 +3,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sqliteAdapter } from '@engram/adapter-sqlite'
-import { createEngine, INGEST_TEXT, type SearchRequest } from '@engram/core'
+import {
+  contextPack,
+  createEngine,
+  createRetrieveDeps,
+  INGEST_TEXT,
+  type Engram,
+  type SearchRequest,
+} from '@engram/core'
 import { locomoTasks } from '../ingest/locomo-tasks.js'
 import { summarizeLatency, type LatencySummary } from '../metrics/percentiles.js'
 import { fnv1a, syntheticEmbedder, syntheticUnitVector } from '../scale/synthetic-vectors.js'
 import { openEngineBrain, type EngineBrain } from '../systems/engine-brain.js'
-import { cycle } from './latency-fixture.js'
+import { cycle, type LatencyFixture } from './latency-fixture.js'
 import type { LatencySuite } from './latency-suites.js'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'engram-bench-latency-'))
@@ -73,12 +80,16 @@ export const engineSearchSuite: LatencySuite = {
       'hybrid passages (BM25 + HNSW), cc, excluding query embedding',
       search(hybrid, { fusion: 'cc' }),
     )
-    const stages = await stageBreakdown(lexical, fixture.scifact.queries, { fusion: 'rrf' })
+    const reports: (StageTimingsReport | null)[] = []
+    for (const q of fixture.scifact.queries) {
+      const r = await lexical.search.search(
+        lexical.brainId,
+        request(q, { fusion: 'rrf', profileStages: true }),
+      )
+      reports.push(r.stageTimings as StageTimingsReport | null)
+    }
     return {
-      rows: stages.map(({ stage, latency }) => ({
-        task: `BM25 passages, rrf: ${stage} (stage_timings, ${latency.count} queries once each)`,
-        latency,
-      })),
+      rows: stageRows(reports, 'queries', 'BM25 passages, rrf: '),
       note:
         `SciFact (${fixture.scifact.docs.length} passages committed through engram.commit); hybrid rows use SYNTHETIC 512-d ` +
         `passage vectors and an instant synthetic query embedder (commit + HNSW build ${hybridMs} ms), so they exclude the query ` +
@@ -98,29 +109,72 @@ interface StageTimingsReport {
   stages: { stage: string; wall_ms: number }[]
 }
 
-/** Wall time per pipeline stage (`profile_stages`), one search per query, as percentiles per stage. */
-async function stageBreakdown(
-  brain: EngineBrain,
-  queries: readonly string[],
-  overrides: Partial<SearchRequest>,
-): Promise<{ stage: string; latency: LatencySummary }[]> {
+/** One LoCoMo conversation ingested by session through the real pipeline (local extractor), on SQLite. */
+interface LocomoBrain {
+  engram: Engram
+  brainId: string
+  /** Its questions, in order. */
+  queries: string[]
+  /** What was ingested, for the suite's note. */
+  note: string
+  close(): Promise<void>
+}
+
+async function ingestLocomoBrain(fixture: LatencyFixture): Promise<LocomoBrain> {
+  const dir = tempDir()
+  const locomo = fixture.locomo()
+  const group = locomo.groups[0]!
+  const brainId = group.name
+  const engram = createEngine({ storage: sqliteAdapter({ dataDir: dir }), version: 'bench' })
+  await engram.start()
+  await engram.brains.create(brainId)
+  await engram.indexes.get(brainId)
+  const t0 = performance.now()
+  const tasks = locomoTasks({ ...locomo, groups: [group] }, 'session')
+  for (const t of tasks)
+    await engram.tasks.submit({ brainId, kind: INGEST_TEXT, payload: t.payload })
+  await engram.tasks.idle()
+  const ingestMs = (performance.now() - t0).toFixed(0)
+  const stats = await (await engram.store(brainId)).stats()
+  const queries = group.queries.map((q) => q.text)
+  return {
+    engram,
+    brainId,
+    queries,
+    note:
+      `LoCoMo ${brainId}: ${tasks.length} session tasks ingested in ${ingestMs} ms -> ${stats.passages} passages, ` +
+      `${stats.entities} entities (incl. events), ${stats.relationships} relationships; its ${queries.length} questions round robin`,
+    async close() {
+      await engram.stop({ graceMs: 0 })
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Wall time per pipeline stage (`profile_stages`, one call per query), as percentiles per stage and of the
+ * total; `what` names the calls, `prefix` the request.
+ */
+function stageRows(
+  reports: readonly (StageTimingsReport | null)[],
+  what: string,
+  prefix = '',
+): { task: string; latency: LatencySummary }[] {
   const samples = new Map<string, number[]>()
   const add = (stage: string, ms: number) => {
     let list = samples.get(stage)
     if (!list) samples.set(stage, (list = []))
     list.push(ms)
   }
-  for (const q of queries) {
-    const r = await brain.search.search(
-      brain.brainId,
-      request(q, { ...overrides, profileStages: true }),
-    )
-    const report = r.stageTimings as unknown as StageTimingsReport | null
+  for (const report of reports) {
     if (!report) continue
     for (const s of report.stages) add(s.stage, s.wall_ms)
     add('total', report.total_ms)
   }
-  return [...samples].map(([stage, list]) => ({ stage, latency: summarizeLatency(list) }))
+  return [...samples].map(([stage, list]) => ({
+    task: `${prefix}${stage} (stage_timings, ${list.length} ${what} once each)`,
+    latency: summarizeLatency(list),
+  }))
 }
 
 /**
@@ -133,23 +187,9 @@ export const neighbourExpansionSuite: LatencySuite = {
   stage: 'graph neighbour expansion of the fused hits (`expand=neighbors`), SQLite adapter',
   missing: null,
   async add(bench, fixture) {
-    const dir = tempDir()
-    const locomo = fixture.locomo()
-    const group = locomo.groups[0]!
-    const brainId = group.name
-    const engram = createEngine({ storage: sqliteAdapter({ dataDir: dir }), version: 'bench' })
-    await engram.start()
-    await engram.brains.create(brainId)
-    const search = engram.search
-    await engram.indexes.get(brainId)
-    const t0 = performance.now()
-    const tasks = locomoTasks({ ...locomo, groups: [group] }, 'session')
-    for (const t of tasks)
-      await engram.tasks.submit({ brainId, kind: INGEST_TEXT, payload: t.payload })
-    await engram.tasks.idle()
-    const ingestMs = (performance.now() - t0).toFixed(0)
-    const stats = await (await engram.store(brainId)).stats()
-    const queries = group.queries.map((q) => q.text)
+    const brain = await ingestLocomoBrain(fixture)
+    const { brainId, queries } = brain
+    const search = brain.engram.search
     const graph = { channels: ['passages', 'entities'], fusion: 'rrf' }
     const next = cycle(queries)
     bench.add('passages + entities, rrf, expand none', async () => {
@@ -169,19 +209,46 @@ export const neighbourExpansionSuite: LatencySuite = {
       if (stage) expand.push(stage.wall_ms)
     }
     return {
-      note:
-        `LoCoMo ${brainId}: ${tasks.length} session tasks ingested in ${ingestMs} ms -> ${stats.passages} passages, ` +
-        `${stats.entities} entities (incl. events), ${stats.relationships} relationships; its ${queries.length} questions round robin`,
+      note: brain.note,
       rows: [
         {
           task: `search.expand stage alone (stage_timings, ${expand.length} questions once each)`,
           latency: summarizeLatency(expand),
         },
       ],
-      async teardown() {
-        await engram.stop({ graceMs: 0 })
-        rmSync(dir, { recursive: true, force: true })
+      teardown: () => brain.close(),
+    }
+  },
+}
+
+/**
+ * The context pack (`POST /retrieve/context`) as its route runs it: the request's dependencies built from
+ * the engine (`createRetrieveDeps`), then `contextPack` with the route's defaults (`max_facts` 40,
+ * `max_passages` 8, `historical_limit` 10, PPR on), over the same LoCoMo brain as neighbour-expansion
+ * (without an embedder, so no query embedding); its stages are read from `stage_timings`.
+ */
+export const contextPackSuite: LatencySuite = {
+  name: 'context-pack',
+  stage: 'token-budgeted context pack (`POST /retrieve/context`), SQLite adapter',
+  missing: null,
+  async add(bench, fixture) {
+    const brain = await ingestLocomoBrain(fixture)
+    const { engram, brainId, queries } = brain
+    const pack = (text: string, profileStages = false) =>
+      createRetrieveDeps(engram, brainId).then((deps) => contextPack(deps, text, { profileStages }))
+    const next = cycle(queries)
+    bench.add(
+      "context pack, the route's defaults (max_facts 40, max_passages 8, PPR)",
+      async () => {
+        await pack(next())
       },
+    )
+    const reports: (StageTimingsReport | null)[] = []
+    for (const q of queries) reports.push((await pack(q, true)).stageTimings)
+    return {
+      note: brain.note,
+      rows: stageRows(reports, 'questions'),
+      teardown: () => brain.close(),
     }
   },
 }

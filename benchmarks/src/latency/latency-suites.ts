@@ -12,7 +12,7 @@ import type { Bench } from 'tinybench'
 import { indexText } from '../loaders/dataset-types.js'
 import type { LatencySummary } from '../metrics/percentiles.js'
 import { fnv1a, SYNTHETIC_DIMENSION, syntheticUnitVector } from '../scale/synthetic-vectors.js'
-import { engineSearchSuite, neighbourExpansionSuite } from './engine-suites.js'
+import { contextPackSuite, engineSearchSuite, neighbourExpansionSuite } from './engine-suites.js'
 import { cycle, type LatencyFixture } from './latency-fixture.js'
 
 /** What a suite set up: a note for the table (corpus, build time) and how to release it. */
@@ -140,10 +140,5 @@ export const LATENCY_SUITES: readonly LatencySuite[] = [
   },
   engineSearchSuite,
   neighbourExpansionSuite,
-  {
-    name: 'context-pack',
-    stage: 'token-budgeted context pack (`POST /retrieve/context`)',
-    missing:
-      'no tinybench suite yet: the context pack is timed per question in the context-pack conditions of musique-100.md and locomo-dev.md (p50 / p95 / p99)',
-  },
+  contextPackSuite,
 ]
