@@ -73,16 +73,27 @@ export function buildFacts(
   const usable = (e: number) => graph.usable(e) && (options.history || graph.valid[e]!)
   const add = (f: Omit<Fact, 'seed' | 'time' | 'ppr' | 'relevance'>, seed?: number) => {
     if (facts.size >= MAX_FACT_CANDIDATES || facts.has(f.key)) return
-    const time = [f.actorLeg, f.leg]
-      .map((e) => (e === null ? Number.NaN : graph.edgeTime[e]!))
-      .concat(f.hub === null ? [] : [graph.time[f.hub]!])
-      .find((t) => !Number.isNaN(t))
+    // When it happened: its actor leg's time, else its leg's, else its hub's.
+    let time = f.actorLeg === null ? Number.NaN : graph.edgeTime[f.actorLeg]!
+    if (Number.isNaN(time) && f.leg !== null) time = graph.edgeTime[f.leg]!
+    if (Number.isNaN(time) && f.hub !== null) time = graph.time[f.hub]!
+    // Field by field rather than spread: a spread of `f` cost about 10 us a fact here (V8's slow
+    // path), 90% of the stage on MuSiQue-100.
     facts.set(f.key, {
-      ...f,
+      key: f.key,
+      actor: f.actor,
+      actorLeg: f.actorLeg,
+      hub: f.hub,
+      leg: f.leg,
+      target: f.target,
+      context: f.context,
+      superseded: f.superseded,
+      bridge: f.bridge,
+      via: f.via,
       // Noisy-OR of the seed weights of its nodes: a fact matching two parts of the question
       // (the person and the event) beats one matching only the person.
       seed: seed ?? 1 - (1 - weightOf(f.actor)) * (1 - weightOf(f.hub)) * (1 - weightOf(f.target)),
-      time: time ?? Number.NaN,
+      time,
       ppr: 0,
       relevance: 0,
     })
