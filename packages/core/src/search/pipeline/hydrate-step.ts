@@ -87,7 +87,11 @@ async function loadRecords(
   }
 }
 
-/** `extras` with the hit's `source_id` when it has one. */
+/**
+ * `extras` (fresh from `extrasOf`) with the hit's `source_id` when it has one, set in place: a spread
+ * that adds a key takes V8's slow path on Node 20 (about a microsecond a hit, and a hidden class each).
+ */
 function withSource(extras: Extras, sourceId: string | null): Extras {
-  return sourceId === null ? extras : { ...extras, source_id: sourceId }
+  if (sourceId !== null) extras.source_id = sourceId
+  return extras
 }
