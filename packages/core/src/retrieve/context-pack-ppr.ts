@@ -45,9 +45,17 @@ export function personalizedPageRank(
     if (i === undefined) index.set(n, (i = index.size))
     return i
   }
-  const edges: [number, number, number][] = []
+  // The fact graph's edges as three parallel lists (a list of [a, b, w] tuples was read by
+  // destructuring in every iteration).
+  const from: number[] = []
+  const to: number[] = []
+  const weight: number[] = []
   const link = (a: number | null, b: number | null, w: number) => {
-    if (a !== null && b !== null && a !== b && w > 0) edges.push([id(a), id(b), w])
+    if (a !== null && b !== null && a !== b && w > 0) {
+      from.push(id(a))
+      to.push(id(b))
+      weight.push(w)
+    }
   }
   for (const f of facts) {
     if (f.hub === null) {
@@ -76,16 +84,19 @@ export function personalizedPageRank(
   else for (let i = 0; i < n; i++) restart[i]! /= mass
 
   const out = new Float64Array(n)
-  for (const [a, b, w] of edges) {
-    out[a]! += w
-    out[b]! += w
+  for (let e = 0; e < from.length; e++) {
+    out[from[e]!]! += weight[e]!
+    out[to[e]!]! += weight[e]!
   }
   let rank = Float64Array.from(restart)
   for (let iter = 0; iter < PPR_ITERATIONS; iter++) {
     const next = new Float64Array(n)
     let dangling = 0
     for (let i = 0; i < n; i++) if (out[i] === 0) dangling += rank[i]!
-    for (const [a, b, w] of edges) {
+    for (let e = 0; e < from.length; e++) {
+      const a = from[e]!
+      const b = to[e]!
+      const w = weight[e]!
       next[b]! += (PPR_DAMPING * rank[a]! * w) / out[a]!
       next[a]! += (PPR_DAMPING * rank[b]! * w) / out[b]!
     }
