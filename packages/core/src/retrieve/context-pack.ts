@@ -255,9 +255,11 @@ export async function contextPack(
     const superseded = await supersededFacts(deps.allTime ?? deps.store, actors)
     const paths = bridgePaths(graph, selected)
     const topics = topicsOf(graph, selected)
-    await loadRelationships([...selected, ...conflicts.flatMap((c) => c.facts)])
+    // The facts the pack shows: the chosen ones and those of its temporal conflicts.
+    const shown = [...selected, ...conflicts.flatMap((c) => c.facts)]
+    await loadRelationships(shown)
     const nodes = new Set<number>()
-    for (const f of [...selected, ...conflicts.flatMap((c) => c.facts)])
+    for (const f of shown)
       for (const n of [f.actor, f.hub, f.target, f.via]) if (n !== null) nodes.add(n)
     for (const p of paths) nodes.add(p.shared)
     for (const t of topics) nodes.add(t.node)
