@@ -47,13 +47,35 @@ export function sqliteBatchWrites(stmt: (sql: string) => SqliteStatementLike) {
     stmt(
       'INSERT INTO entities (uuid, name, last_updated, data) VALUES (?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET name = excluded.name, last_updated = excluded.last_updated, data = excluded.data',
     ).run(e.uuid, e.name, e.lastUpdated, JSON.stringify(e))
-    stmt('DELETE FROM entity_names WHERE uuid = ?').run(e.uuid)
-    stmt('DELETE FROM entity_labels WHERE uuid = ?').run(e.uuid)
-    for (const n of new Set([e.name, ...e.aliases].map(normalizeEntityName))) {
-      stmt('INSERT OR IGNORE INTO entity_names (norm, uuid) VALUES (?, ?)').run(n, e.uuid)
+    syncRows(
+      'entity_names',
+      'norm',
+      e.uuid,
+      new Set([e.name, ...e.aliases].map(normalizeEntityName)),
+    )
+    syncRows('entity_labels', 'label', e.uuid, new Set(e.labels))
+  }
+
+  /**
+   * Makes the `column` values `table` holds for `uuid` exactly `wanted` (consumed), deleting and
+   * inserting only the rows that differ. Deleting every row and inserting them again dirtied their
+   * pages all the same: an entity update, which mostly changes neither its names nor its labels, wrote
+   * about five times the WAL frames of its own row (44 against 9 for 8 entities on a LoCoMo brain), and
+   * the COMMIT's page writes were the largest main-thread cost of ingesting one LoCoMo turn.
+   */
+  function syncRows(
+    table: 'entity_names' | 'entity_labels',
+    column: 'norm' | 'label',
+    uuid: string,
+    wanted: Set<string>,
+  ) {
+    for (const row of stmt(`SELECT ${column} AS v FROM ${table} WHERE uuid = ?`).all(uuid)) {
+      const value = (row as { v: string }).v
+      if (!wanted.delete(value))
+        stmt(`DELETE FROM ${table} WHERE uuid = ? AND ${column} = ?`).run(uuid, value)
     }
-    for (const label of new Set(e.labels))
-      stmt('INSERT OR IGNORE INTO entity_labels (uuid, label) VALUES (?, ?)').run(e.uuid, label)
+    for (const value of wanted)
+      stmt(`INSERT OR IGNORE INTO ${table} (uuid, ${column}) VALUES (?, ?)`).run(uuid, value)
   }
 
   function putTask(t: Task) {
@@ -79,9 +101,16 @@ export function sqliteBatchWrites(stmt: (sql: string) => SqliteStatementLike) {
       yield
     }
     for (const r of batch.relationships ?? []) {
-      stmt(
-        'INSERT INTO relationships (uuid, subject_uuid, object_uuid, name, last_updated, data) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET subject_uuid = excluded.subject_uuid, object_uuid = excluded.object_uuid, name = excluded.name, last_updated = excluded.last_updated, data = excluded.data',
-      ).run(r.uuid, r.subjectUuid, r.objectUuid, r.name, r.lastUpdated, JSON.stringify(r))
+      const data = JSON.stringify(r)
+      // An UPDATE that leaves the endpoints out leaves their indexes' pages clean (half the WAL frames
+      // of the upsert when they did not change, as they mostly do not); the upsert does the rest.
+      const kept = stmt(
+        'UPDATE relationships SET name = ?, last_updated = ?, data = ? WHERE uuid = ? AND subject_uuid = ? AND object_uuid = ?',
+      ).run(r.name, r.lastUpdated, data, r.uuid, r.subjectUuid, r.objectUuid)
+      if (kept.changes === 0)
+        stmt(
+          'INSERT INTO relationships (uuid, subject_uuid, object_uuid, name, last_updated, data) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(uuid) DO UPDATE SET subject_uuid = excluded.subject_uuid, object_uuid = excluded.object_uuid, name = excluded.name, last_updated = excluded.last_updated, data = excluded.data',
+        ).run(r.uuid, r.subjectUuid, r.objectUuid, r.name, r.lastUpdated, data)
       yield
     }
     for (const o of batch.observations ?? []) {

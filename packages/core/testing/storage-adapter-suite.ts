@@ -179,6 +179,36 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect((await store.entities.findByName('emmy')).map((e) => e.uuid)).toEqual(['e1'])
         expect(await store.entities.findByName('london')).toEqual([])
       })
+      t('keeps names and labels exact across updates that change some of them', async () => {
+        await store.apply({
+          entities: [f.entity({ name: 'Ada', aliases: ['Countess'], labels: ['PERSON', 'ADMIN'] })],
+        })
+        // Unchanged, then one name and one label swapped, then back to the first ones.
+        await store.apply({
+          entities: [f.entity({ name: 'Ada', aliases: ['Countess'], labels: ['PERSON', 'ADMIN'] })],
+        })
+        await store.apply({
+          entities: [
+            f.entity({ name: 'Ada', aliases: ['Lovelace'], labels: ['PERSON', 'WRITER'] }),
+          ],
+        })
+        const byLabel = async (label: string) =>
+          (await store.entities.list({ limit: 10, skip: 0, labels: [label] })).items.map(
+            (e) => e.uuid,
+          )
+        expect(await store.entities.findByName('countess')).toEqual([])
+        expect((await store.entities.findByName('lovelace')).map((e) => e.uuid)).toEqual(['e1'])
+        expect((await store.entities.findByName('ada')).map((e) => e.uuid)).toEqual(['e1'])
+        expect(await byLabel('ADMIN')).toEqual([])
+        expect(await byLabel('WRITER')).toEqual(['e1'])
+        expect(await store.entities.labels()).toEqual(['PERSON', 'WRITER'])
+        await store.apply({
+          entities: [f.entity({ name: 'Ada', aliases: ['Countess'], labels: ['PERSON', 'ADMIN'] })],
+        })
+        expect(await store.entities.findByName('lovelace')).toEqual([])
+        expect((await store.entities.findByName('countess')).map((e) => e.uuid)).toEqual(['e1'])
+        expect(await store.entities.labels()).toEqual(['ADMIN', 'PERSON'])
+      })
       t('lists entities with label and text filters, paging and total, newest first', async () => {
         await store.apply({
           entities: [
@@ -273,6 +303,27 @@ export function runStorageAdapterSuite(options: StorageAdapterSuiteOptions): voi
         expect((await store.relationships.of('e1')).map((r) => r.uuid).sort()).toEqual(['r1', 'r2'])
         expect((await store.relationships.of('e3')).map((r) => r.uuid)).toEqual(['r2'])
       })
+      t(
+        'finds a relationship from its endpoints after updates that keep or move them',
+        async () => {
+          const ids = async (uuid: string) =>
+            (await store.relationships.of(uuid)).map((r) => r.uuid)
+          await store.apply({
+            entities: [f.entity(), f.entity({ uuid: 'e2' }), f.entity({ uuid: 'e3' })],
+            relationships: [f.relationship()],
+          })
+          await store.apply({ relationships: [f.relationship({ description: 'kept' })] })
+          expect((await store.relationships.get(['r1']))[0]!.description).toBe('kept')
+          expect(await ids('e2')).toEqual(['r1'])
+          await store.apply({ relationships: [f.relationship({ objectUuid: 'e3' })] })
+          expect(await ids('e2')).toEqual([])
+          expect(await ids('e3')).toEqual(['r1'])
+          expect(await ids('e1')).toEqual(['r1'])
+          expect(
+            (await store.relationships.list({ limit: 10, skip: 0 })).items[0]!.object.uuid,
+          ).toBe('e3')
+        },
+      )
       t('lists observations, structured records and their labels and types', async () => {
         await store.apply({
           observations: [
