@@ -39,6 +39,8 @@ export interface CliArgs {
   readonly forgetting: number | null
   /** Rounds per condition of `--time` (issue 28, results/time.md); null when not asked. */
   readonly time: number | null
+  /** Replays of `--store-writes` (ingestion's writes to SQLite, results/store-writes.md); null when not asked. */
+  readonly storeWrites: number | null
   /** Brain sizes (entities) of `--op-growth` (issue 29 item 4, results/op-growth.md); null when not asked. */
   readonly opGrowth: readonly number[] | null
   readonly dataDir: string | null
@@ -110,6 +112,9 @@ export const USAGE = `usage: npm run bench -- [options]
   --op-growth [n,n,...]   one SYNTHETIC brain on SQLite grown to 1k, 3k, 10k, 30k, 100k entities (or the
                           sizes given); p50/p99 of every REST operation at each size, in process through
                           app.inject (results/op-growth.md; no dataset)
+  --store-writes [runs]   the store writes of LoCoMo dev's turn tasks recorded while ingesting, replayed into
+                          fresh SQLite directories (default 5 runs), and the WAL frames of one conversation's
+                          commits by kind and by table or index (results/store-writes.md)
   --tune-bm25             grid BM25 analysis x variant x k1 x b on SciFact train, LoCoMo dev and
                           MuSiQue-100 as checks (results/bm25-tuning.md)
   --help`
@@ -141,6 +146,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     forgetting: null as number | null,
     time: null as number | null,
     opGrowth: null as number[] | null,
+    storeWrites: null as number | null,
     dataDir: null as string | null,
     out: null as string | null,
     phases: [...ALL_PHASES] as Phase[],
@@ -226,6 +232,14 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
           throw new Error(`${flag} runs must be a positive integer`)
         if (flag === '--graph-snapshot') args.graphSnapshot = runs
         else args.startupPostgres = runs
+        break
+      }
+      case '--store-writes': {
+        const next =
+          inline ?? (argv[i + 1] && !argv[i + 1]!.startsWith('--') ? argv[++i] : undefined)
+        args.storeWrites = next === undefined ? 5 : Number(next)
+        if (!Number.isInteger(args.storeWrites) || args.storeWrites <= 0)
+          throw new Error('--store-writes runs must be a positive integer')
         break
       }
       case '--forgetting': {

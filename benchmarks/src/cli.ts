@@ -35,6 +35,7 @@ import { runStartupPostgres } from './startup/run-startup-postgres.js'
 import { runGraphSnapshot } from './startup/run-graph-snapshot.js'
 import { rewriteForgettingReport, runForgetting } from './forgetting/run-forgetting.js'
 import { rewriteOpGrowthReport, runOpGrowth } from './growth/run-op-growth.js'
+import { runStoreWrites } from './ingest/run-store-writes.js'
 import { resolveEngramSystem } from './systems/engram-system.js'
 import { rewriteTimeReport, runTimeBench } from './time/run-time-bench.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -70,7 +71,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.graphSnapshot === null &&
       args.forgetting === null &&
       args.time === null &&
-      args.opGrowth === null)
+      args.opGrowth === null &&
+      args.storeWrites === null)
   ) {
     log(USAGE)
     return 0
@@ -92,7 +94,8 @@ async function main(argv: readonly string[]): Promise<number> {
       args.useLitePrecision ||
       args.graphSnapshot !== null ||
       args.forgetting !== null ||
-      args.time !== null) &&
+      args.time !== null ||
+      args.storeWrites !== null) &&
     !existsSync(dataDir)
   ) {
     throw new Error(`data dir not found: ${dataDir} (pass --data-dir <dir>)`)
@@ -194,6 +197,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.startupPostgres !== null) await runStartupPostgres(args.startupPostgres, resultsDir, log)
   if (args.graphSnapshot !== null)
     await runGraphSnapshot(args.graphSnapshot, dataDir, resultsDir, log)
+  if (args.storeWrites !== null) await runStoreWrites(args.storeWrites, dataDir, resultsDir, log)
   if (args.forgetting !== null) await runForgetting(dataDir, resultsDir, log, args.forgetting)
   if (args.time !== null) await runTimeBench(dataDir, resultsDir, log, args.time)
   // Needs no dataset: the brain is generated (seeded).
