@@ -18,6 +18,7 @@ import {
 import { personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
+import { installBulkMatch } from './compromise-sweep.js'
 
 interface Mention {
   name: string
@@ -31,6 +32,8 @@ type Entity = ExtractedGraph['entities'][number]
 // Only the entity recogniser: wink's other annotations (sentence boundaries, negation, sentiment,
 // part of speech) are not read here, and NER does not depend on them (wink-nlp src/wink-nlp.js).
 const wink = winkNLP(model, ['ner'])
+// compromise's rule sweep with its candidate rules gathered more cheaply (same tags: compromise-sweep.ts).
+installBulkMatch(nlp.world() as unknown as Parameters<typeof installBulkMatch>[0], nlp.version)
 const its = wink.its
 const WINK_LABELS: Record<string, string> = {
   MONEY: 'MONEY',
