@@ -8,12 +8,13 @@
  * The original, per sentence of every parse, lists the rule index's keys again (`Object.keys`: 730 for
  * the post-tagger), concatenates the rule lists of the keys the sentence holds one `concat` at a time
  * (hundreds of rules), drops repeated patterns through an object keyed by pattern, then filters the
- * list three times and again for its minimum words, each filter a new array. Here the keys are listed
- * once per index, the candidates are collected in one list with a `Set` of patterns, and one filter
- * applies the four conditions. Parsing LoCoMo dev's 2,760 turns in one process with the two sweeps
- * alternating turn by turn, the local extractor took 0.93-1.02 ms a turn against 1.17-1.27 ms (0.80-0.81
- * of the time over five passes), with identical extractions; `nlp().json()` of 6,150 texts (SciFact,
- * Re-DocRED, MuSiQue, LoCoMo) was identical term for term (benchmarks/LOG.md, 2026-11-30).
+ * list three times and again for its minimum words, each filter a new array. Here the keys a sentence
+ * holds are found from its few dozen words and tags (a map from key to rank, then sorted: the same key
+ * order), each pattern is a number marked once per sentence, and one filter applies the four conditions.
+ * Parsing LoCoMo dev's 2,760 turns in one process with the two sweeps alternating turn by turn, the local
+ * extractor took 0.81-0.86 ms a turn against 1.13-1.19 ms (0.72-0.73 of the time over five passes), with
+ * identical extractions; `nlp().json()` of 6,150 texts (SciFact, Re-DocRED, MuSiQue, LoCoMo) was
+ * identical term for term, in 15.9-17.7 s against 21.3-22.8 s (benchmarks/LOG.md, 2026-11-30).
  */
 
 /** A parsed match rule of compromise's sweep (the fields this code reads). */
@@ -50,12 +51,39 @@ type BulkMatch = (
   opts?: { matchOne?: boolean },
 ) => Found[]
 
+/**
+ * A net's rule index by key rank (the order of `Object.keys(hooks)`, which decides the candidates'
+ * order), each rule's pattern as a number, and marks of the patterns already taken for a sentence.
+ */
+interface NetIndex {
+  readonly rankOf: Map<string, number>
+  readonly lists: readonly (readonly SweepRule[])[]
+  readonly patterns: readonly Int32Array[]
+  readonly taken: Uint32Array
+  sentence: number
+}
+
+function indexNet(net: SweepNet): NetIndex {
+  const keys = Object.keys(net.hooks)
+  const patternOf = new Map<string, number>()
+  const lists = keys.map((key) => net.hooks[key]!)
+  const patterns = lists.map((list) =>
+    Int32Array.from(list, (rule) => {
+      let id = patternOf.get(rule.match)
+      if (id === undefined) patternOf.set(rule.match, (id = patternOf.size))
+      return id
+    }),
+  )
+  const rankOf = new Map(keys.map((key, rank) => [key, rank]))
+  return { rankOf, lists, patterns, taken: new Uint32Array(patternOf.size), sentence: 0 }
+}
+
 /** compromise's `bulkMatch`, equivalent (see the file comment). */
 export function bulkMatch(): BulkMatch {
-  const keysOf = new WeakMap<SweepNet, string[]>()
+  const indexes = new WeakMap<SweepNet, NetIndex>()
   return (document, net, methods, opts = {}) => {
-    let keys = keysOf.get(net)
-    if (keys === undefined) keysOf.set(net, (keys = Object.keys(net.hooks)))
+    let index = indexes.get(net)
+    if (index === undefined) indexes.set(net, (index = indexNet(net)))
     const maybeList = methods.one.cacheDoc(document).map((haves, n) => {
       const termCount = document[n]!.length
       const keep = (rule: SweepRule) =>
@@ -64,7 +92,7 @@ export function bulkMatch(): BulkMatch {
         (rule.wants.length === 0 ||
           rule.wants.filter((want) => haves.has(want)).length >= rule.minWant) &&
         termCount >= rule.minWords
-      const list = candidateRules(keys, net.hooks, haves).filter(keep)
+      const list = candidateRules(index, haves).filter(keep)
       for (const rule of net.always) if (termCount >= rule.minWords) list.push(rule)
       return list
     })
@@ -86,20 +114,32 @@ export function bulkMatch(): BulkMatch {
   }
 }
 
-/** The rules of every key `haves` holds, in key order, each pattern once (the first rule with it). */
-function candidateRules(
-  keys: readonly string[],
-  hooks: Record<string, SweepRule[]>,
-  haves: Set<string>,
-): SweepRule[] {
-  const seen = new Set<string>()
+/**
+ * The rules of every key `haves` holds, in key order, each pattern once (the first rule with it): the
+ * keys found from the sentence's few dozen words and tags rather than by testing every key of the index.
+ */
+function candidateRules(index: NetIndex, haves: Set<string>): SweepRule[] {
+  const ranks: number[] = []
+  for (const key of haves) {
+    const rank = index.rankOf.get(key)
+    if (rank !== undefined) ranks.push(rank)
+  }
+  ranks.sort((a, b) => a - b)
+  if (index.sentence === 0xffffffff) {
+    index.taken.fill(0)
+    index.sentence = 0
+  }
+  const mark = ++index.sentence
+  const { taken } = index
   const out: SweepRule[] = []
-  for (const key of keys) {
-    if (!haves.has(key)) continue
-    for (const rule of hooks[key]!) {
-      if (seen.has(rule.match)) continue
-      seen.add(rule.match)
-      out.push(rule)
+  for (const rank of ranks) {
+    const list = index.lists[rank]!
+    const patterns = index.patterns[rank]!
+    for (let i = 0; i < list.length; i++) {
+      const pattern = patterns[i]!
+      if (taken[pattern] === mark) continue
+      taken[pattern] = mark
+      out.push(list[i]!)
     }
   }
   return out
