@@ -2,19 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import { storeWritesReport } from './store-writes-report.js'
 import type { StoreWritesResult } from './store-writes-result.js'
+import { TEST_ENVIRONMENT } from '../run/environment.test-helper.js'
 
 function result(): StoreWritesResult {
   return {
     command: 'npm run bench -- --store-writes 3',
-    environment: {
-      cpu: 'test CPU',
-      cores: 2,
-      memoryGb: 8,
-      node: 'v20.0.0',
-      os: 'linux',
-      date: '2026-01-01T00:00:00.000Z',
-      load1: 0.5,
-    },
+    environment: TEST_ENVIRONMENT,
     tasks: 100,
     brains: 2,
     passages: 100,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import { graphSnapshotReport } from './graph-snapshot-report.js'
 import type { GraphSnapshotResult } from './graph-snapshot-result.js'
+import { TEST_ENVIRONMENT } from '../run/environment.test-helper.js'
 
 function result(loadedEqualsBuilt = true): GraphSnapshotResult {
   const build = (wallMs: number) => ({ wallMs, cpuMs: wallMs * 1.1, heapMb: 60, load1: 1 })
@@ -16,15 +17,7 @@ function result(loadedEqualsBuilt = true): GraphSnapshotResult {
   })
   return {
     command: 'npm run bench -- --graph-snapshot 3',
-    environment: {
-      cpu: 'test CPU',
-      cores: 2,
-      memoryGb: 8,
-      node: 'v20.0.0',
-      os: 'linux',
-      date: '2026-01-01T00:00:00.000Z',
-      load1: 0.5,
-    },
+    environment: TEST_ENVIRONMENT,
     graph: { entities: 110_000, relationships: 227_000, nodes: 113_000, edges: 227_000 },
     storeMs: 9000,
     sqliteBytes: 80 * 2 ** 20,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { describeRenderedPage } from '../report/rendered-page.test-helper.js'
 import { medianStart, startupPostgresReport } from './startup-postgres-report.js'
+import { TEST_ENVIRONMENT } from '../run/environment.test-helper.js'
 import type {
   PostgresStart,
   PostgresStartMode,
@@ -42,15 +43,7 @@ function start(
 function result(): StartupPostgresResult {
   return {
     command: 'npm run bench -- --startup-postgres',
-    environment: {
-      cpu: 'test CPU',
-      cores: 2,
-      memoryGb: 8,
-      node: 'v20.0.0',
-      os: 'linux',
-      date: '2026-01-01T00:00:00.000Z',
-      load1: 0.5,
-    },
+    environment: TEST_ENVIRONMENT,
     postgres: '15.0',
     databaseBytes: 700 * 2 ** 20,
     seed: {

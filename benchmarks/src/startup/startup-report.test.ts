@@ -4,6 +4,7 @@ import { minMedianMax } from './min-median-max.js'
 import { STARTUP_COMMAND } from './run-startup.js'
 import { firstSearchVerdict, startupReport, startupVerdicts } from './startup-report.js'
 import type { HealthRun, SearchRun, StartupResult } from './startup-result.js'
+import { TEST_ENVIRONMENT } from '../run/environment.test-helper.js'
 
 const health = (healthMs: number, rssAfterMb: number): HealthRun => ({
   healthMs,
@@ -36,15 +37,7 @@ const search = (firstMs: number, laterMs: number): SearchRun => ({
 /** A three-run result: `EMBEDDER=none` meets every target, use-lite starts in 3 s with a 1.9 s first search. */
 function result(helpCode = 0): StartupResult {
   return {
-    environment: {
-      cpu: 'test CPU',
-      cores: 2,
-      memoryGb: 8,
-      node: 'v20.0.0',
-      os: 'linux',
-      date: '2026-01-01T00:00:00.000Z',
-      load1: 0.5,
-    },
+    environment: TEST_ENVIRONMENT,
     loadBefore: [0.5, 0.4, 0.3],
     loadAfter: [0.6, 0.4, 0.3],
     runs: 3,
