@@ -7,7 +7,7 @@ import {
   type WriteBatch,
 } from '@engram/core'
 import { appendWrite } from './postgres-coordination.js'
-import { deleteEntityKeys, deletes, rewrites } from './postgres-forget-writes.js'
+import { deletes, rewrites } from './postgres-forget-writes.js'
 import type { GuardedPool } from './postgres-guarded-pool.js'
 import { putTask } from './postgres-put-task.js'
 import { postgresRepositories } from './postgres-repositories.js'
@@ -70,6 +70,12 @@ const ENTITY_LABELS = upsert(
   'brain_id, id, label',
   false,
 )
+/** The name rows of entities `$2` that are not among the pairs (`$3` norm, `$4` id) they now carry. */
+const STALE_NAMES = `DELETE FROM entity_names n WHERE n.brain_id = $1 AND n.id = ANY($2::text[])
+  AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::text[]) AS w(norm, id) WHERE w.norm = n.norm AND w.id = n.id)`
+/** The label rows of entities `$2` that are not among the pairs (`$3` id, `$4` label) they now carry. */
+const STALE_LABELS = `DELETE FROM entity_labels l WHERE l.brain_id = $1 AND l.id = ANY($2::text[])
+  AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::text[]) AS w(id, label) WHERE w.id = l.id AND w.label = l.label)`
 const RELATIONSHIPS = upsert(
   'relationships',
   [
@@ -180,12 +186,16 @@ async function writeBatch(
       entities.map((e) => e.lastUpdated),
       entities.map((e) => JSON.stringify(e)),
     ])
-    await deleteEntityKeys(db, brainId, ids)
     const names = entities.flatMap((e) =>
       [...new Set([e.name, ...e.aliases].map(normalizeEntityName))].map((n) => [n, e.uuid]),
     )
-    await db.query(ENTITY_NAMES, [brainId, names.map((x) => x[0]), names.map((x) => x[1])])
     const labels = entities.flatMap((e) => [...new Set(e.labels)].map((l) => [e.uuid, l]))
+    // Only the rows that changed are written: the stale ones deleted, the new ones inserted (the
+    // others conflict and stay). Deleting all and inserting them again left a dead tuple and new
+    // index entries per row of every updated entity, though its names and labels mostly stay.
+    await db.query(STALE_NAMES, [brainId, ids, names.map((x) => x[0]), names.map((x) => x[1])])
+    await db.query(STALE_LABELS, [brainId, ids, labels.map((x) => x[0]), labels.map((x) => x[1])])
+    await db.query(ENTITY_NAMES, [brainId, names.map((x) => x[0]), names.map((x) => x[1])])
     await db.query(ENTITY_LABELS, [brainId, labels.map((x) => x[0]), labels.map((x) => x[1])])
   }
   const relationships = lastByKey(batch.relationships ?? [], (r) => r.uuid)

@@ -25,7 +25,7 @@ async function deleteLinksFrom(db: Queryable, brainId: string, ids: string[]) {
     ])
 }
 
-export async function deleteEntityKeys(db: Queryable, brainId: string, ids: string[]) {
+async function deleteEntityKeys(db: Queryable, brainId: string, ids: string[]) {
   await deleteIds(db, 'entity_names', brainId, ids)
   await deleteIds(db, 'entity_labels', brainId, ids)
 }
