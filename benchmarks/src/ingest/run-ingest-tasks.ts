@@ -10,6 +10,7 @@ import {
   type Embedder,
   type Engram,
   type Extractor,
+  type StorageAdapter,
 } from '@engram/core'
 import { countTokens, type IngestTaskSpec } from './locomo-tasks.js'
 import { loopStallProbe } from './loop-stall-probe.js'
@@ -66,6 +67,8 @@ export interface IngestRunOptions {
   readonly workersPerBrain?: number
   /** Record the longest event-loop stall (a 5 ms timer; costs a little CPU). */
   readonly probeLoop?: boolean
+  /** The storage over the run's temp dir (default: the SQLite adapter, as the server's default). */
+  readonly storage?: (dataDir: string) => StorageAdapter
 }
 
 /**
@@ -82,7 +85,7 @@ export async function runIngestTasks(
   let engram: Engram | null = null
   try {
     engram = createEngine({
-      storage: sqliteAdapter({ dataDir: dir }),
+      storage: options.storage?.(dir) ?? sqliteAdapter({ dataDir: dir }),
       version: 'bench',
       defaultBrain: null,
       ...(options.workers

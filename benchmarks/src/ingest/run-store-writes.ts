@@ -16,6 +16,7 @@ import Database from 'better-sqlite3'
 import { loadLocomo } from '../loaders/locomo.js'
 import { captureEnvironment } from '../run/environment.js'
 import { locomoTasks } from './locomo-tasks.js'
+import { runIngestTasks } from './run-ingest-tasks.js'
 import type { CommitFrames, StoreWritesReplay, StoreWritesResult } from './store-writes-result.js'
 import { storeWritesReport } from './store-writes-report.js'
 
@@ -36,23 +37,10 @@ const KIND_LABEL: Record<Write['kind'], CommitFrames['kind']> = {
 const WAL_HEADER = 32
 const FRAME_HEADER = 24
 
-/**
- * Ingests LoCoMo dev's turns (one task each, the server's default extractor pool, no embedder) on SQLite
- * and records every write the engine hands a brain's store: batches, task records created and updated.
- */
-async function recordTurnWrites(dataDir: string): Promise<{
-  writes: Write[]
-  tasks: number
-  brains: string[]
-  passages: number
-}> {
-  const turns = locomoTasks(loadLocomo(join(dataDir, 'locomo-dev'), 'locomo-dev'), 'turn')
-  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-store-writes-'))
-  const storage = sqliteAdapter({ dataDir: dir })
-  const writes: Write[] = []
+/** `storage` with every write the engine hands a brain's store appended to `writes` (copies, as the engine may reuse objects). */
+function recording(storage: core.StorageAdapter, writes: Write[]): core.StorageAdapter {
   const recorded = new WeakSet<core.BrainStore>()
   const brainOf = storage.brain.bind(storage)
-  // The engine's own stores, wrapped where they are handed out; copies, as the engine may reuse objects.
   storage.brain = async (brainId) => {
     const store = await brainOf(brainId)
     if (recorded.has(store)) return store
@@ -73,32 +61,39 @@ async function recordTurnWrites(dataDir: string): Promise<{
     }
     return store
   }
+  return storage
+}
+
+/**
+ * Ingests LoCoMo dev's turns (one task each, the server's default extractor pool and tasks at once, no
+ * embedder) on SQLite through `runIngestTasks`, recording every write the engine hands a brain's store:
+ * batches, task records created and updated.
+ */
+async function recordTurnWrites(dataDir: string): Promise<{
+  writes: Write[]
+  tasks: number
+  brains: string[]
+  passages: number
+}> {
+  const turns = locomoTasks(loadLocomo(join(dataDir, 'locomo-dev'), 'locomo-dev'), 'turn')
+  const writes: Write[] = []
   const defaults = loadConfig({})
   const pool = core.localExtractorPool({ workers: defaults.extractorWorkers })
-  const engram = core.createEngine({
-    storage,
-    version: 'bench',
-    defaultBrain: null,
-    workers: defaults.workers,
-    workersPerBrain: defaults.workersPerBrain,
-    maxPendingTasks: turns.length + 1,
-    embedder: null,
-    extractor: pool,
-  })
   try {
-    await engram.start()
-    const brains = [...new Set(turns.map((t) => t.brainId))]
-    for (const brainId of brains) await engram.brains.create(brainId)
-    for (const t of turns)
-      await engram.tasks.submit({ brainId: t.brainId, kind: core.INGEST_TEXT, payload: t.payload })
-    await engram.tasks.idle()
-    let passages = 0
-    for (const brainId of brains) passages += (await (await engram.store(brainId)).stats()).passages
-    return { writes, tasks: turns.length, brains, passages }
+    const run = await runIngestTasks(turns, {
+      extractor: pool,
+      workers: defaults.workers,
+      workersPerBrain: defaults.workersPerBrain,
+      storage: (dir) => recording(sqliteAdapter({ dataDir: dir }), writes),
+    })
+    return {
+      writes,
+      tasks: run.tasks,
+      brains: [...new Set(turns.map((t) => t.brainId))],
+      passages: run.passages,
+    }
   } finally {
-    await engram.stop()
     await pool.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 }
 
