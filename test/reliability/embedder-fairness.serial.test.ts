@@ -22,6 +22,12 @@ const TERMINAL = new Set(['completed', 'failed', 'partial_failed'])
 /** The bounds. */
 const MODEL_ENTITY_MS = 1_000
 const SEARCH_MS = 2_000
+/**
+ * Between y's rounds. Short, so that the rounds sample x's embedding densely: after the restart x's
+ * remaining work lasts only a few seconds (less as ingestion gets faster), and at 300 ms a pause a run
+ * once caught 4 busy rounds where the test asks for 5.
+ */
+const PAUSE_MS = 150
 
 /** A megabyte of letters, digits and punctuation with no whitespace, different per seed (no chunk repeats). */
 function noWhitespace(seed: number, chars = 1_000_000): string {
@@ -90,7 +96,7 @@ async function measureY(
       entity.push(written.ms)
       search.push(found.ms)
     }
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS))
   }
 }
 
