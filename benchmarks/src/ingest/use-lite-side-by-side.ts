@@ -19,8 +19,9 @@ import type { SideBySideResult } from './use-lite-side-by-side-report.js'
  *   bash benchmarks/src/ingest/use-lite-side-by-side.sh /tmp/engram-before /tmp/side-by-side
  *
  * The core and SQLite adapter are imported from `--root`, so each tree's own embedder and pipeline run.
- * Every run: server defaults (5 tasks at once, 4 per brain, local extractor on 2 worker threads), after
- * an unreported pass of the same tasks without the embedder (JIT warm-up),
+ * Every run: that tree's server defaults (`WORKERS` tasks at once, `WORKERS_PER_BRAIN` of one brain, as its
+ * `loadConfig({})` gives them; local extractor on 2 worker threads), after an unreported warm-up in the
+ * same engine with the same embedder (`--warm-up` turns of the other conversations: `ingest`),
  * `useLiteEmbedder({ cacheSize: 0 })` so no run gets repeated texts from an earlier one for free.
  * "Embedder alone" embeds, in one call with a fresh embedder, the texts the previous code's session
  * pipeline sent its embedder (`--texts`, or this run's own), and keeps their vectors for the report.
@@ -37,14 +38,25 @@ const { values } = parseArgs({
     data: { type: 'string', default: '../shared/datasets' },
     musique: { type: 'string', default: '100' },
     turns: { type: 'string', default: '120' },
+    /** Turns of the other conversations ingested, unreported, before each timed workload (default: all). */
+    'warm-up': { type: 'string' },
     /** Only the workload whose label starts with this. */
     only: { type: 'string' },
     /** Also time the embedder alone on the session texts (`--texts` or this run's). */
     alone: { type: 'boolean', default: false },
+    /** Instead of the tree's default `WORKERS` (and `WORKERS_PER_BRAIN` one less): a setting's own effect. */
+    workers: { type: 'string' },
   },
 })
 const root = resolve(values.root ?? '.')
 const core = (await import(join(root, 'packages/core/src/index.ts'))) as typeof Core
+// What `npm start` of that tree runs with: a default is part of the code being compared.
+const { loadConfig } = (await import(join(root, 'packages/server/src/config.ts'))) as {
+  loadConfig(env: NodeJS.ProcessEnv): { workers: number; workersPerBrain: number }
+}
+const { workers, workersPerBrain } = loadConfig(
+  values.workers === undefined ? {} : { WORKERS: values.workers },
+)
 const { sqliteAdapter } = (await import(
   join(root, 'adapters/sqlite/src/index.ts')
 )) as typeof Sqlite
@@ -53,36 +65,57 @@ const { sqliteAdapter } = (await import(
 const extractor = core.localExtractorPool({ workers: 2 })
 await extractor.warmUp()
 
+/** Submits `specs` (into `brainOf(spec)`) and waits until the engine is idle. */
+async function submitAll(
+  engram: Core.Engram,
+  specs: readonly IngestTaskSpec[],
+  brainOf: (spec: IngestTaskSpec) => string,
+) {
+  const brains = [...new Set(specs.map(brainOf))]
+  for (const brainId of brains) await engram.brains.create(brainId)
+  for (const spec of specs)
+    await engram.tasks.submit({
+      brainId: brainOf(spec),
+      kind: core.INGEST_TEXT,
+      payload: spec.payload,
+    })
+  await engram.tasks.idle()
+  return brains
+}
+
+/**
+ * One engine, as a server that has been up a while: it first ingests `warmUp` (other conversations'
+ * turns, into brains of their own) with the same embedder, unreported, so that the code of every stage,
+ * embedding included, is JIT-compiled; then `specs`, timed.
+ */
 async function ingest(
   label: string,
   specs: readonly IngestTaskSpec[],
-  embedder: Core.Embedder | null,
+  warmUp: readonly IngestTaskSpec[],
+  embedder: Core.Embedder,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'engram-side-by-side-'))
   const engram = core.createEngine({
     storage: sqliteAdapter({ dataDir: dir }),
     version: 'bench',
     defaultBrain: null,
-    workers: 5,
-    workersPerBrain: 4,
-    maxPendingTasks: specs.length + 1,
+    workers,
+    workersPerBrain,
+    maxPendingTasks: specs.length + warmUp.length + 1,
     embedder,
     extractor,
   })
   try {
     await engram.start()
-    const brains = [...new Set(specs.map((s) => s.brainId))]
-    for (const brainId of brains) await engram.brains.create(brainId)
+    const w0 = performance.now()
+    await submitAll(engram, warmUp, (spec) => `warm-up-${spec.brainId}`)
+    console.error(
+      `${label} (warm-up: ${warmUp.length} tasks of other conversations, unreported): ${((performance.now() - w0) / 1000).toFixed(1)} s`,
+    )
     const load1 = loadavg()[0]!
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
-    for (const spec of specs)
-      await engram.tasks.submit({
-        brainId: spec.brainId,
-        kind: core.INGEST_TEXT,
-        payload: spec.payload,
-      })
-    await engram.tasks.idle()
+    const brains = await submitAll(engram, specs, (spec) => spec.brainId)
     const wallMs = performance.now() - t0
     const cpuMs = cpuMsSince(cpu0)
     let passages = 0
@@ -117,6 +150,10 @@ const sessions = locomoTasks(locomo, 'session').filter((s) => s.brainId === firs
 const turns = locomoTasks(locomo, 'turn')
   .filter((s) => s.brainId === first)
   .slice(0, Number(values.turns))
+// The warm-up: the turns of the other conversations, none of the timed workloads' texts.
+const warmUp = locomoTasks(locomo, 'turn')
+  .filter((s) => s.brainId !== first)
+  .slice(0, values['warm-up'] === undefined ? undefined : Number(values['warm-up']))
 const musique = loadMusique(join(dataDir, 'musique-100'), 'musique-100')
 const paragraphs: IngestTaskSpec[] = musique.groups[0]!.docs.slice(0, Number(values.musique)).map(
   (doc) => ({
@@ -147,15 +184,13 @@ for (const [label, specs] of Object.entries(workloads)) {
   const recording: Core.Embedder = {
     ...embedder,
     embed: (texts, signal, how) => {
-      if (specs === sessions) sent.push(...texts)
+      // The timed pass's texts only (the warm-up's brains are named `warm-up-*`).
+      if (specs === sessions && !how?.brainId?.startsWith('warm-up-')) sent.push(...texts)
       return embedder.embed(texts, signal, how)
     },
   }
   try {
-    // A server that has been up a while has its code JIT-compiled (extraction workers included): one
-    // unreported pass without the embedder first, as `npm run bench -- --ingest` does.
-    await ingest(`${label} (warm-up, no embedder)`, specs, null)
-    runs.push(await ingest(label, specs, recording))
+    runs.push(await ingest(label, specs, warmUp, recording))
   } finally {
     await embedder.close()
   }
@@ -180,5 +215,12 @@ if (values.alone) {
   )
 }
 await extractor.close()
-const result: Result = { root, runs, alone, texts, vectors: vectors.map((v) => Array.from(v)) }
+const result: Result = {
+  root,
+  server: { workers, workersPerBrain },
+  runs,
+  alone,
+  texts,
+  vectors: vectors.map((v) => Array.from(v)),
+}
 if (values.out) writeFileSync(values.out, JSON.stringify(result))

@@ -1,8 +1,12 @@
+import { loadConfig } from '@engram/server'
 import { banner, fmtMs, mdTable } from '../report/format.js'
 import { environmentLine, type Environment } from '../run/environment.js'
 import { HTTP_CONNECTIONS, HTTP_SECONDS } from '../latency/run-http-scenarios.js'
 import { setupLabel, type IngestMeasurement } from './measure-ingest.js'
 import { COLD_RESTARTS, HTTP_ROUNDS, LATENCY_ROUNDS, type SearchSide } from './measure-search.js'
+
+/** The server's defaults, which the runs' processes use where the setup names no value. */
+const DEFAULTS = loadConfig({})
 
 export const SCALE_OUT_COMMAND = 'npm run bench -- --scale-out'
 
@@ -69,8 +73,9 @@ export function scaleOutReport(r: ScaleOutResult): string {
       'smaller run of its own. The one-brain pair of the headline runs twice, alternating (1, 2, 1, 2 worker processes), ' +
       "since the machine's other load moves the figures from run to run. " +
       'With `brains` 4 the same documents are dealt out over 4 brains (document i into brain ' +
-      'i mod 4), which lifts the one-brain limit of one resolution and write at a time. Other settings are the defaults: per process `WORKERS=5`, `WORKERS_PER_BRAIN=4`, ' +
-      '`EXTRACTOR_WORKERS=2`, with use-lite `EMBEDDER_WORKERS=2`; `TASK_LEASE_SECONDS=30`. `vs 1 worker` compares with ' +
+      'i mod 4), which lifts the one-brain limit of one resolution and write at a time. ' +
+      `Other settings are the defaults: per process \`WORKERS=${DEFAULTS.workers}\`, \`WORKERS_PER_BRAIN=${DEFAULTS.workersPerBrain}\`, ` +
+      `\`EXTRACTOR_WORKERS=${DEFAULTS.extractorWorkers}\`, with use-lite \`EMBEDDER_WORKERS=2\`; \`TASK_LEASE_SECONDS=30\`. \`vs 1 worker\` compares with ` +
       'the mean of the 1-worker runs of the same work (embedder, documents, brains). `CPU s` is CPU time over the timed window from /proc: the HTTP process, the ' +
       'worker processes together, and every `postgres` process on the machine (other users of the cluster included; ' +
       'backends that exit take their time with them); `cores busy` is their sum per wall second.',

@@ -12,8 +12,8 @@ describe('configuration', () => {
       defaultBrain: 'default',
       basePath: '',
       storage: 'sqlite',
-      workers: 5,
-      workersPerBrain: 4,
+      workers: 9,
+      workersPerBrain: 8,
       taskYieldMs: 0,
     })
     expect(config.systemToken).toBeUndefined()
@@ -24,7 +24,7 @@ describe('configuration', () => {
       ['PORT', 'abc'],
       ['STORAGE', 'mongo'],
       ['WORKERS', '0'],
-      ['WORKERS_PER_BRAIN', '6'],
+      ['WORKERS_PER_BRAIN', '10'],
       ['TASK_YIELD_MS', '-1'],
       ['TASK_YIELD_MS', '2.5'],
       ['BASE_PATH', 'api'],

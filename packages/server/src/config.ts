@@ -261,7 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ['use-lite', 'openai', 'transformers', 'none'] as const,
     'use-lite',
   )
-  const workers = integer(env, 'WORKERS', 5, 1, 64)
+  const workers = integer(env, 'WORKERS', 9, 1, 64)
   const storage = oneOf(env, 'STORAGE', ['sqlite', 'memory', 'postgres'] as const, 'sqlite')
   const databaseUrl = env.DATABASE_URL || undefined
   if (storage === 'postgres' && databaseUrl === undefined) {
