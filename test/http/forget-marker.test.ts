@@ -125,7 +125,7 @@ async function ingest(server: ServerProcess, sourceId: string, text: string, tit
   expect(accepted.status).toBe(202)
   expect(accepted.json.source_id).toBe(sourceId)
   const task = await settled(server, String(accepted.json.task_id))
-  expect(task.status).toBe('completed')
+  expect(task.status, `${JSON.stringify(task.error)}\n${server.output()}`).toBe('completed')
 }
 
 async function entityUuids(server: ServerProcess, queryText: string): Promise<string[]> {
@@ -209,7 +209,7 @@ describe.each(STORAGES)('forgetting a source on $name (the marker test)', (stora
       expect(forget.status).toBe(202)
       expect(forget.json.source_id).toBe('diary')
       const task = await settled(server, String(forget.json.task_id))
-      expect(task.status).toBe('completed')
+      expect(task.status, `${JSON.stringify(task.error)}\n${server.output()}`).toBe('completed')
       expect(task.result).toMatchObject({ source_id: 'diary', passages: expect.any(Number) })
       expect((task.result as { passages: number }).passages).toBeGreaterThan(0)
 

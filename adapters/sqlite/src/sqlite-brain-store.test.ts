@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { fixtures } from '@engram/core/testing'
@@ -8,6 +10,8 @@ import type { BrainStore, Entity } from '@engram/core'
 import { createSqliteBrainStore, type SqliteBrainStoreOptions } from './sqlite-brain-store.js'
 import type { SqliteDatabaseLike } from './sqlite-database-like.js'
 import { prepareDatabase } from './sqlite-schema.js'
+
+const require = createRequire(import.meta.url)
 
 const cleanups: (() => void)[] = []
 afterEach(() => {
@@ -185,5 +189,41 @@ describe('sqlite brain store: checkpoints of small commits', () => {
     await store.apply(small('a'))
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
     expect((await store.stats()).passages).toBe(1)
+  })
+})
+
+/**
+ * Holds the write lock of `path` from another thread, as the checkpoint thread's RESTART does: it
+ * answers 'locked' once it holds it, and lets go `holdMs` after `go[0]` became 1.
+ */
+const LOCK_HOLDER = `
+const { parentPort, workerData } = require('node:worker_threads')
+const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))})
+const db = new Database(workerData.path)
+db.exec('BEGIN IMMEDIATE')
+parentPort.postMessage('locked')
+Atomics.wait(workerData.go, 0, 0)
+Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.holdMs)
+db.exec('COMMIT')
+db.close()
+`
+
+describe('sqlite brain store: the write lock held elsewhere', () => {
+  it('waits for it on a batch that reads before it writes (a changelog redaction), not SQLITE_BUSY', async () => {
+    const { store, db } = openStore()
+    await store.apply({
+      changelog: [fixtures.changelog({ id: 'c1', change: { type: 'node_created', quote: 'x' } })],
+    })
+    const path = (db as unknown as { name: string }).name
+    const go = new Int32Array(new SharedArrayBuffer(4))
+    const holder = new Worker(LOCK_HOLDER, { eval: true, workerData: { path, go, holdMs: 200 } })
+    const exited = new Promise((resolve) => holder.once('exit', resolve))
+    await new Promise((resolve) => holder.once('message', resolve))
+    Atomics.store(go, 0, 1)
+    Atomics.notify(go, 0)
+    // Synchronous up to the write: it runs while the other thread holds the lock.
+    await store.apply({ redactChangelog: [{ id: 'c1', change: { type: 'redacted' } }] })
+    await exited
+    expect((await store.changelog.get('c1'))?.change).toEqual({ type: 'redacted' })
   })
 })

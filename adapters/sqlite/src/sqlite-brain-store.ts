@@ -43,10 +43,32 @@ export function createSqliteBrainStore(
 
   const { writes, putTask } = sqliteBatchWrites(stmt)
 
-  const applyTx = db.transaction((batch: WriteBatch) => {
-    const steps = writes(batch)
-    while (!steps.next().done);
-  })
+  /**
+   * One batch in one transaction, begun IMMEDIATE: a deferred BEGIN takes the write lock at the first
+   * write, and when a read came first (a changelog redaction reads each entry before rewriting it)
+   * SQLite does not wait for the lock but fails at once with SQLITE_BUSY
+   * (https://www.sqlite.org/lang_transaction.html): a forget failed so whenever the checkpoint thread
+   * held the lock for its RESTART. Taking it at BEGIN waits through the busy timeout like any write.
+   */
+  function applyTx(batch: WriteBatch): void {
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      const steps = writes(batch)
+      while (!steps.next().done);
+      db.exec('COMMIT')
+    } catch (error) {
+      rollBack()
+      throw error
+    }
+  }
+
+  function rollBack(): void {
+    try {
+      db.exec('ROLLBACK')
+    } catch {
+      // SQLite already rolled back (some errors end the transaction themselves).
+    }
+  }
 
   /**
    * Runs one write transaction (a batch under the threshold, or a write outside `apply`: a task record,
@@ -89,11 +111,7 @@ export function createSqliteBrainStore(
       }
       commitLarge()
     } catch (error) {
-      try {
-        db.exec('ROLLBACK')
-      } catch {
-        // SQLite already rolled back (some errors end the transaction themselves).
-      }
+      rollBack()
       throw error
     }
   }
