@@ -20,6 +20,14 @@ describe('proper name types', () => {
     expect(properNameType('Transylvania', 'CONCEPT', 'born in Mediaș, ', ')', none)).toBe('CONCEPT')
   })
 
+  it('reads no place after a prize or a degree "in"', () => {
+    expect(properNameType('Physics', 'CONCEPT', 'won the Nobel Prize in ', ' in 1903.', none)).toBe(
+      'CONCEPT',
+    )
+    expect(properNameType('Economics', 'CONCEPT', 'She holds a PhD in ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('London', 'CONCEPT', 'won a medal in ', '.', none)).toBe('PLACE')
+  })
+
   it('leaves common nouns untyped and types acronyms as organisations', () => {
     expect(properNameType('school board', 'ORGANIZATION', '', '', none)).toBe('CONCEPT')
     expect(properNameType('ASCAP', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')

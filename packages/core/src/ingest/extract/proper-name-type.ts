@@ -88,6 +88,15 @@ export function isProperPhrase(name: string): boolean {
 const PLACE_CONTEXT = /\b(?:in|near|at|outside|across|throughout)\s+(?:the\s+)?$/i
 
 /**
+ * "in" governed by a prize or a degree: the name after it is the field, not a place ("the Nobel Prize in
+ * Physics", "a PhD in Economics"). The noun a preposition attaches to decides what its object denotes
+ * (the context features of Nadeau & Sekine 2007); nouns that also take a place ("a medal in London",
+ * "professor in Berlin") are not listed.
+ */
+const FIELD_CONTEXT =
+  /\b(?:prize|prizes|degree|degrees|doctorate|phd|ph\.d\.|diploma|master's|masters|bachelor's|bachelors|bsc|msc)\s+in\s+$/i
+
+/**
  * Verbs and prepositions an organisation follows: "published by", "signed to", "played for", "by the".
  * Chosen on Re-DocRED dev (gold mentions' preceding words; docs/local-extractor.md).
  */
@@ -126,7 +135,7 @@ export function properNameType(
   const next = /^,\s*(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)/u.exec(after)?.[1]
   const previous = /(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*),\s*$/u.exec(before)?.[1]
   if (
-    PLACE_CONTEXT.test(before) ||
+    (PLACE_CONTEXT.test(before) && !FIELD_CONTEXT.test(before)) ||
     (next !== undefined && isPlace(next)) ||
     (previous !== undefined && isPlace(previous))
   )
