@@ -75,7 +75,7 @@ export function scaleOutReport(r: ScaleOutResult): string {
       'With `brains` 4 the same documents are dealt out over 4 brains (document i into brain ' +
       'i mod 4), which lifts the one-brain limit of one resolution and write at a time. ' +
       `Other settings are the defaults: per process \`WORKERS=${DEFAULTS.workers}\`, \`WORKERS_PER_BRAIN=${DEFAULTS.workersPerBrain}\`, ` +
-      `\`EXTRACTOR_WORKERS=${DEFAULTS.extractorWorkers}\`, with use-lite \`EMBEDDER_WORKERS=2\`; \`TASK_LEASE_SECONDS=30\`. \`vs 1 worker\` compares with ` +
+      `\`EXTRACTOR_WORKERS=${DEFAULTS.extractorWorkers}\`, with use-lite \`EMBEDDER_WORKERS=2\`; \`TASK_LEASE_SECONDS=${DEFAULTS.taskLeaseSeconds}\`. \`vs 1 worker\` compares with ` +
       'the mean of the 1-worker runs of the same work (embedder, documents, brains). `CPU s` is CPU time over the timed window from /proc: the HTTP process, the ' +
       'worker processes together, and every `postgres` process on the machine (other users of the cluster included; ' +
       'backends that exit take their time with them); `cores busy` is their sum per wall second.',
