@@ -3,6 +3,7 @@ import { stableId } from '../../ids.js'
 import type { Passage } from '../../model/passage.js'
 import type { ExtractedGraph } from '../../contracts/extractor.js'
 import type { IngestionComponents } from './ingestion-components.js'
+import { writeTime } from '../../time/write-time.js'
 
 export interface TextBatchInput {
   text: string
@@ -58,7 +59,8 @@ export async function extractText(
 ): Promise<ExtractedText> {
   const { components } = options
   const taskId = ctx.task.id
-  const now = new Date().toISOString()
+  // Strictly after the previous task's: passages of a session are read in the order they were written.
+  const now = writeTime()
 
   await ctx.progress('chunking')
   const byText = new Map<string, Passage[]>()
