@@ -107,6 +107,21 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /:four$/.test(n))).toBe(false)
   })
 
+  it("types a name as its text defines it, at every mention, over the tagger's lexicon", async () => {
+    const found = await names(
+      'Everton is an English football club based in Liverpool. Tim Cahill played for Everton. ' +
+        'Seddon Atkinson was a British truck manufacturer. Seddon Atkinson built lorries in Oldham. ' +
+        'Herman is a town in Dodge County, Wisconsin.',
+    )
+    expect(found).toContain('ORGANIZATION:Everton')
+    expect(found).not.toContain('PLACE:Everton')
+    expect(found).toContain('ORGANIZATION:Seddon Atkinson')
+    expect(found).not.toContain('PERSON:Seddon Atkinson')
+    expect(found).toContain('PLACE:Liverpool')
+    expect(found).toContain('PERSON:Tim Cahill')
+    expect(found.some((n) => n.endsWith(':Herman') && n !== 'CONCEPT:Herman')).toBe(false)
+  })
+
   it('takes no code fragment as an entity', async () => {
     const found = await names('Call of(entityUuid) before Store.get(key) returns.')
     expect(found.some((n) => /[()]/.test(n))).toBe(false)

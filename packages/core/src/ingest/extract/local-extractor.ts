@@ -15,6 +15,7 @@ import {
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
+import { DEFINABLE, definedKind, definedLabel, type DefinedKind } from './definition-cues.js'
 import { personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
@@ -354,6 +355,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const pause = loopYielder()
       // First pass: every sentence's mentions, and the text's full person names (for coreference).
       const people = new PersonNames()
+      /** Names the text defines ("Roketsan is a Turkish weapons manufacturer"), lower-cased, with that kind. */
+      const defined = new Map<string, DefinedKind>()
       const read: {
         passage: (typeof input.passages)[number]
         base: number
@@ -425,6 +428,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           }
           // Code and markup are not entities (`of(entityUuid`, `a[i]`).
           mentions = mentions.filter((m) => !CODE.test(m.name))
+          // A name the text defines takes that kind, here and at its other mentions (second pass).
+          for (const m of mentions) {
+            if (!DEFINABLE.has(m.label) || !isProperPhrase(m.name)) continue
+            const kind = definedKind(sentence.slice(m.end))
+            if (kind === null) continue
+            m.label = definedLabel(kind, m.label)
+            defined.set(m.name.toLowerCase(), kind)
+          }
           for (const m of mentions) {
             if (m.label !== 'PERSON') continue
             m.name = stripTitles(m.name)
@@ -479,8 +490,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         if (passage.id !== lastPassage) lastPerson = null
         lastPassage = passage.id
         for (const m of mentions) {
+          // A defined organisation or person is that (first pass); a defined place is no person (not
+          // even by coreference) or organisation, and the rules below may still type it a place by its
+          // head ("Creek").
+          const kind = DEFINABLE.has(m.label) ? defined.get(m.name.toLowerCase()) : undefined
+          if (kind !== undefined) m.label = definedLabel(kind, m.label)
+          if (kind !== undefined && kind !== 'PLACE') continue
           const full =
-            m.label === 'PERSON' || (m.label === 'CONCEPT' && isProperPhrase(m.name))
+            kind === undefined &&
+            (m.label === 'PERSON' || (m.label === 'CONCEPT' && isProperPhrase(m.name)))
               ? people.fullNameOf(m.name)
               : null
           if (full !== null) {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { definedKind, definedLabel } from './definition-cues.js'
+
+describe('definition cues', () => {
+  it('reads the kind a copula or an apposition gives a name', () => {
+    expect(definedKind(' is a Turkish weapons manufacturer.')).toBe('ORGANIZATION')
+    expect(definedKind(', an English football club based in Liverpool, ')).toBe('ORGANIZATION')
+    expect(definedKind(' (Turkish: Roket Sanayii) is a rocket company in Ankara.')).toBe(
+      'ORGANIZATION',
+    )
+    expect(definedKind(' is an unincorporated community in Jackson County.')).toBe('PLACE')
+    expect(definedKind(', the capital of France.')).toBe('PLACE')
+    expect(definedKind(' was an American politician who served ...')).toBe('PERSON')
+    expect(definedKind(' is one of the largest banks in Turkey.')).toBe('ORGANIZATION')
+    expect(definedKind(' is an American rock band best known for ...')).toBe('ORGANIZATION')
+  })
+
+  it('takes the head of the phrase, not a word before it', () => {
+    // "band" modifies "member"; the head names no kind.
+    expect(definedKind(' was a band member until 2004.')).toBeNull()
+    expect(definedKind(', the band’s drummer, left.')).toBe('PERSON')
+    // A collection of something else is not that kind.
+    expect(definedKind(' is a group of islands in the Baltic.')).toBeNull()
+  })
+
+  it('needs a copula or a comma right after the name, then a determiner', () => {
+    expect(definedKind(' signed a record deal.')).toBeNull()
+    expect(definedKind(' is famous for its company.')).toBeNull()
+    expect(definedKind(', London and Rome are cities.')).toBeNull()
+    expect(definedKind(' and a friend founded a company.')).toBeNull()
+    expect(definedKind('')).toBeNull()
+  })
+
+  it('stops at a long phrase: no head found within a few words', () => {
+    expect(
+      definedKind(' is a very large and well known and much loved and rather old city.'),
+    ).toBeNull()
+  })
+
+  it('lets a place definition unmake a person or an organisation, and type nothing else', () => {
+    expect(definedLabel('ORGANIZATION', 'PLACE')).toBe('ORGANIZATION')
+    expect(definedLabel('PERSON', 'CONCEPT')).toBe('PERSON')
+    expect(definedLabel('PLACE', 'PERSON')).toBe('CONCEPT')
+    expect(definedLabel('PLACE', 'ORGANIZATION')).toBe('CONCEPT')
+    expect(definedLabel('PLACE', 'CONCEPT')).toBe('CONCEPT')
+    expect(definedLabel('PLACE', 'PLACE')).toBe('PLACE')
+  })
+})

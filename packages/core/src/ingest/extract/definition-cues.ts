@@ -1,0 +1,127 @@
+/**
+ * The kind a text gives a name where it defines it: "Roketsan is a Turkish weapons manufacturer",
+ * "Everton, an English football club, ...", "Herman is a town in Dodge County". A copula or an
+ * apposition right after the name, then an indefinite or definite noun phrase whose head names a kind of
+ * organisation, place or person. These are the "X is a Y" and "X, a Y" patterns of Hearst ("Automatic
+ * acquisition of hyponyms from large text corpora", COLING 1992) read as the type of a named entity, and
+ * the document-centred "one name, one type" of Mikheev, Moens & Grover ("Named entity recognition without
+ * gazetteers", EACL 1999): the definition types every mention of that name in the text, over the tagger's
+ * lexicon, which knows "Everton" as a town and "Seddon Atkinson" as a person (how a place definition is
+ * used: `definedLabel`). The lists are common nouns that name a kind of thing; no name is listed. Chosen
+ * on Re-DocRED dev (docs/local-extractor.md).
+ */
+
+const ORGANIZATION_KINDS =
+  'company corporation manufacturer maker firm business conglomerate retailer airline bank band group ' +
+  'duo trio quartet ensemble orchestra choir club team franchise party organization organisation ' +
+  'association federation league union society foundation charity agency institute institution ' +
+  'university college school academy seminary conservatory newspaper magazine journal publisher label ' +
+  'studio network broadcaster brewery subsidiary cooperative militia regiment ministry council committee ' +
+  'commission legislature denomination'
+
+const PLACE_KINDS =
+  'village town city municipality commune county district province region state country island river ' +
+  'lake mountain hill valley suburb neighbourhood neighborhood borough parish township hamlet settlement ' +
+  'community capital port peninsula bay sea archipelago'
+
+/** Role nouns of people (as `person-cues.ts`'s role before a name): "politician", "footballer", "actress". */
+const PERSON_KINDS =
+  'politician footballer cricketer player singer songwriter actor actress director producer writer author ' +
+  'poet novelist journalist painter sculptor architect composer musician rapper dancer designer ' +
+  'photographer businessman businesswoman entrepreneur lawyer judge scientist engineer physicist chemist ' +
+  'mathematician historian philosopher economist diplomat officer general admiral soldier priest bishop ' +
+  'cardinal monk nun king queen prince princess emperor empress duke duchess coach manager wrestler ' +
+  'boxer athlete swimmer cyclist skier jockey golfer drummer guitarist bassist pianist violinist ' +
+  'television presenter broadcaster model comedian activist'
+
+/** The kinds a definition gives. */
+export type DefinedKind = 'ORGANIZATION' | 'PLACE' | 'PERSON'
+
+const KIND = new Map<string, DefinedKind>()
+for (const w of PERSON_KINDS.split(' ')) KIND.set(w, 'PERSON')
+for (const w of PLACE_KINDS.split(' ')) KIND.set(w, 'PLACE')
+// Organisation last: "broadcaster" names a network more often than a presenter in a definition.
+for (const w of ORGANIZATION_KINDS.split(' ')) KIND.set(w, 'ORGANIZATION')
+
+/** The labels a definition may replace: names, typed by the tagger or not (never dates or amounts). */
+export const DEFINABLE: ReadonlySet<string> = new Set([
+  'CONCEPT',
+  'PERSON',
+  'PLACE',
+  'ORGANIZATION',
+])
+
+/**
+ * Words that end a noun phrase: its head is the word before one of them. A determiner opens another
+ * phrase: "is the railway station serving the city" stops before "the city", which it does not define.
+ */
+const PHRASE_END = new Set(
+  (
+    'of in at on for from with by to and or that which who whose where since as based founded formed ' +
+    'located established headquartered known owned operating originally consisting comprising ' +
+    'active born best the a an its their his her'
+  ).split(' '),
+)
+
+/** Kinds that, followed by "of", name a collection of other things. */
+const COLLECTIVES = new Set(['group', 'community', 'union', 'league', 'association', 'society'])
+
+/** Determiners that open the defining noun phrase. */
+const OPENERS = /^(?:a|an|the|one\s+of\s+the)\s+/i
+
+/** Right after the name: an optional parenthesis ("(Turkish: ...)"), then a copula or an apposition comma. */
+const LINK = /^\s*(?:\([^()]{0,120}\)\s*)?(?:,\s*|\s+(?:is|was|are|were|has\s+been|had\s+been)\s+)/i
+
+/** Words a defining phrase may hold before its head (adjectives, nationalities, compounds). */
+const MAX_MODIFIERS = 5
+
+/**
+ * The label `after` (the sentence text right after a name) defines the name as: `ORGANIZATION`, `PLACE`
+ * or `PERSON`, or null when it does not define it. The head is the last word of the noun phrase that
+ * follows the copula or comma, before a preposition, a clause, or punctuation ("a band member" is no
+ * band; "a football club based in Bergen" is a club).
+ */
+export function definedKind(after: string): DefinedKind | null {
+  const link = LINK.exec(after)
+  if (link === null) return null
+  let rest = after.slice(link[0].length)
+  const opener = OPENERS.exec(rest)
+  if (opener === null) return null
+  rest = rest.slice(opener[0].length)
+  const words: string[] = []
+  let next = ''
+  for (const match of rest.matchAll(/[\p{L}\p{N}'’.-]+|[^\s\p{L}\p{N}]/gu)) {
+    const word = match[0].toLowerCase().replace(/\.+$/, '')
+    if (!/^[\p{L}\p{N}]/u.test(word) || PHRASE_END.has(word)) {
+      next = word
+      break
+    }
+    words.push(word)
+    if (words.length > MAX_MODIFIERS + 1) return null
+  }
+  const head = words.at(-1)
+  if (head === undefined) return null
+  // "a group of islands", "a community of monks": a collection of something else, not that kind.
+  if (next === 'of' && COLLECTIVES.has(head)) return null
+  return KIND.get(head) ?? KIND.get(singular(head)) ?? null
+}
+
+/**
+ * The label a mention takes from its name's definition. An organisation or a person as defined. A place
+ * only unmakes a person or an organisation ("Herman is a town in Dodge County": no person), and otherwise
+ * leaves the label as it was: an untyped name that heads its sentence makes that sentence an event joining
+ * every name in it, while a place there makes it a place statement (`place-statements.ts`), which joins
+ * fewer; typed as places, defined names lost 0.006 of Re-DocRED dev's related-pair recall for 0.009 of
+ * its place recall (benchmarks/LOG.md, 2026-11-30).
+ */
+export function definedLabel(kind: DefinedKind, label: string): string {
+  if (kind !== 'PLACE') return kind
+  return label === 'PERSON' || label === 'ORGANIZATION' ? 'CONCEPT' : label
+}
+
+/** "banks" -> "bank", "companies" -> "company", "cities" -> "city". */
+function singular(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
+  return word
+}
