@@ -20,6 +20,21 @@ describe('person cues', () => {
     )
   })
 
+  it('finds each person of a list after a plural role', () => {
+    expect(personByCue('Raf Vallone', 'the daughter of actors ', '.', none, noPlace)).toBe(
+      'Raf Vallone',
+    )
+    expect(
+      personByCue('Elena Varzi', 'the daughter of actors Raf Vallone and ', '.', none, noPlace),
+    ).toBe('Elena Varzi')
+    expect(personByCue('Irán Eory', 'with actors Ricardo Blume , ', ',', none, noPlace)).toBe(
+      'Irán Eory',
+    )
+    // A list after no role, or a role word that is not plural before a list, says nothing.
+    expect(personByCue('Elena Varzi', 'the films Raf Vallone and ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('Elena Varzi', 'actor Raf Vallone and ', '.', none, noPlace)).toBeNull()
+  })
+
   it('finds a person whose surname stands alone elsewhere in the text', () => {
     const alone = new Set(['kiarostami'])
     expect(personByCue('Abbas Kiarostami', 'directed by ', '.', alone, noPlace)).toBe(

@@ -14,9 +14,19 @@ import { hasKindWord, isProperPhrase } from './proper-name-type.js'
 const LIFE_SPAN =
   /^\s*\(\s*(?:born\b|b\.\s|née\b|[^()]{0,30}?\b\d{3,4}\s*[–-]\s*(?:[^()]{0,30}?\b\d{3,4}\b|\)))/u
 
-/** A role noun right before a name: "guitarist Tim Commerford", "actor Maurice Sendak", "wife Lena". */
-const ROLE_BEFORE =
-  /\b(?:\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach)\s+$/u
+/** Role nouns of people: "guitarist", "actor", "wife". */
+const ROLE =
+  '(?:\\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach)'
+
+/**
+ * A role noun right before a name ("guitarist Tim Commerford", "actor Maurice Sendak", "wife Lena"), or a
+ * plural one before a list of names the name continues ("actors Raf Vallone and Elena Varzi", "chemists
+ * Torbern Bergman and Carl Wilhelm Scheele": each is a person).
+ */
+const ROLE_BEFORE = new RegExp(
+  `\\b(?:${ROLE}|${ROLE}s(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,4}(?:\\s*,\\s*\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})*\\s*(?:,|\\band\\b|,\\s*and\\b)|${ROLE}s)\\s+$`,
+  'u',
+)
 
 /** One word of a person name: a capital, then letters (accents, apostrophes and hyphens allowed). */
 const NAME_WORD = /^\p{Lu}[\p{L}'’-]*\.?$/u
