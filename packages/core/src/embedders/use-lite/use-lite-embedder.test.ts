@@ -213,19 +213,31 @@ describe('useLiteEmbedder', () => {
   })
 
   it('replaces a worker that is over its batch deadline and fails that batch with 503', async () => {
-    // One batch of all 32 long texts (no length budget): seconds of work, far over 300 ms.
+    // One batch of all 32 long texts (no length budget). How long it takes depends on the CPU (a fixed
+    // 300 ms deadline was once a fraction of it, and then more than all of it on a fast int8 host), so
+    // the batch is timed first and the deadline is a quarter of that.
+    const long = Array.from(
+      { length: 32 },
+      (_, i) => `${i} ${'a slow sentence of words '.repeat(60)}`,
+    )
+    const timing = useLiteEmbedder({ workers: 1, cacheSize: 0, batchChars: Infinity })
+    let batchMs: number
+    try {
+      await timing.warmUp()
+      const started = performance.now()
+      await timing.embed(long, never)
+      batchMs = performance.now() - started
+    } finally {
+      await timing.close()
+    }
     const own = useLiteEmbedder({
       workers: 1,
-      jobTimeoutMs: 300,
+      jobTimeoutMs: Math.max(1, Math.floor(batchMs / 4)),
       cacheSize: 0,
       batchChars: Infinity,
     })
     try {
       await own.warmUp()
-      const long = Array.from(
-        { length: 32 },
-        (_, i) => `${i} ${'a slow sentence of words '.repeat(60)}`,
-      )
       await expect(own.embed(long, never)).rejects.toMatchObject({
         code: 'SERVICE_UNAVAILABLE',
         retryAfter: 5,
