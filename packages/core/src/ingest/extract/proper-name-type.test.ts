@@ -11,6 +11,14 @@ describe('proper name types', () => {
     expect(properNameType('2002 Winter Olympics', 'CONCEPT', 'at the ', '', none)).toBe('CONCEPT')
   })
 
+  it('reads a sports club from its designator, before or after the name, even for a tagged person', () => {
+    expect(properNameType('FK Teleoptik', 'PERSON', '', '', none)).toBe('ORGANIZATION')
+    expect(properNameType('AFC Bournemouth', 'PLACE', '', '', none)).toBe('ORGANIZATION')
+    expect(properNameType('Puskás Akadémia FC', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
+    // Initials of people are not designators.
+    expect(properNameType('AC Green', 'PERSON', '', '', none)).toBe('PERSON')
+  })
+
   it('reads places from the preposition before and a place beside', () => {
     expect(properNameType('Mediaș', 'CONCEPT', 'born in ', ', Transylvania', none)).toBe('PLACE')
     const isPlace = (n: string) => n === 'Mediaș'

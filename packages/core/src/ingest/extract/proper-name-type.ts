@@ -84,6 +84,26 @@ export function isProperPhrase(name: string): boolean {
   )
 }
 
+/**
+ * The abbreviations sports clubs carry before or after their name ("FK Teleoptik", "AFC Bournemouth", "SC
+ * Freiburg", "Puskás Akadémia FC": Fudbalski klub, Sport-Club, Idrottsförening, ...), written as they are:
+ * a club designator is an organisation head that precedes the name as often as it follows it. Two-letter
+ * abbreviations that are also common initials of people ("AC", "AJ", "CJ") are not listed.
+ */
+const CLUB_DESIGNATORS = new Set(
+  'FC AFC CF SC FK SK BK IF IK HC NK KV SV VfB VfL TSV EK HK PFC GNK SSC'.split(' '),
+)
+
+/** A name of two words or more opening or ending with a club designator, as written. */
+function isClubName(name: string): boolean {
+  const words = name.split(/\s+/)
+  return (
+    words.length > 1 &&
+    isProperPhrase(name) &&
+    (CLUB_DESIGNATORS.has(words[0]!) || CLUB_DESIGNATORS.has(words.at(-1)!))
+  )
+}
+
 /** Prepositions of location before a name: "born in Mediaș", "near the Hudson". */
 const PLACE_CONTEXT = /\b(?:in|near|at|outside|across|throughout)\s+(?:the\s+)?$/i
 
@@ -115,7 +135,9 @@ export function properNameType(
   after: string,
   isPlace: (name: string) => boolean,
 ): string {
+  if (label === 'PERSON' && isClubName(name)) return 'ORGANIZATION'
   if (label !== 'CONCEPT' && label !== 'PLACE' && label !== 'ORGANIZATION') return label
+  if (isClubName(name)) return 'ORGANIZATION'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
