@@ -261,7 +261,8 @@ describe('useLiteEmbedder', () => {
       () => null,
       (error: unknown) => error,
     )
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // `embed` posts the batch to the ready worker before it returns: closing now is closing mid-batch,
+    // on any CPU (a 50 ms wait here assumed the batch would take longer than that).
     await own.close()
     expect(await failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE' })
   })
