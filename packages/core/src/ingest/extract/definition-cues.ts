@@ -43,14 +43,6 @@ for (const w of PLACE_KINDS.split(' ')) KIND.set(w, 'PLACE')
 // Organisation last: "broadcaster" names a network more often than a presenter in a definition.
 for (const w of ORGANIZATION_KINDS.split(' ')) KIND.set(w, 'ORGANIZATION')
 
-/** The labels a definition may replace: names, typed by the tagger or not (never dates or amounts). */
-export const DEFINABLE: ReadonlySet<string> = new Set([
-  'CONCEPT',
-  'PERSON',
-  'PLACE',
-  'ORGANIZATION',
-])
-
 /**
  * Words that end a noun phrase: its head is the word before one of them. A determiner opens another
  * phrase: "is the railway station serving the city" stops before "the city", which it does not define.

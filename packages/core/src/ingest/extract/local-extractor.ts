@@ -12,10 +12,11 @@ import { NICKNAME, PersonNames, stripTitles } from './coreference.js'
 import {
   isOrganizationHead,
   isProperPhrase,
+  NAME_LABELS,
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
-import { DEFINABLE, definedKind, definedLabel, type DefinedKind } from './definition-cues.js'
+import { definedKind, definedLabel, type DefinedKind } from './definition-cues.js'
 import { personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
@@ -430,7 +431,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions = mentions.filter((m) => !CODE.test(m.name))
           // A name the text defines takes that kind, here and at its other mentions (second pass).
           for (const m of mentions) {
-            if (!DEFINABLE.has(m.label) || !isProperPhrase(m.name)) continue
+            if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
             const kind = definedKind(sentence.slice(m.end))
             if (kind === null) continue
             m.label = definedLabel(kind, m.label)
@@ -493,7 +494,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // A defined organisation or person is that (first pass); a defined place is no person (not
           // even by coreference) or organisation, and the rules below may still type it a place by its
           // head ("Creek").
-          const kind = DEFINABLE.has(m.label) ? defined.get(m.name.toLowerCase()) : undefined
+          const kind = NAME_LABELS.has(m.label) ? defined.get(m.name.toLowerCase()) : undefined
           if (kind !== undefined) m.label = definedLabel(kind, m.label)
           if (kind !== undefined && kind !== 'PLACE') continue
           const full =

@@ -104,6 +104,14 @@ function isClubName(name: string): boolean {
   )
 }
 
+/** The labels of names, typed by the tagger or not (not dates, amounts or events). */
+export const NAME_LABELS: ReadonlySet<string> = new Set([
+  'CONCEPT',
+  'PERSON',
+  'PLACE',
+  'ORGANIZATION',
+])
+
 /** Prepositions of location before a name: "born in Mediaș", "near the Hudson". */
 const PLACE_CONTEXT = /\b(?:in|near|at|outside|across|throughout)\s+(?:the\s+)?$/i
 
@@ -135,9 +143,10 @@ export function properNameType(
   after: string,
   isPlace: (name: string) => boolean,
 ): string {
-  if (label === 'PERSON' && isClubName(name)) return 'ORGANIZATION'
-  if (label !== 'CONCEPT' && label !== 'PLACE' && label !== 'ORGANIZATION') return label
+  if (!NAME_LABELS.has(label)) return label
+  // A club's designator outranks every tag, a person's included ("FK Teleoptik").
   if (isClubName(name)) return 'ORGANIZATION'
+  if (label === 'PERSON') return label
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
