@@ -165,6 +165,22 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Liverpool School of Tropical Medicine')
   })
 
+  it('reads the short Curie text of issue 27 as a person would', async () => {
+    const graph = await run(
+      'Marie Curie was a Polish and naturalised-French physicist and chemist. She was the first woman ' +
+        'to win a Nobel Prize. In 1895 she married the French physicist Pierre Curie. Albert Einstein ' +
+        'admired her; Einstein later wrote that she was the only one whom fame had not corrupted.',
+    )
+    const labelOf = (name: string) => graph.entities.find((e) => e.name === name)?.labels
+    // A phrase with no capital is no person, so "she" is still Marie Curie.
+    expect(labelOf('first woman')).toEqual(['CONCEPT'])
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    expect(events).toContain('Marie Curie married French physicist Pierre Curie')
+    // Nobody admires himself: the later "Einstein" is the subject again, not what was admired.
+    expect(events).not.toContain('Albert Einstein admired Albert Einstein')
+    expect(events.filter((name) => name.startsWith('Albert Einstein admired'))).toHaveLength(1)
+  })
+
   it('ties a sentence opening with a pronoun to the first person of the text', async () => {
     const graph = await run(
       'Anna Berg was a Swedish painter. Her teacher Karl Holm admired Lund. She moved to Paris.',

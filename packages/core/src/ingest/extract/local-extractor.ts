@@ -589,7 +589,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
 
           const date = dates[0]
           if (verb !== null && subjectKey !== null) {
-            const after = mentions.map((m, i) => ({ m, i })).filter(({ m }) => m.start >= verb.end)
+            // What the subject does to itself is no event: "Albert Einstein admired her; Einstein later
+            // wrote ..." made "Albert Einstein admired Albert Einstein".
+            const after = mentions
+              .map((m, i) => ({ m, i }))
+              .filter(({ m, i }) => m.start >= verb.end && keys[i] !== subjectKey)
             const object = after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             const verbText = clean(verb.text).toLowerCase()

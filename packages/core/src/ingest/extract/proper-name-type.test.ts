@@ -19,6 +19,11 @@ describe('proper name types', () => {
     expect(properNameType('AC Green', 'PERSON', '', '', none)).toBe('PERSON')
   })
 
+  it('keeps a tagged person only when the phrase has a capital', () => {
+    expect(properNameType('Marie Curie', 'PERSON', '', '', none)).toBe('PERSON')
+    expect(properNameType('first woman', 'PERSON', 'She was the ', ' to win', none)).toBe('CONCEPT')
+  })
+
   it('reads places from the preposition before and a place beside', () => {
     expect(properNameType('Mediaș', 'CONCEPT', 'born in ', ', Transylvania', none)).toBe('PLACE')
     const isPlace = (n: string) => n === 'Mediaș'

@@ -146,7 +146,8 @@ export function properNameType(
   if (!NAME_LABELS.has(label)) return label
   // A club's designator outranks every tag, a person's included ("FK Teleoptik").
   if (isClubName(name)) return 'ORGANIZATION'
-  if (label === 'PERSON') return label
+  // A person is named: a phrase without a capital the tagger called a person ("first woman") is a concept.
+  if (label === 'PERSON') return /\p{Lu}/u.test(name) ? label : 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
