@@ -5,11 +5,12 @@ import { parseArgs } from 'node:util'
 import * as ort from 'onnxruntime-node'
 import {
   FLOAT_INPUT,
-  useLiteOnnxGraph,
-  type TfjsGraphModel,
   type UseLitePrecision,
 } from '../../../packages/core/src/embedders/use-lite/use-lite-onnx-graph.js'
-import { signedProductsAreExact } from '../../../packages/core/src/embedders/use-lite/use-lite-onnx-runtime.js'
+import {
+  signedProductsAreExact,
+  useLiteOnnxSession,
+} from '../../../packages/core/src/embedders/use-lite/use-lite-onnx-runtime.js'
 import { useLiteModelDir } from '../../../packages/core/src/embedders/use-lite/use-lite-pool.js'
 import {
   pieceRows,
@@ -23,11 +24,11 @@ import { loadLocomo } from '../loaders/locomo.js'
 
 /**
  * Where one use-lite model run spends its time, by operator (issue 27 item 3; the per-operator figures of
- * benchmarks/LOG.md): the embedder's ONNX graph (`useLiteOnnxGraph`, the precision `--precision` names,
- * int8 by default, with signed weights where this CPU sums them exactly, as the worker runs it) in one
- * session on one thread with ONNX Runtime's profiler on, over LoCoMo dev turns (`--turns`, in batches of
- * `--batch`), grouped by transformer layer, block and operator type. `If` nodes (the int8 graph's choice
- * between its float and integer products) are left out: their time is their branch's, counted there.
+ * benchmarks/LOG.md): the embedder's own session (`useLiteOnnxSession`: the precision `--precision` names,
+ * int8 by default, signed weights where this CPU sums them exactly, one thread) with ONNX Runtime's
+ * profiler on, over LoCoMo dev turns (`--turns`, in batches of `--batch`), grouped by transformer layer,
+ * block and operator type. `If` nodes (the int8 graph's choice between its float and integer products)
+ * are left out: their time is their branch's, counted there.
  *
  *   npx tsx --conditions=source benchmarks/src/vectors/use-lite-op-profile.ts --data ../shared/datasets
  */
@@ -43,26 +44,12 @@ const { values } = parseArgs({
 const precision = values.precision as UseLitePrecision
 
 const modelDir = useLiteModelDir()
-const model = JSON.parse(readFileSync(join(modelDir, 'model.json'), 'utf8')) as TfjsGraphModel
-const weights = Buffer.concat(
-  model.weightsManifest.flatMap((group) =>
-    group.paths.map((path) => readFileSync(join(modelDir, path))),
-  ),
-)
 const signed = precision === 'int8' && (await signedProductsAreExact())
 const out = mkdtempSync(join(tmpdir(), 'engram-ort-profile-'))
-const session = await ort.InferenceSession.create(
-  useLiteOnnxGraph(model, new Uint8Array(weights), precision, signed ? 'signed' : 'unsigned'),
-  {
-    intraOpNumThreads: 1,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    logSeverityLevel: 3,
-    enableProfiling: true,
-    profileFilePrefix: join(out, 'use-lite'),
-  },
-)
+const session = await useLiteOnnxSession(modelDir, precision, {
+  enableProfiling: true,
+  profileFilePrefix: join(out, 'use-lite'),
+})
 const tokenizer = new UseLiteTokenizer(
   JSON.parse(readFileSync(join(modelDir, 'vocab.json'), 'utf8')) as Vocabulary,
 )

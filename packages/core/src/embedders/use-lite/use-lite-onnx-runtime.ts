@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { InferenceSession } from 'onnxruntime-node'
 import {
   FLOAT_INPUT,
   PROBE_DEPTH,
@@ -27,26 +28,8 @@ export async function useLiteOnnxRuntime(
   modelDir: string,
   precision: UseLitePrecision,
 ): Promise<UseLiteRuntime> {
-  // Loaded only on this route: onnxruntime-node is an optional peer of @engram/core.
-  const { InferenceSession, Tensor } = await import('onnxruntime-node')
-  const model = JSON.parse(readFileSync(join(modelDir, 'model.json'), 'utf8')) as TfjsGraphModel
-  const weights = Buffer.concat(
-    model.weightsManifest.flatMap((group) =>
-      group.paths.map((path) => readFileSync(join(modelDir, path))),
-    ),
-  )
-  const signed = precision === 'int8' && (await signedProductsAreExact())
-  const session = await InferenceSession.create(
-    useLiteOnnxGraph(model, new Uint8Array(weights), precision, signed ? 'signed' : 'unsigned'),
-    {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      // Warnings only say that the translation left constants the translated graph no longer reads.
-      logSeverityLevel: 3,
-    },
-  )
+  const { Tensor } = await import('onnxruntime-node')
+  const session = await useLiteOnnxSession(modelDir, precision)
   return {
     async run(indices, values, _rows, onFloat = false) {
       const result = await session.run({
@@ -57,6 +40,39 @@ export async function useLiteOnnxRuntime(
       return result[session.outputNames[0]!]!.data as Float32Array
     },
   }
+}
+
+/**
+ * The ONNX Runtime session `useLiteOnnxRuntime` runs: the package's model translated for `precision`
+ * (signed int8 weights where `signedProductsAreExact`), one intra-op thread. `options` add session
+ * options (a benchmark's `enableProfiling`).
+ */
+export async function useLiteOnnxSession(
+  modelDir: string,
+  precision: UseLitePrecision,
+  options: InferenceSession.SessionOptions = {},
+): Promise<InferenceSession> {
+  // Loaded only on this route: onnxruntime-node is an optional peer of @engram/core.
+  const ort = await import('onnxruntime-node')
+  const model = JSON.parse(readFileSync(join(modelDir, 'model.json'), 'utf8')) as TfjsGraphModel
+  const weights = Buffer.concat(
+    model.weightsManifest.flatMap((group) =>
+      group.paths.map((path) => readFileSync(join(modelDir, path))),
+    ),
+  )
+  const signed = precision === 'int8' && (await signedProductsAreExact())
+  return ort.InferenceSession.create(
+    useLiteOnnxGraph(model, new Uint8Array(weights), precision, signed ? 'signed' : 'unsigned'),
+    {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+      // Warnings only say that the translation left constants the translated graph no longer reads.
+      logSeverityLevel: 3,
+      ...options,
+    },
+  )
 }
 
 /**
