@@ -138,6 +138,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     for (const o of observations) expect(o.text).not.toMatch(/\*\*| {2}/)
   })
 
+  it('keeps punctuation and line breaks out of names and verbs, as Markdown leaves them', async () => {
+    const { entities } = await run(
+      "The window is read from `happened_at`, `as_of`, `known_at` and the ingestion's `source_timestamp`.\n" +
+        'Ask the local\nextractor. `POST /model/relationship` takes `valid_at` (default: `happened_at`,\nelse now).',
+    )
+    const found = entities.map((e) => e.name)
+    expect(found).toEqual(expect.arrayContaining(['happened_at', 'as_of', 'known_at']))
+    // No name holds a comma standing apart, a line break or a run of spaces, events' verbs included.
+    expect(found.filter((n) => / ,|\n| {2}/.test(n))).toEqual([])
+  })
+
   it('links the named participants of a sentence through its event and places in a list', async () => {
     const graph = await run(
       'Schneider coached Jon Montgomery to victory at the 2010 Winter Olympics in Vancouver, British Columbia.',

@@ -73,8 +73,12 @@ const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
 
+/** Every run of whitespace as one space. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ')
+
 function clean(text: string): string {
   return text
+    .trim()
     .replace(/[.,;:!?"“”()]+$/g, '')
     .replace(/^["“(]+/, '')
     .replace(/['’]s$/, '')
@@ -120,10 +124,14 @@ function mention(
   const from = terms[first]!.offset.start
   const to = terms[last]!.offset.start + terms[last]!.offset.length
   const raw = text.slice(from, to)
-  const name = clean(raw)
+  // Whitespace inside a name is one space: a name may run across a line break, and blanked Markdown
+  // ("the ingestion's `source_timestamp`") leaves two spaces where its syntax was. The offsets still
+  // span the name as written.
+  const cleaned = clean(raw)
+  const name = oneLine(cleaned)
   if (name.length <= 1 || PRONOUNS.has(name.toLowerCase())) return null
   const start = from - base + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
-  return { name, label, start, end: start + name.length }
+  return { name, label, start, end: start + cleaned.length }
 }
 
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
@@ -147,8 +155,15 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
   return out
 }
 
+/**
+ * A clause's punctuation standing apart ("from `happened_at`, `as_of`" once Markdown's backticks are
+ * blanked): compromise makes it a term of its own, tagged as a noun.
+ */
+const PUNCTUATION_TERM = /^[,.;:!?]+$/
+
 const nominal = (t: Term) =>
   (has(t, 'Noun') || has(t, 'Adjective') || has(t, 'Value')) &&
+  !PUNCTUATION_TERM.test(t.text.trim()) &&
   !has(t, 'Pronoun') &&
   !has(t, 'Date') &&
   !has(t, 'Gerund') &&
@@ -276,7 +291,8 @@ function firstVerb(
   base: number,
 ): { text: string; start: number; end: number } | null {
   const verbal = (t: Term) =>
-    has(t, 'Verb') || has(t, 'Auxiliary') || has(t, 'Modal') || has(t, 'Negative')
+    (has(t, 'Verb') || has(t, 'Auxiliary') || has(t, 'Modal') || has(t, 'Negative')) &&
+    !PUNCTUATION_TERM.test(t.text.trim())
   const i = terms.findIndex((t) => has(t, 'Verb'))
   if (i < 0) return null
   let first = i
@@ -596,7 +612,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               .filter(({ m, i }) => m.start >= verb.end && keys[i] !== subjectKey)
             const object = after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
-            const verbText = clean(verb.text).toLowerCase()
+            const verbText = oneLine(clean(verb.text)).toLowerCase()
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
               const eventKey = `EVENT:${passage.id}:${base}`
@@ -668,7 +684,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // "Foots Creek is an unincorporated community in Jackson County, in ... Oregon": no event, the
           // place's relationships (place-statements.ts). No new node, so retrieval's walk is unchanged.
           if (verb !== null && placeSubject >= 0) {
-            const verbText = clean(verb.text).toLowerCase()
+            const verbText = oneLine(clean(verb.text)).toLowerCase()
             const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
             for (const s of placeStatements(sentence, mentions, placeSubject, verb.end, named)) {
               if (keys[s.object] === keys[placeSubject]) continue
