@@ -160,10 +160,11 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
  * blanked): compromise makes it a term of its own, tagged as a noun.
  */
 const PUNCTUATION_TERM = /^[,.;:!?]+$/
+const isPunctuation = (t: Term) => PUNCTUATION_TERM.test(t.text.trim())
 
 const nominal = (t: Term) =>
   (has(t, 'Noun') || has(t, 'Adjective') || has(t, 'Value')) &&
-  !PUNCTUATION_TERM.test(t.text.trim()) &&
+  !isPunctuation(t) &&
   !has(t, 'Pronoun') &&
   !has(t, 'Date') &&
   !has(t, 'Gerund') &&
@@ -292,7 +293,7 @@ function firstVerb(
 ): { text: string; start: number; end: number } | null {
   const verbal = (t: Term) =>
     (has(t, 'Verb') || has(t, 'Auxiliary') || has(t, 'Modal') || has(t, 'Negative')) &&
-    !PUNCTUATION_TERM.test(t.text.trim())
+    !isPunctuation(t)
   const i = terms.findIndex((t) => has(t, 'Verb'))
   if (i < 0) return null
   let first = i
@@ -569,6 +570,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           let subjectKey: string | null = null
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
+          // The verb as events and place statements name it: one line, lower case.
+          const verbText = verb === null ? '' : oneLine(clean(verb.text)).toLowerCase()
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
@@ -612,7 +615,6 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               .filter(({ m, i }) => m.start >= verb.end && keys[i] !== subjectKey)
             const object = after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
-            const verbText = oneLine(clean(verb.text)).toLowerCase()
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
               const eventKey = `EVENT:${passage.id}:${base}`
@@ -684,7 +686,6 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // "Foots Creek is an unincorporated community in Jackson County, in ... Oregon": no event, the
           // place's relationships (place-statements.ts). No new node, so retrieval's walk is unchanged.
           if (verb !== null && placeSubject >= 0) {
-            const verbText = oneLine(clean(verb.text)).toLowerCase()
             const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
             for (const s of placeStatements(sentence, mentions, placeSubject, verb.end, named)) {
               if (keys[s.object] === keys[placeSubject]) continue
