@@ -127,6 +127,16 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /[()]/.test(n))).toBe(false)
   })
 
+  it('takes no interjection of chat as an entity, nor a greeting into a name', async () => {
+    const graph = await run('Nate: Thanks Nate! Cool, here it is. Congrats on the win! Great job.')
+    const found = graph.entities.filter((e) => !e.labels.includes('EVENT'))
+    const byName = new Map(found.map((e) => [e.name, e.labels]))
+    for (const word of ['Thanks', 'Thanks Nate', 'Cool', 'Congrats', 'Great'])
+      expect(byName.has(word), word).toBe(false)
+    expect(byName.get('Nate')).toEqual(['PERSON'])
+    expect(byName.get('win')).toEqual(['CONCEPT'])
+  })
+
   it('reads Markdown as its text: no heading, emphasis, link or code syntax in a name', async () => {
     const text =
       '# Analytical Engine notes\n\n**Ada Lovelace** worked with Charles Babbage in London.\n\n- a [plan](https://example.org/plan) of the engine\n\n```\nconst x = of(entityUuid)\n```\n'

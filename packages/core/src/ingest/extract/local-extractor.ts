@@ -20,6 +20,7 @@ import { definedKind, definedLabel, type DefinedKind } from './definition-cues.j
 import { personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
+import { LEADING_GREETING, INTERJECTIONS } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 
 interface Mention {
@@ -69,6 +70,7 @@ const PRONOUNS = new Set([
   'everyone',
   'one',
 ])
+const isInterjection = (name: string) => INTERJECTIONS.has(name.toLowerCase())
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
@@ -123,14 +125,17 @@ function mention(
 ): Mention | null {
   const from = terms[first]!.offset.start
   const to = terms[last]!.offset.start + terms[last]!.offset.length
-  const raw = text.slice(from, to)
+  const written = text.slice(from, to)
+  // "Thanks Nate": the name is what follows the greeting.
+  const lead = LEADING_GREETING.exec(written)?.[0].length ?? 0
+  const raw = written.slice(lead)
   // Whitespace inside a name is one space: a name may run across a line break, and blanked Markdown
   // ("the ingestion's `source_timestamp`") leaves two spaces where its syntax was. The offsets still
   // span the name as written.
   const cleaned = clean(raw)
   const name = oneLine(cleaned)
-  if (name.length <= 1 || PRONOUNS.has(name.toLowerCase())) return null
-  const start = from - base + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
+  if (name.length <= 1 || PRONOUNS.has(name.toLowerCase()) || isInterjection(name)) return null
+  const start = from - base + lead + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
   return { name, label, start, end: start + cleaned.length }
 }
 
@@ -444,8 +449,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             m.name = place
             m.label = 'PLACE'
           }
-          // Code and markup are not entities (`of(entityUuid`, `a[i]`).
-          mentions = mentions.filter((m) => !CODE.test(m.name))
+          // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
+          // capitalised part of a phrase ("Great" of "Great job!").
+          mentions = mentions.filter((m) => !CODE.test(m.name) && !isInterjection(m.name))
           // A name the text defines takes that kind, here and at its other mentions (second pass).
           for (const m of mentions) {
             if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
