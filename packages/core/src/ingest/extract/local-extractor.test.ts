@@ -107,6 +107,16 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /:four$/.test(n))).toBe(false)
   })
 
+  it('takes a range of counts for no date or time, and keeps times of day', async () => {
+    const counts = await run(
+      'Each source id holds 1 to 256 characters, and a page from 1 to 10 links.',
+    )
+    expect(counts.entities.filter((e) => e.labels.includes('DATE'))).toEqual([])
+    expect(counts.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt ?? null).toBeNull()
+    const timed = await run('Emily opened the AI Ethics Meetup at 10 am.')
+    expect(timed.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/T\d\d:/)
+  })
+
   it("types a name as its text defines it, at every mention, over the tagger's lexicon", async () => {
     const found = await names(
       'Everton is an English football club based in Liverpool. Tim Cahill played for Everton. ' +

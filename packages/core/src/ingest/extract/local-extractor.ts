@@ -316,6 +316,16 @@ function firstVerb(
   return { text: text.slice(from, to), start: from - base, end: to - base }
 }
 
+/**
+ * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0"):
+ * chrono-node's casual parser reads them as a range of hours, which made a count a `DATE` and set the
+ * sentence's event to that hour of the reference day. A year range is `isDateSpan`'s.
+ */
+const CALENDAR: chrono.Component[] = ['day', 'month', 'year', 'weekday']
+const COUNT_RANGE = /^(?:from\s+)?\d+\s*(?:to|until|till|through|-|–)\s*\d+$/i
+const isCountRange = (result: chrono.ParsedResult) =>
+  COUNT_RANGE.test(result.text.trim()) && !CALENDAR.some((c) => result.start.isCertain(c))
+
 function isoDate(result: chrono.ParsedResult): string {
   const date = result.start.date()
   return result.start.isCertain('hour') ? date.toISOString() : date.toISOString().slice(0, 10)
@@ -407,7 +417,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           await pause()
           const base = s.offset.start
           const sentence = passage.text.slice(base, base + s.offset.length)
-          const dates = chrono.parse(sentence, reference)
+          const dates = chrono.parse(sentence, reference).filter((d) => !isCountRange(d))
           const inDate = (m: { start: number; end: number }) =>
             dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
           const named = namedMentions(passage.text, s.terms, base)
