@@ -41,9 +41,13 @@ describe('proper name types', () => {
     expect(properNameType('London', 'CONCEPT', 'won a medal in ', '.', none)).toBe('PLACE')
   })
 
-  it('leaves common nouns untyped and types acronyms as organisations', () => {
+  it('leaves common nouns untyped and types other acronyms as organisations', () => {
     expect(properNameType('school board', 'ORGANIZATION', '', '', none)).toBe('CONCEPT')
     expect(properNameType('ASCAP', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
+    // ... but not an initialism of a common noun, a format or a protocol, and a country's is a place.
+    for (const kind of ['TV', 'CEO', 'DVD', 'JSON', 'HTTP', 'POST'])
+      expect(properNameType(kind, 'CONCEPT', '', '', none), kind).toBe('CONCEPT')
+    expect(properNameType('UK', 'CONCEPT', '', '', none)).toBe('PLACE')
     expect(isProperPhrase('University of Alberta')).toBe(true)
     expect(isProperPhrase('men of Alberta')).toBe(false)
   })

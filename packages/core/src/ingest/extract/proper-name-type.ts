@@ -4,7 +4,8 @@
  * features of rule-based named-entity recognition (Nadeau & Sekine, "A survey of named entity recognition
  * and classification", Lingvisticae Investigationes 30(1), 2007, section 4: word-level and context
  * features; the organisation designators and location keywords of MUC-era systems such as Mikheev,
- * Moens & Grover, EACL 1999). No gazetteer: the lists are of common nouns that name a kind of thing.
+ * Moens & Grover, EACL 1999). No gazetteer: the lists are of common nouns that name a kind of thing, and of
+ * initialisms of such nouns and of a few countries.
  */
 
 /** Last words that make a proper noun phrase an organisation ("Calgary City Council", "Royal Air Force"). */
@@ -20,6 +21,23 @@ const ORGANIZATION_HEADS = new Set(
     'centre center command assembly cabinet administration conservatory seminary brewery guild'
   ).split(' '),
 )
+
+/**
+ * Initialisms of common nouns ("TV", "CD", "CEO", "BCE") and of computing's formats, protocols and HTTP
+ * methods ("JSON", "HTTP", "POST"): kinds of things, never an organisation. The acronym rule below types
+ * every other unknown all-capital word an organisation.
+ */
+const COMMON_INITIALISMS = new Set(
+  (
+    'TV CD CDS DVD LP EP MP3 GPS CEO CFO CTO COO VP MP MVP DJ MC PHD BA BSC MA MSC MBA BC BCE AD CE ' +
+    'DNA RNA HIV AIDS IQ PC CPU GPU RAM ROM USB SSD HDD LCD LED OS AI ML NLP LLM API SDK CLI GUI IDE ' +
+    'URL URI HTTP HTTPS REST JSON XML HTML CSS CSV PDF SQL YAML TCP UDP IP DNS SSH TLS SSL UUID ID ' +
+    'GET PUT POST PATCH DELETE HEAD ASCII UTF'
+  ).split(' '),
+)
+
+/** Initialisms of countries and unions of them: places ("US", "UK"). */
+const PLACE_INITIALISMS = new Set('US USA UK UAE USSR PRC DPRK DRC ROC'.split(' '))
 
 /** Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"). */
 const PLACE_HEADS = new Set(
@@ -151,7 +169,12 @@ export function properNameType(
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
-  if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name)) return 'ORGANIZATION'
+  if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name))
+    return PLACE_INITIALISMS.has(name)
+      ? 'PLACE'
+      : COMMON_INITIALISMS.has(name.toUpperCase())
+        ? label
+        : 'ORGANIZATION'
   const words = name.toLowerCase().split(/\s+/)
   const head = words.at(-1)!
   const first = words[0]!
