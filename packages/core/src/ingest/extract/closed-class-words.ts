@@ -1,8 +1,9 @@
 /**
- * Interjections and formulaic replies, never a name or a concept on their own whatever compromise tags
- * them in chat ("Thanks!" as a proper noun, "Cool" as a noun, "Great" as the capitalised part of "Great
- * job!"): the Penn Treebank's UH class (Santorini, "Part-of-Speech Tagging Guidelines for the Penn
- * Treebank Project", 1990, section 5.37) as conversations use it. Lower case; a phrase is matched whole.
+ * Interjections and formulaic replies, which compromise tags in chat as nouns or proper nouns ("Thanks!",
+ * "Cool", "Great" as the capitalised part of "Great job!"): the Penn Treebank's UH class (Santorini,
+ * "Part-of-Speech Tagging Guidelines for the Penn Treebank Project", 1990, section 5.37) as conversations
+ * use it. Lower case; a phrase is matched whole. Several are also adjectives or names ("Nice", "Great
+ * Britain"), so one is left out only where it opens an utterance (`opensUtterance`).
  *
  * Indefinite pronouns, quantifiers and deictics ("all", "others", "lots", "here", "there") are just as
  * empty as names, but leaving them out lowered LoCoMo dev's default R@5 (0.6100 -> 0.6061; see
@@ -53,8 +54,24 @@ export const INTERJECTIONS: ReadonlySet<string> = new Set([
 ])
 
 /**
- * A greeting or thanks before a name ("Thanks Nate", "Hey Mel"): compromise joins it to the name it
- * addresses. The match is what to cut; a name must follow it.
+ * A greeting, thanks or exclamation before a name ("Thanks Nate", "Hey Mel", "Woah Joanna"): compromise
+ * joins it to the name it addresses. Only words that are nothing but interjections (no "Great", "Nice"),
+ * followed by a capitalised word. The match is what to cut.
  */
 export const LEADING_GREETING =
-  /^(?:thanks|thank you|thx|congrats|congratulations|hey|hi|yeah|yes|okay|ok|sorry|wow)\b[,!]?\s+(?=\S)/i
+  /^(?:thanks|thank you|thx|congrats|congratulations|hey|hi|yo|wow|woah|whoa|woohoo|yay|aww|aw|oh|yeah|yep|yes|okay|ok|sorry)\b[,!]?\s+(?=\p{Lu})/iu
+
+/** A speaker's label opening a conversation turn: "Caroline:", "Dr. Lee:". */
+const SPEAKER = /^\s*(?:\p{Lu}[\p{L}'.-]*\s+){0,2}\p{Lu}[\p{L}'.-]*:\s+/u
+
+/**
+ * Whether `before`, the text of a sentence up to a word, holds no content: nothing but a speaker's label,
+ * punctuation and other interjections ("Caroline: Thanks", "Oh, cool"). An interjection is a reply, so it
+ * opens what is said; "Nice" after "moved to" is the city.
+ */
+export function opensUtterance(before: string): boolean {
+  const rest = before.replace(SPEAKER, '')
+  for (const word of rest.match(/[\p{L}\p{N}'’]+/gu) ?? [])
+    if (!INTERJECTIONS.has(word.toLowerCase())) return false
+  return true
+}

@@ -145,6 +145,11 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       expect(byName.has(word), word).toBe(false)
     expect(byName.get('Nate')).toEqual(['PERSON'])
     expect(byName.get('win')).toEqual(['CONCEPT'])
+    // An exclamation before a name is cut from it; a word that is also a name stays one past the reply.
+    const names = async (text: string) =>
+      (await run(text)).entities.filter((e) => !e.labels.includes('EVENT')).map((e) => e.name)
+    expect(await names('Joanna: Woah Joanna, that is great!')).toEqual(['Joanna'])
+    expect(await names('Maria moved to Nice in 2019.')).toContain('Nice')
   })
 
   it('reads Markdown as its text: no heading, emphasis, link or code syntax in a name', async () => {

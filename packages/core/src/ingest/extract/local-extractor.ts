@@ -20,7 +20,7 @@ import { definedKind, definedLabel, type DefinedKind } from './definition-cues.j
 import { personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
-import { LEADING_GREETING, INTERJECTIONS } from './closed-class-words.js'
+import { INTERJECTIONS, LEADING_GREETING, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 
 interface Mention {
@@ -70,7 +70,9 @@ const PRONOUNS = new Set([
   'everyone',
   'one',
 ])
-const isInterjection = (name: string) => INTERJECTIONS.has(name.toLowerCase())
+/** An interjection where it opens an utterance (`opensUtterance`): `before` is its sentence up to it. */
+const isInterjection = (name: string, before: string) =>
+  INTERJECTIONS.has(name.toLowerCase()) && opensUtterance(before)
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
@@ -134,8 +136,9 @@ function mention(
   // span the name as written.
   const cleaned = clean(raw)
   const name = oneLine(cleaned)
-  if (name.length <= 1 || PRONOUNS.has(name.toLowerCase()) || isInterjection(name)) return null
   const start = from - base + lead + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
+  if (name.length <= 1 || PRONOUNS.has(name.toLowerCase())) return null
+  if (isInterjection(name, text.slice(base, base + start))) return null
   return { name, label, start, end: start + cleaned.length }
 }
 
@@ -461,7 +464,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           }
           // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
           // capitalised part of a phrase ("Great" of "Great job!").
-          mentions = mentions.filter((m) => !CODE.test(m.name) && !isInterjection(m.name))
+          mentions = mentions.filter(
+            (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence.slice(0, m.start)),
+          )
           // A name the text defines takes that kind, here and at its other mentions (second pass).
           for (const m of mentions) {
             if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
