@@ -7,6 +7,17 @@ describe('proper name types', () => {
   it('reads organisations and places from the head word', () => {
     expect(properNameType('Calgary City Council', 'PLACE', '', '', none)).toBe('ORGANIZATION')
     expect(properNameType('University of Alberta', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
+    // "House of" and an organisation head before "of" anywhere in the name, over the tagger's place.
+    for (const name of [
+      'House of Commons',
+      'Washington House of Representatives',
+      'Royal Bank of Scotland',
+    ])
+      expect(properNameType(name, 'PLACE', '', '', none), name).toBe('ORGANIZATION')
+    expect(properNameType('Gulf of Mexico', 'PLACE', '', '', none)).toBe('PLACE')
+    // An organisation head, then its city.
+    expect(properNameType('Kings College London', 'PLACE', '', '', none)).toBe('ORGANIZATION')
+    expect(properNameType('Union Square Park', 'PLACE', '', '', none)).toBe('PLACE')
     expect(properNameType('Hudson River', 'CONCEPT', '', '', none)).toBe('PLACE')
     expect(properNameType('2002 Winter Olympics', 'CONCEPT', 'at the ', '', none)).toBe('CONCEPT')
   })

@@ -18,7 +18,7 @@ const ORGANIZATION_HEADS = new Set(
     'government parliament senate congress court board bureau authority organization organisation trust ' +
     'brigade regiment division battalion squadron fleet corps railway railways entertainment media ' +
     'publishing publishers pictures films productions motors industries laboratories laboratory labs ' +
-    'centre center command assembly cabinet administration conservatory seminary brewery guild'
+    'centre center command assembly cabinet administration conservatory seminary brewery guild holdings'
   ).split(' '),
 )
 
@@ -177,11 +177,23 @@ export function properNameType(
         : 'ORGANIZATION'
   const words = name.toLowerCase().split(/\s+/)
   const head = words.at(-1)!
-  const first = words[0]!
   if (OTHER_HEADS.has(head) || words.some((w) => OTHER_HEADS.has(w) && /\d/.test(name)))
     return label
   if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
-  if (words.length > 2 && words[1] === 'of' && ORGANIZATION_HEADS.has(first)) return 'ORGANIZATION'
+  // "University of Alberta", "Royal Bank of Scotland"; "House of Commons", "Washington House of
+  // Representatives" and "House of Hohenzollern" (chambers, a dynasty), which the tagger takes for places.
+  const ofHead = (w: string, i: number) =>
+    words[i + 1] === 'of' && i + 2 < words.length && (ORGANIZATION_HEADS.has(w) || w === 'house')
+  if (words.some(ofHead)) return 'ORGANIZATION'
+  // "Kings College London", "Loyola University Chicago": an organisation head, then the city it is in.
+  const head2 = words.length - 2
+  if (
+    words.length >= 3 &&
+    ORGANIZATION_HEADS.has(words[head2]!) &&
+    !PLACE_HEADS.has(head) &&
+    isProperPhrase(name)
+  )
+    return 'ORGANIZATION'
   if (label !== 'CONCEPT') return label
   if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
   if (/\d/.test(name)) return label
