@@ -33,6 +33,8 @@ describe('proper name types', () => {
   it('keeps a tagged person only when the phrase has a capital', () => {
     expect(properNameType('Marie Curie', 'PERSON', '', '', none)).toBe('PERSON')
     expect(properNameType('first woman', 'PERSON', 'She was the ', ' to win', none)).toBe('CONCEPT')
+    expect(properNameType('fridge', 'PLACE', 'put the cake in the ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('Paris', 'PLACE', 'lived in ', '.', none)).toBe('PLACE')
   })
 
   it('reads places from the preposition before and a place beside', () => {

@@ -164,8 +164,10 @@ export function properNameType(
   if (!NAME_LABELS.has(label)) return label
   // A club's designator outranks every tag, a person's included ("FK Teleoptik").
   if (isClubName(name)) return 'ORGANIZATION'
-  // A person is named: a phrase without a capital the tagger called a person ("first woman") is a concept.
+  // A person or a place is named: a phrase without a capital the tagger called a person ("first woman")
+  // or a place ("cork", "fridge", "guinea" of "guinea pig") is a concept.
   if (label === 'PERSON') return /\p{Lu}/u.test(name) ? label : 'CONCEPT'
+  if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
