@@ -34,6 +34,9 @@ describe('proper name types', () => {
     expect(properNameType('Marie Curie', 'PERSON', '', '', none)).toBe('PERSON')
     expect(properNameType('first woman', 'PERSON', 'She was the ', ' to win', none)).toBe('CONCEPT')
     expect(properNameType('fridge', 'PLACE', 'put the cake in the ', '.', none)).toBe('CONCEPT')
+    // A "person" ending with an organisation head no one has as a surname; "Church" is one.
+    expect(properNameType('Barry University', 'PERSON', '', '', none)).toBe('ORGANIZATION')
+    expect(properNameType('Charlotte Church', 'PERSON', '', '', none)).toBe('PERSON')
     expect(properNameType('Paris', 'PLACE', 'lived in ', '.', none)).toBe('PLACE')
   })
 

@@ -39,6 +39,18 @@ const COMMON_INITIALISMS = new Set(
 /** Initialisms of countries and unions of them: places ("US", "UK"). */
 const PLACE_INITIALISMS = new Set('US USA UK UAE USSR PRC DPRK DRC ROC'.split(' '))
 
+/**
+ * Organisation heads no one carries as a surname: a name the tagger took for a person that ends with one
+ * is an organisation ("Barry University", "Red Greg Records"). "Church", "Bank" or "Press" are surnames too.
+ */
+const UNMISTAKABLE_ORGANIZATION_HEADS = new Set(
+  (
+    'university college academy institute institution corporation corp inc ltd llc plc records studios ' +
+    'conservatory seminary foundation association federation ministry hospital museum library airlines ' +
+    'airways laboratories fc'
+  ).split(' '),
+)
+
 /** Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"). */
 const PLACE_HEADS = new Set(
   (
@@ -165,8 +177,15 @@ export function properNameType(
   // A club's designator outranks every tag, a person's included ("FK Teleoptik").
   if (isClubName(name)) return 'ORGANIZATION'
   // A person or a place is named: a phrase without a capital the tagger called a person ("first woman")
-  // or a place ("cork", "fridge", "guinea" of "guinea pig") is a concept.
-  if (label === 'PERSON') return /\p{Lu}/u.test(name) ? label : 'CONCEPT'
+  // or a place ("cork", "fridge", "guinea" of "guinea pig") is a concept. A "person" ending with an
+  // organisation head no one has as a surname is an organisation (`UNMISTAKABLE_ORGANIZATION_HEADS`).
+  if (label === 'PERSON') {
+    if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
+    const parts = name.toLowerCase().split(/\s+/)
+    return parts.length > 1 && UNMISTAKABLE_ORGANIZATION_HEADS.has(parts.at(-1)!)
+      ? 'ORGANIZATION'
+      : label
+  }
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
