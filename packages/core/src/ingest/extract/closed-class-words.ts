@@ -1,4 +1,34 @@
 /**
+ * Interjections that are nothing else (no "Great", "Nice"): the ones a greeting before a name is made of
+ * (`LEADING_GREETING`; not "hello": "Hello Kitty"). Longer forms before their prefixes ("okay" before
+ * "ok").
+ */
+const PURE_INTERJECTIONS = [
+  'thanks',
+  'thank you',
+  'thx',
+  'congrats',
+  'congratulations',
+  'hey',
+  'hi',
+  'yo',
+  'wow',
+  'woah',
+  'whoa',
+  'woohoo',
+  'yay',
+  'aww',
+  'aw',
+  'oh',
+  'yeah',
+  'yep',
+  'yes',
+  'okay',
+  'ok',
+  'sorry',
+]
+
+/**
  * Interjections and formulaic replies, which compromise tags in chat as nouns or proper nouns ("Thanks!",
  * "Cool", "Great" as the capitalised part of "Great job!"): the Penn Treebank's UH class (Santorini,
  * "Part-of-Speech Tagging Guidelines for the Penn Treebank Project", 1990, section 5.37) as conversations
@@ -10,12 +40,8 @@
  * benchmarks/LOG.md, 2026-11-30), so they stay until that is understood.
  */
 export const INTERJECTIONS: ReadonlySet<string> = new Set([
-  // Interjections and formulaic replies.
-  'thanks',
-  'thank you',
-  'thx',
-  'congrats',
-  'congratulations',
+  ...PURE_INTERJECTIONS,
+  // Formulaic replies that are also adjectives, adverbs or names, and other interjections.
   'cool',
   'awesome',
   'nice',
@@ -26,30 +52,13 @@ export const INTERJECTIONS: ReadonlySet<string> = new Set([
   'definitely',
   'absolutely',
   'totally',
-  'wow',
-  'whoa',
-  'woah',
-  'woohoo',
-  'yo',
-  'yay',
-  'yeah',
-  'yep',
-  'yes',
   'nope',
-  'ok',
-  'okay',
-  'hey',
-  'hi',
   'hello',
   'bye',
   'goodbye',
-  'oh',
-  'aw',
-  'aww',
   'haha',
   'lol',
   'omg',
-  'sorry',
   'please',
   'cheers',
   'oops',
@@ -61,8 +70,10 @@ export const INTERJECTIONS: ReadonlySet<string> = new Set([
  * joins it to the name it addresses. Only words that are nothing but interjections (no "Great", "Nice"),
  * followed by a capitalised word. The match is what to cut.
  */
-export const LEADING_GREETING =
-  /^(?:thanks|thank you|thx|congrats|congratulations|hey|hi|yo|wow|woah|whoa|woohoo|yay|aww|aw|oh|yeah|yep|yes|okay|ok|sorry)\b[,!]?\s+(?=\p{Lu})/iu
+export const LEADING_GREETING = new RegExp(
+  `^(?:${PURE_INTERJECTIONS.join('|')})\\b[,!]?\\s+(?=\\p{Lu})`,
+  'iu',
+)
 
 /** A speaker's label opening a conversation turn: "Caroline:", "Dr. Lee:". */
 const SPEAKER = /^\s*(?:\p{Lu}[\p{L}'.-]*\s+){0,2}\p{Lu}[\p{L}'.-]*:\s+/u

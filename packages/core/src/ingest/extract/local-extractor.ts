@@ -70,9 +70,12 @@ const PRONOUNS = new Set([
   'everyone',
   'one',
 ])
-/** An interjection where it opens an utterance (`opensUtterance`): `before` is its sentence up to it. */
-const isInterjection = (name: string, before: string) =>
-  INTERJECTIONS.has(name.toLowerCase()) && opensUtterance(before)
+/**
+ * An interjection where it opens an utterance (`opensUtterance`): `text[from, to)` is its sentence up to
+ * it, cut only for the few names that are interjections.
+ */
+const isInterjection = (name: string, text: string, from: number, to: number) =>
+  INTERJECTIONS.has(name.toLowerCase()) && opensUtterance(text.slice(from, to))
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
@@ -138,7 +141,7 @@ function mention(
   const name = oneLine(cleaned)
   const start = from - base + lead + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
   if (name.length <= 1 || PRONOUNS.has(name.toLowerCase())) return null
-  if (isInterjection(name, text.slice(base, base + start))) return null
+  if (isInterjection(name, text, base, base + start)) return null
   return { name, label, start, end: start + cleaned.length }
 }
 
@@ -465,7 +468,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
           // capitalised part of a phrase ("Great" of "Great job!").
           mentions = mentions.filter(
-            (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence.slice(0, m.start)),
+            (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence, 0, m.start),
           )
           // A name the text defines takes that kind, here and at its other mentions (second pass).
           for (const m of mentions) {

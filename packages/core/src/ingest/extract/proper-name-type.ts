@@ -29,7 +29,7 @@ const ORGANIZATION_HEADS = new Set(
  */
 const COMMON_INITIALISMS = new Set(
   (
-    'TV CD CDS DVD LP EP MP3 GPS CEO CFO CTO COO VP MP MVP DJ MC PHD BA BSC MA MSC MBA BC BCE AD CE ' +
+    'TV CD CDS DVD LP EP GPS CEO CFO CTO COO VP MP MVP DJ MC PHD BA BSC MA MSC MBA BC BCE AD CE ' +
     'DNA RNA HIV AIDS IQ PC CPU GPU RAM ROM USB SSD HDD LCD LED OS AI ML NLP LLM API SDK CLI GUI IDE ' +
     'URL URI HTTP HTTPS REST JSON XML HTML CSS CSV PDF SQL YAML TCP UDP IP DNS SSH TLS SSL UUID ID ' +
     'GET PUT POST PATCH DELETE HEAD ASCII UTF'
@@ -179,12 +179,11 @@ export function properNameType(
   // A person or a place is named: a phrase without a capital the tagger called a person ("first woman")
   // or a place ("cork", "fridge", "guinea" of "guinea pig") is a concept. A "person" ending with an
   // organisation head no one has as a surname is an organisation (`UNMISTAKABLE_ORGANIZATION_HEADS`).
+  const words = name.toLowerCase().split(/\s+/)
+  const head = words.at(-1)!
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
-    const parts = name.toLowerCase().split(/\s+/)
-    return parts.length > 1 && UNMISTAKABLE_ORGANIZATION_HEADS.has(parts.at(-1)!)
-      ? 'ORGANIZATION'
-      : label
+    return words.length > 1 && UNMISTAKABLE_ORGANIZATION_HEADS.has(head) ? 'ORGANIZATION' : label
   }
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
@@ -193,11 +192,9 @@ export function properNameType(
   if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name))
     return PLACE_INITIALISMS.has(name)
       ? 'PLACE'
-      : COMMON_INITIALISMS.has(name.toUpperCase())
+      : COMMON_INITIALISMS.has(name)
         ? label
         : 'ORGANIZATION'
-  const words = name.toLowerCase().split(/\s+/)
-  const head = words.at(-1)!
   if (OTHER_HEADS.has(head) || words.some((w) => OTHER_HEADS.has(w) && /\d/.test(name)))
     return label
   if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
@@ -207,13 +204,7 @@ export function properNameType(
     words[i + 1] === 'of' && i + 2 < words.length && (ORGANIZATION_HEADS.has(w) || w === 'house')
   if (words.some(ofHead)) return 'ORGANIZATION'
   // "Kings College London", "Loyola University Chicago": an organisation head, then the city it is in.
-  const head2 = words.length - 2
-  if (
-    words.length >= 3 &&
-    ORGANIZATION_HEADS.has(words[head2]!) &&
-    !PLACE_HEADS.has(head) &&
-    isProperPhrase(name)
-  )
+  if (words.length >= 3 && ORGANIZATION_HEADS.has(words.at(-2)!) && !PLACE_HEADS.has(head))
     return 'ORGANIZATION'
   if (label !== 'CONCEPT') return label
   if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
