@@ -39,6 +39,15 @@ export interface TextReader {
     id: string,
     terms: readonly string[],
   ): string[] | undefined
+  /**
+   * How widely that index's documents hold `text`: `holding`, the documents holding its rarest term
+   * after analysis (0 when no document holds one of its terms; an upper bound of those holding them
+   * all), and `total`, the index's documents. A text of stopwords only is held by every document.
+   */
+  spread(
+    index: 'passages' | 'entities' | 'events' | 'observations',
+    text: string,
+  ): { holding: number; total: number }
 }
 
 /** Dense search over a brain's vectors; absent when no embedder is configured. */

@@ -4,7 +4,7 @@ import {
   hopsThrough,
   QUERY_COVERAGE_DEFAULTS,
 } from '../builtins/stages/query-coverage.js'
-import { isComposedQuestion } from '../search/query-shape.js'
+import { isComposedQuestion, type NameSpread } from '../search/query-shape.js'
 import { coverPackPassages } from './context-pack-coverage.js'
 import { candidateDepth } from '../search/search-request.js'
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
@@ -33,8 +33,9 @@ import type { RetrieveDeps } from './retrieve-deps.js'
 export function packOrdering(
   text: string,
   options: Pick<ContextPackOptions, 'coverage' | 'hops'>,
+  spread?: NameSpread,
 ): { coverage: boolean; hops: boolean } {
-  const composed = isComposedQuestion(text)
+  const composed = isComposedQuestion(text, spread)
   return { coverage: options.coverage ?? composed, hops: options.hops ?? composed }
 }
 
@@ -199,7 +200,9 @@ export async function contextPack(
         ),
       )
     : seeds.passages
-  const { coverage, hops } = packOrdering(text, options)
+  const { coverage, hops } = packOrdering(text, options, (name) =>
+    deps.indexes.passages.spread(name),
+  )
   const { ranked: packPassages, loaded } = coverage
     ? await timer.time('context.coverage', () =>
         coverPackPassages(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { defaultPipeline } from './pipeline/plan-stages.js'
-import { compositionMarkers, isComposedQuestion } from './query-shape.js'
+import { compositionMarkers, isComposedQuestion, type NameSpread } from './query-shape.js'
 
 describe('isComposedQuestion', () => {
   it.each([
@@ -30,6 +30,75 @@ describe('isComposedQuestion', () => {
     expect(
       compositionMarkers('Who ruled the country where the composer of Aschenbrodel was born?'),
     ).toBe(2)
+  })
+})
+
+describe('possessive names', () => {
+  /** A brain of 1,000 passages where each name is held by the given number of them. */
+  const brain =
+    (held: Record<string, number>): NameSpread =>
+    (name) => ({ holding: held[name] ?? 0, total: 1000 })
+  const spread = brain({ 'Peter Bonetti': 3, Gisvi: 1, Melanie: 480, 'The Beatles': 10 })
+
+  it('marks a possessive of a name few passages hold', () => {
+    expect(
+      isComposedQuestion(
+        "Who scored the first goal of last season for Peter Bonetti's team?",
+        spread,
+      ),
+    ).toBe(true)
+    expect(
+      compositionMarkers("What is the most popular hotel in Gisvi's city of birth?", spread),
+    ).toBe(1)
+  })
+
+  it("leaves a possessive of the brain's own subject, of a name no passage holds, or without a reader", () => {
+    expect(isComposedQuestion("What are Melanie's kids like?", spread)).toBe(false)
+    expect(isComposedQuestion("What was Johns's reaction to the deal?", spread)).toBe(false)
+    expect(
+      isComposedQuestion("Who scored the first goal of last season for Peter Bonetti's team?"),
+    ).toBe(false)
+    // Not a name (lower case), no word after it, or a plural's apostrophe alone.
+    expect(isComposedQuestion("Where was The Beatles' drummer born?", spread)).toBe(false)
+    expect(isComposedQuestion("Where is the team's stadium?", brain({ team: 1 }))).toBe(false)
+    expect(isComposedQuestion("Whose is it, Gisvi's?", spread)).toBe(false)
+  })
+
+  it('reads a name of several words up to, not including, the first word', () => {
+    const asked: string[] = []
+    const reader: NameSpread = (name) => {
+      asked.push(name)
+      return { holding: 1, total: 1000 }
+    }
+    isComposedQuestion(
+      "When did the Deane Waldo Malott's alma mater start issuing degrees?",
+      reader,
+    )
+    isComposedQuestion("Gisvi's city is where?", reader)
+    expect(asked).toEqual(['Deane Waldo Malott'])
+  })
+
+  it('counts a name held by at most 1% of the passages, and one passage of a small brain', () => {
+    const question = "Who scored for Peter Bonetti's team?"
+    const of =
+      (holding: number, total: number): NameSpread =>
+      () => ({ holding, total })
+    expect(isComposedQuestion(question, of(10, 1000))).toBe(true)
+    expect(isComposedQuestion(question, of(11, 1000))).toBe(false)
+    expect(isComposedQuestion(question, of(1, 20))).toBe(true)
+    expect(isComposedQuestion(question, of(2, 20))).toBe(false)
+  })
+
+  it('chooses the hop in the default pipeline', () => {
+    const request = {
+      query: "Which region is Corey Taylor's city of birth located in?",
+      channels: ['passages'],
+      expand: 'auto' as const,
+      rerank: 'auto',
+    }
+    expect(defaultPipeline(request, () => ({ holding: 2, total: 1890 })).rerank).toBe('plugin:hops')
+    expect(defaultPipeline(request, () => ({ holding: 900, total: 1890 })).rerank).toBe('none')
+    expect(defaultPipeline(request).rerank).toBe('none')
   })
 })
 

@@ -15,11 +15,17 @@
  *   that dance brings", "the day when");
  * - by its relation to a named thing: "the composer of Aschenbrodel" (`of` then a capitalised word);
  * - by a reduced relative clause: "the country Signmark is from", "the city Kevin Durant played for"
- *   (`the`, one or two lower-case words, then a name).
+ *   (`the`, one or two lower-case words, then a name);
+ * - by a possessive name, the relation to a named thing written the other way round: "Gisvi's city of
+ *   birth", "Peter Bonetti's team" (a capitalised name, `'s`, a lower-case word), when the brain tells
+ *   that name is specific (`NameSpread`): held by some passages, at most `RARE_NAME_SHARE` of them. A
+ *   possessive of a name most passages hold asks about the brain's own subject, not through a bridge:
+ *   "Melanie's kids" in a conversation of Melanie's, where she speaks every other turn.
  *
  * A memory question about one person ("What did Caroline research in 2023?") or a declarative claim
  * rarely has any. Chosen on MuSiQue-100 and LoCoMo dev among five variants of these markers, with the
- * halves rule (benchmarks/LOG.md, issue 27); there is no weight to fit.
+ * halves rule (benchmarks/LOG.md, issue 27); the possessive on the same two sets (LOG, 2026-11-30), where
+ * any share from 0.5% to 5% marks the same questions; there is no weight to fit.
  */
 
 const DETERMINERS = new Set(['the', 'a', 'an', 'its', 'his', 'her', 'their', 'whose'])
@@ -29,16 +35,50 @@ const MAX_NOUN_PHRASE = 3
 /** Lower-case words between `the` and the name of a reduced relative clause ("the home city Ann left"). */
 const MAX_REDUCED = 2
 
+/** The largest share of a brain's passages a possessive name may be held by and still mark a bridge. */
+export const RARE_NAME_SHARE = 0.01
+
+/**
+ * How widely a brain's passages hold a name (`TextReader.spread` of the passage index): an upper bound of
+ * the passages holding it, and the passages.
+ */
+export type NameSpread = (name: string) => { holding: number; total: number }
+
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'’.-]*/gu
+const POSSESSIVE = /^(.+)['’]s$/u
 const capitalised = (word: string | undefined) => word !== undefined && /^\p{Lu}/u.test(word)
 const lowerCase = (word: string) => !/\p{Lu}/u.test(word)
 
-/** How many composition markers `text` has after its first word (see the header). */
-export function compositionMarkers(text: string): number {
+/**
+ * The name a possessive at `i` closes ("Peter Bonetti's" in "for Peter Bonetti's team"): capitalised
+ * words back to, not including, the question's first word; undefined when `i` holds no possessive of a
+ * capitalised word followed by a lower-case one.
+ */
+function possessiveName(words: readonly string[], i: number): string | undefined {
+  const own = POSSESSIVE.exec(words[i]!)
+  if (own === null || !capitalised(own[1]) || !lowerCase(words[i + 1] ?? 'X')) return undefined
+  let first = i
+  while (first > 1 && capitalised(words[first - 1])) first--
+  return [...words.slice(first, i), own[1]!].join(' ')
+}
+
+/**
+ * How many composition markers `text` has after its first word (see the header); possessive names count
+ * only with `spread`, the brain's reader of how widely its passages hold a name.
+ */
+export function compositionMarkers(text: string, spread?: NameSpread): number {
   const words = text.match(TOKEN) ?? []
   const lower = words.map((w) => w.toLowerCase())
   let markers = 0
   for (let i = 1; i < words.length; i++) {
+    if (spread !== undefined) {
+      const name = possessiveName(words, i)
+      if (name !== undefined) {
+        const { holding, total } = spread(name)
+        if (holding > 0 && holding <= Math.max(1, RARE_NAME_SHARE * total)) markers++
+        continue
+      }
+    }
     if (!DETERMINERS.has(lower[i]!)) continue
     const last = Math.min(words.length - 1, i + 1 + MAX_NOUN_PHRASE)
     for (let j = i + 2; j <= last; j++) {
@@ -62,6 +102,6 @@ export function compositionMarkers(text: string): number {
 }
 
 /** True when `text` reads as a question composed of look-ups (at least one marker). */
-export function isComposedQuestion(text: string): boolean {
-  return compositionMarkers(text) > 0
+export function isComposedQuestion(text: string, spread?: NameSpread): boolean {
+  return compositionMarkers(text, spread) > 0
 }

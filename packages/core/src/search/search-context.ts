@@ -30,6 +30,7 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
       search: (index, query, k, filter) => indexes[index].search(query, k, filter),
       terms: (index, text) => indexes[index].termWeights(text),
       held: (index, id, terms) => indexes[index].heldTerms(id, terms),
+      spread: (index, text) => indexes[index].spread(text),
     },
     vectors: parts.vectors,
     graph: {

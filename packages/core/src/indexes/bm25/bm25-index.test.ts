@@ -286,6 +286,24 @@ describe('Bm25Index.heldTerms', () => {
   })
 })
 
+describe('Bm25Index.spread', () => {
+  it('counts the live documents holding the rarest analysed term of a text', () => {
+    const index = new Bm25Index()
+    index.add('a', 'Peter Bonetti kept goal for Chelsea')
+    index.add('b', 'Chelsea won the cup; Peter scored')
+    index.add('c', 'Rivers of Zimbabwe')
+    expect(index.spread('Peter Bonetti')).toEqual({ holding: 1, total: 3 })
+    expect(index.spread('Chelsea')).toEqual({ holding: 2, total: 3 })
+    // A term no document holds: none holds the whole text.
+    expect(index.spread('Peter Shilton')).toEqual({ holding: 0, total: 3 })
+    // Stopwords only: every document.
+    expect(index.spread('the of')).toEqual({ holding: 3, total: 3 })
+    index.remove('a')
+    expect(index.spread('Peter Bonetti')).toEqual({ holding: 0, total: 2 })
+    expect(index.spread('Peter')).toEqual({ holding: 1, total: 2 })
+  })
+})
+
 describe('kthLargest', () => {
   it('is the k-th largest score of the listed documents, -Infinity when there are fewer', () => {
     const scores = Float64Array.from([5, 1, 9, 3, 9, 0])

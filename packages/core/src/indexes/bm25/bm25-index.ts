@@ -490,6 +490,21 @@ export class Bm25Index {
     return known.filter((k) => held.has(k.term)).map((k) => k.token)
   }
 
+  /**
+   * How widely the live documents hold `text`: `holding` is the document frequency of its rarest
+   * analysed term (0 when a term is in no live document), an upper bound of the documents holding every
+   * term; `total` the live documents. A text with no term after analysis (stopwords only) is held by all.
+   */
+  spread(text: string): { holding: number; total: number } {
+    let holding = this.live
+    for (const token of this.analyzeText(text)) {
+      const term = this.terms.get(token)
+      const df = term === undefined ? 0 : this.df[term]!
+      if (df < holding) holding = df
+    }
+    return { holding, total: this.live }
+  }
+
   /** Top `k` documents by BM25, best first, ties broken by id. `filter` drops ids before ranking. */
   search(query: string, k: number, filter?: (id: string) => boolean): ScoredId[] {
     if (k <= 0 || this.live === 0) return []

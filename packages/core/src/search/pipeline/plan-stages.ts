@@ -1,7 +1,7 @@
 import type { SearchContext, StagePlugin } from '../../contracts/search-plugins.js'
 import { EngramError } from '../../errors.js'
 import type { PluginRegistry } from '../../registry/plugin-registry.js'
-import { isComposedQuestion } from '../query-shape.js'
+import { isComposedQuestion, type NameSpread } from '../query-shape.js'
 import type { SearchRequest } from '../search-request.js'
 import type { PlannedStage } from './stages-step.js'
 
@@ -22,17 +22,19 @@ export const AUTO_RERANK = 'plugin:hops'
  * query is a composed question (`isComposedQuestion`). A search of entities, events or communities
  * keeps its lists as they are. Chosen on MuSiQue-100 and LoCoMo dev (benchmarks/LOG.md, issue 27): the
  * graph stage lifts both; the hop lifts multi-hop questions and costs single-turn memory questions,
- * which the question's shape tells apart.
+ * which the question's shape tells apart. `spread` (the brain's passage index) lets a possessive of a
+ * name few passages hold mark a composed question too.
  */
 export function defaultPipeline(
   request: Pick<SearchRequest, 'query' | 'channels' | 'expand' | 'rerank'>,
+  spread?: NameSpread,
 ): { expand: 'none' | 'neighbors'; rerank: string } {
   const passagesOnly = request.channels.every((c) => c === 'passages' || c.startsWith('plugin:'))
   return {
     expand: request.expand === 'auto' ? (passagesOnly ? 'neighbors' : 'none') : request.expand,
     rerank:
       request.rerank === 'auto'
-        ? passagesOnly && isComposedQuestion(request.query)
+        ? passagesOnly && isComposedQuestion(request.query, spread)
           ? AUTO_RERANK
           : 'none'
         : request.rerank,
@@ -48,10 +50,12 @@ export function planStages(
   request: SearchRequest,
   registry: PluginRegistry,
   builtins: BuiltinStages,
-  ctx: Pick<SearchContext, 'embed' | 'vectors'>,
+  ctx: Pick<SearchContext, 'embed' | 'vectors' | 'text'>,
 ): PlannedStage[] {
   const stages: PlannedStage[] = []
-  const { expand, rerank: rerankName } = defaultPipeline(request)
+  const { expand, rerank: rerankName } = defaultPipeline(request, (name) =>
+    ctx.text.spread('passages', name),
+  )
   if (expand === 'neighbors')
     stages.push({ plugin: builtins.expansion, timing: 'search.expand', scoreKey: null })
   if (rerankName !== 'none') {
