@@ -5,7 +5,7 @@ import type { Entity } from '../model/entity.js'
 import type { Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
 import { BrainIndexes } from '../indexes/brain-indexes.js'
-import { contextPack, isHistoryQuestion } from './context-pack.js'
+import { contextPack, isHistoryQuestion, packOrdering } from './context-pack.js'
 import type { RetrieveDeps } from './retrieve-deps.js'
 import { builtinCandidateSource } from '../search/search-candidates.js'
 import { candidateDepth } from '../search/search-request.js'
@@ -122,6 +122,21 @@ describe('contextPack', () => {
     expect(isHistoryQuestion('Where did Alice live before?')).toBe(true)
     expect(isHistoryQuestion('Where does Alice live now?')).toBe(false)
     expect(isHistoryQuestion('Where does Alice live?')).toBe(false)
+  })
+
+  it('orders by coverage and hops for a composed question, a possessive of a rare name included', () => {
+    const both = { coverage: true, hops: true }
+    const neither = { coverage: false, hops: false }
+    expect(packOrdering('Who ruled the country where the Bubye River is found?', {})).toEqual(both)
+    expect(packOrdering("Who scored for Peter Bonetti's team?", {})).toEqual(neither)
+    const rare = () => ({ holding: 2, total: 1000 })
+    const common = () => ({ holding: 600, total: 1000 })
+    expect(packOrdering("Who scored for Peter Bonetti's team?", {}, rare)).toEqual(both)
+    expect(packOrdering("What are Melanie's kids called?", {}, common)).toEqual(neither)
+    expect(packOrdering("Who scored for Peter Bonetti's team?", { hops: false }, rare)).toEqual({
+      coverage: true,
+      hops: false,
+    })
   })
 
   it('drops superseded facts unless the question is about the past, then marks them', async () => {

@@ -137,6 +137,22 @@ describe('search service', () => {
     })
   })
 
+  it("hops (rerank=auto) from a possessive only when few of the brain's passages hold the name", async () => {
+    const { search } = await setup()
+    const stages = async (query: string) => {
+      const res = await search.search(
+        'default',
+        request({ query, expand: 'auto', rerank: 'auto', profileStages: true }),
+      )
+      return (res.stageTimings as { stages: { stage: string }[] }).stages.map((s) => s.stage)
+    }
+    // "Bob" is in one passage of three (in a small brain one passage counts), "meetup" in two of
+    // three: a name most passages hold asks about the brain's own subject.
+    expect(await stages("What colour is Bob's bicycle?")).toContain('search.rerank')
+    expect(await stages('What colour is the bicycle?')).not.toContain('search.rerank')
+    expect(await stages("What happened at the Meetup's end?")).not.toContain('search.rerank')
+  })
+
   it('filters by extras before the cut to k', async () => {
     const { search } = await setup()
     const res = await search.search(
