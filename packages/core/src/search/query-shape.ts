@@ -38,7 +38,10 @@ const MAX_NOUN_PHRASE = 3
 /** Lower-case words between `the` and the name of a reduced relative clause ("the home city Ann left"). */
 const MAX_REDUCED = 2
 
-/** The largest share of a brain's passages a possessive name may be held by and still mark a bridge. */
+/**
+ * The largest share of a brain's passages a possessive name may be held by and still mark a bridge; a
+ * name one passage holds marks one in a brain of any size.
+ */
 export const RARE_NAME_SHARE = 0.05
 
 /**
@@ -59,7 +62,9 @@ const lowerCase = (word: string) => !/\p{Lu}/u.test(word)
  */
 function possessiveName(words: readonly string[], i: number): string | undefined {
   const own = POSSESSIVE.exec(words[i]!)
-  if (own === null || !capitalised(own[1]) || !lowerCase(words[i + 1] ?? 'X')) return undefined
+  const next = words[i + 1]
+  if (own === null || !capitalised(own[1]) || next === undefined || !lowerCase(next))
+    return undefined
   let first = i
   while (first > 1 && capitalised(words[first - 1])) first--
   return [...words.slice(first, i), own[1]!].join(' ')
