@@ -117,6 +117,28 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(timed.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/T\d\d:/)
   })
 
+  it('takes a title for part of a name, and a title alone for no one', async () => {
+    const found = await names('Dr. Smith met Ms. Jones in Boston. She earned a PhD in Economics.')
+    expect(found).toContain('PERSON:Smith')
+    expect(found).toContain('PERSON:Jones')
+    // The abbreviation's period cut neither a concept "Dr" nor a second "Smith" from the name.
+    expect(found.filter((n) => /:(?:Dr|Ms|Smith|Jones)$/.test(n)).sort()).toEqual([
+      'PERSON:Jones',
+      'PERSON:Smith',
+    ])
+    expect(found).not.toContain('PERSON:PhD')
+  })
+
+  it('takes no bare number in a date for a date, nor a range of decimals for hours', async () => {
+    const decimals = await run(
+      'The index loaded in 0.33-0.38 s. The speed-up was 1.09 to 1.19 on that host.',
+    )
+    expect(decimals.entities.filter((e) => e.labels.includes('DATE'))).toEqual([])
+    expect(decimals.entities.filter((e) => e.happenedAt)).toEqual([])
+    const found = await names('The server answers within 60 s. Emily met Bob at 10 on Monday.')
+    expect(found.filter((n) => n.startsWith('DATE:'))).toEqual([])
+  })
+
   it("types a name as its text defines it, at every mention, over the tagger's lexicon", async () => {
     const found = await names(
       'Everton is an English football club based in Liverpool. Tim Cahill played for Everton. ' +

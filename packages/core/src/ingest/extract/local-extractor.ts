@@ -118,6 +118,16 @@ const NAMED: [tag: string, label: string][] = [
  */
 const DEMONYM: [tag: string, label: string][] = [['Demonym', 'PLACE']]
 const BREAKS_AFTER = /[,.;:!?()"“”]/
+/**
+ * Whether a phrase ends after term `t`: at punctuation, except the period of an abbreviation ("Dr.",
+ * "Ms.", "Inc."), which compromise keeps inside its sentence. Cutting there made "Dr. Smith" a concept
+ * "Dr" and a concept "Smith" beside the person.
+ */
+const endsPhrase = (t: Term) =>
+  BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
+/** A title alone ("a PhD in Economics", "Dr" cut from its name) names no one. */
+const onlyTitles = (terms: Term[], first: number, last: number) =>
+  terms.slice(first, last + 1).every((t) => has(t, 'Honorific'))
 
 /** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
 function mention(
@@ -158,7 +168,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
         j++
-      const m = mention(text, terms, i, j, label, base)
+      const m = onlyTitles(terms, i, j) ? null : mention(text, terms, i, j, label, base)
       if (m !== null) out.push(m)
       i = j
     }
@@ -195,7 +205,7 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
   for (let i = 0; i < terms.length; i++) {
     if (!nominal(terms[i]!)) continue
     let j = i
-    while (j + 1 < terms.length && nominal(terms[j + 1]!) && !BREAKS_AFTER.test(terms[j]!.post)) j++
+    while (j + 1 < terms.length && nominal(terms[j + 1]!) && !endsPhrase(terms[j]!)) j++
     let last = j
     // The phrase ends on its last noun; a possessive determiner ("my", "their") is never that noun.
     const isHead = (t: Term) =>
@@ -212,13 +222,12 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
 
 const DATE_WORDS =
   /^(?:from|to|until|till|since|between|and|the|early|late|mid|[-–,]|\d{1,2}(?:st|nd|rd|th)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)$/i
+/** A year (or a decade: "1990s") of the last millennium or this century. */
+const YEAR = /^(?:1\d{3}|20\d{2})s?$/
 /** Years with the words of a range around them ("from 1992 to 2002", "1997 - 8"): a date, not a count. */
 function isDateSpan(value: string): boolean {
   const tokens = value.split(/\s+/).filter((t) => t.length > 0)
-  return (
-    tokens.some((t) => /^(?:1\d{3}|20\d{2})s?$/.test(t)) &&
-    tokens.every((t) => DATE_WORDS.test(t) || /^(?:1\d{3}|20\d{2})s?$/.test(t))
-  )
+  return tokens.some((t) => YEAR.test(t)) && tokens.every((t) => DATE_WORDS.test(t) || YEAR.test(t))
 }
 
 const POSSESSIVE_OR_PRONOUN = /\b(?:he|she|his|her|him|hers)\b/i
@@ -323,12 +332,13 @@ function firstVerb(
 }
 
 /**
- * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0"):
- * chrono-node's casual parser reads them as a range of hours, which made a count a `DATE` and set the
- * sentence's event to that hour of the reference day. A year range is `isDateSpan`'s.
+ * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
+ * "0.33-0.38 s", "1.09 to 1.19"): chrono-node's casual parser reads them as a range of hours (a decimal
+ * point as the hour's separator), which made a count a `DATE` and set the sentence's event to that hour
+ * of the reference day. A year range is `isDateSpan`'s; a time of day keeps its "am", "pm" or colon.
  */
 const CALENDAR: chrono.Component[] = ['day', 'month', 'year', 'weekday']
-const COUNT_RANGE = /^(?:from\s+)?\d+\s*(?:to|until|till|through|-|–)\s*\d+$/i
+const COUNT_RANGE = /^(?:from\s+)?\d+(?:\.\d+)?\s*(?:to|until|till|through|-|–)\s*\d+(?:\.\d+)?$/i
 const isCountRange = (result: chrono.ParsedResult) =>
   COUNT_RANGE.test(result.text.trim()) && !CALENDAR.some((c) => result.start.isCertain(c))
 
@@ -564,14 +574,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           }[]) {
             let label = WINK_LABELS[e.type]
             if (label === undefined) continue
-            // A span chrono reads as a date ("from 1992 to 2002") is a date; a bare count ("four", "8") is no entity.
+            // A span chrono reads as a date ("from 1992 to 2002") is a date; a bare count ("four", "8") is
+            // no entity, nor is a bare number inside a date ("60" of "within 60 s", "10" of "at 10 on
+            // Monday"): only a year names a date on its own.
+            const bare =
+              (e.type === 'CARDINAL' || e.type === 'DURATION') && !/\s/.test(e.value.trim())
+            if (bare && !YEAR.test(e.value.trim())) continue
             if (
               isDateSpan(e.value) ||
               dates.some((d) => d.text.includes(e.value) || e.value.includes(d.text))
             )
               label = 'DATE'
-            else if ((e.type === 'CARDINAL' || e.type === 'DURATION') && !/\s/.test(e.value.trim()))
-              continue
+            else if (bare) continue
             entityKey(e.value, label, passage.id)
           }
 
