@@ -100,4 +100,18 @@ describe('extraction measures', () => {
     expect(falseMerges([{ ...node, docs: ['d1', 'd2'] }], docs)).toHaveLength(1)
     expect(falseMerges([{ ...node, docs: ['d1'] }], docs)).toHaveLength(0)
   })
+
+  it('counts no false merge where the gold set names one person two ways', () => {
+    const pope = (id: string, names: string[]): RedocredDoc => ({
+      ...doc,
+      id,
+      entities: [{ index: 0, type: 'PER', names }],
+    })
+    const docs = new Map([
+      ['d1', pope('d1', ['Joseph Cardinal Ratzinger', 'Benedict XVI'])],
+      ['d2', pope('d2', ['Benedict XVI'])],
+    ])
+    const node = { uuid: 'n', names: ['Benedict XVI'], labels: ['PERSON'], docs: ['d1', 'd2'] }
+    expect(falseMerges([node], docs)).toEqual([])
+  })
 })

@@ -117,6 +117,27 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(timed.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/T\d\d:/)
   })
 
+  it('reads a kind word\'s "of" phrase and a name\'s numbering as part of the name', async () => {
+    const found = await names(
+      'He fought in the Battle of Midway and served in World War I and World War II. ' +
+        'The War of the Spanish Succession ended in 1714, and the Duchy of Burgundy fell. ' +
+        'After the Civil War I moved to Ohio.',
+    )
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'CONCEPT:Battle of Midway',
+        'CONCEPT:World War I',
+        'CONCEPT:World War II',
+        'CONCEPT:War of the Spanish Succession',
+        'PLACE:Duchy of Burgundy',
+        'CONCEPT:Civil War',
+      ]),
+    )
+    expect(found.filter((n) => /:(?:Battle|Midway|World War|Duchy|Civil War I)$/.test(n))).toEqual(
+      [],
+    )
+  })
+
   it('takes a title for part of a name, and a title alone for no one', async () => {
     const found = await names('Dr. Smith met Ms. Jones in Boston. She earned a PhD in Economics.')
     expect(found).toContain('PERSON:Smith')

@@ -10,9 +10,11 @@ import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
 import { NICKNAME, PersonNames, stripTitles } from './coreference.js'
 import {
+  isEventOrWorkHead,
   isOrganizationHead,
   isProperPhrase,
   NAME_LABELS,
+  ofPhraseLabel,
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
@@ -207,10 +209,14 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
     let j = i
     while (j + 1 < terms.length && nominal(terms[j + 1]!) && !endsPhrase(terms[j]!)) j++
     let last = j
-    // The phrase ends on its last noun; a possessive determiner ("my", "their") is never that noun.
-    const isHead = (t: Term) =>
-      (has(t, 'Noun') || has(t, 'ProperNoun')) && !DETERMINERS.test(`${t.text.toLowerCase()} `)
-    while (last >= i && !isHead(terms[last]!)) last--
+    // The phrase ends on its last noun; a possessive determiner ("my", "their") is never that noun. A
+    // name's numbering ends it too: "World War II", "Apollo XI" (a Roman numeral after a capital).
+    const isHead = (k: number) =>
+      ((has(terms[k]!, 'Noun') || has(terms[k]!, 'ProperNoun')) &&
+        !DETERMINERS.test(`${terms[k]!.text.toLowerCase()} `)) ||
+      (has(terms[k]!, 'RomanNumeral') && k > i && /^\p{Lu}/u.test(terms[k - 1]!.text))
+    while (last >= i && !isHead(last)) last--
+    if (last >= i && numberedOne(terms, last)) j = last = last + 1
     if (last >= i) {
       const m = mention(text, terms, i, last, 'CONCEPT', base)
       if (m !== null) out.push(m)
@@ -218,6 +224,25 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
     i = j
   }
   return out
+}
+
+/**
+ * "World War I": compromise reads a numbering "I" as the pronoun, so the phrase stopped at "War". After a
+ * capitalised kind of event or work ("War", "Act", "Super Bowl" is not one) and before punctuation, a
+ * conjunction, a preposition or the end, "I" is the name's number; before a verb it is the speaker ("after
+ * the Civil War I moved").
+ */
+function numberedOne(terms: Term[], last: number): boolean {
+  const next = terms[last + 1]
+  if (next?.text !== 'I' || BREAKS_AFTER.test(terms[last]!.post)) return false
+  if (!/^\p{Lu}/u.test(terms[last]!.text) || !isEventOrWorkHead(terms[last]!.text)) return false
+  const after = terms[last + 2]
+  return (
+    after === undefined ||
+    BREAKS_AFTER.test(next.post) ||
+    has(after, 'Conjunction') ||
+    has(after, 'Preposition')
+  )
 }
 
 const DATE_WORDS =
@@ -238,9 +263,11 @@ const subjectPronounBefore = (sentence: string, verbStart: number) =>
 
 /**
  * "Liverpool School" + "of" + "Tropical Medicine": the chunker stops at the preposition, but a proper
- * phrase ending in an organisation's head word followed by `of (the)` and another proper phrase is one
- * name ("Berklee College of Music", "Kingdom of Benares"), as in the organisation-designator patterns
- * of Mikheev, Moens & Grover (EACL 1999). A place on the right stays a mention of its own too.
+ * phrase ending in a kind word followed by `of (the)` and another proper phrase is one name, as in the
+ * organisation-designator patterns of Mikheev, Moens & Grover (EACL 1999), typed by that word
+ * (`ofPhraseLabel`): "Berklee College of Music", "Kingdom of Benares" (organisations), "Duchy of Burgundy"
+ * (a place), "Battle of Midway", "War of the Spanish Succession" (named events, concepts). A place on the
+ * right stays a mention of its own too.
  */
 function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
   const out: Mention[] = []
@@ -254,11 +281,11 @@ function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
       /^ of (?:the )?$/.test(sentence.slice(a.end, b.start)) &&
       isProperPhrase(a.name) &&
       isProperPhrase(b.name) &&
-      isOrganizationHead(a.name.split(/\s+/).at(-1)!)
+      ofPhraseLabel(a.name.split(/\s+/).at(-1)!) !== null
     ) {
       out.push({
         name: sentence.slice(a.start, b.end),
-        label: 'ORGANIZATION',
+        label: ofPhraseLabel(a.name.split(/\s+/).at(-1)!)!,
         start: a.start,
         end: b.end,
       })

@@ -57,7 +57,8 @@ const PLACE_HEADS = new Set(
     'river mountain mountains lake county province state island islands street avenue road valley bay ' +
     'region district city town village sea ocean peninsula desert forest square bridge canal creek hill ' +
     'hills gulf strait coast municipality parish prefecture oblast canton borough township kingdom ' +
-    'republic empire highway airport station harbour harbor falls glacier volcano reservoir archipelago'
+    'republic empire highway airport station harbour harbor falls glacier volcano reservoir archipelago ' +
+    'duchy principality'
   ).split(' '),
 )
 
@@ -66,7 +67,8 @@ const OTHER_HEADS = new Set(
   (
     'olympics games championship championships cup war wars award awards prize festival tournament ' +
     'series season album song single film show novel book treaty act battle election elections ' +
-    'revolution crisis medal trophy grand prix open'
+    'revolution crisis medal trophy grand prix open siege massacre invasion conquest declaration ' +
+    'convention order'
   ).split(' '),
 )
 
@@ -93,6 +95,23 @@ const CONNECTORS = new Set([
 export function isOrganizationHead(word: string): boolean {
   const w = word.toLowerCase()
   return ORGANIZATION_HEADS.has(w) || w === 'kingdom' || w === 'house'
+}
+
+/**
+ * The type of a name "<kind> of <name>" read as one ("University of Alberta", "Duchy of Burgundy", "Battle
+ * of Midway", "War of the Spanish Succession"), from the kind word before "of": an organisation, a place, or
+ * a named event, work or award (`CONCEPT`); null when the word names no kind.
+ */
+export function ofPhraseLabel(kind: string): 'ORGANIZATION' | 'PLACE' | 'CONCEPT' | null {
+  const w = kind.toLowerCase()
+  if (isOrganizationHead(w)) return 'ORGANIZATION'
+  if (PLACE_HEADS.has(w)) return 'PLACE'
+  return OTHER_HEADS.has(w) ? 'CONCEPT' : null
+}
+
+/** Whether a word names a kind of event, work or award ("War", "Act", "Cup"): its numbering follows it. */
+export function isEventOrWorkHead(word: string): boolean {
+  return OTHER_HEADS.has(word.toLowerCase())
 }
 
 /** Whether a word of the phrase names a kind of organisation, place, event or work ("Records", "River", "Cup"). */
@@ -195,7 +214,13 @@ export function properNameType(
       : COMMON_INITIALISMS.has(name)
         ? label
         : 'ORGANIZATION'
-  if (OTHER_HEADS.has(head) || words.some((w) => OTHER_HEADS.has(w) && /\d/.test(name)))
+  // A named event, work or award keeps its type, its numbering ("World War I", "Super Bowl 50") or its
+  // "of" part ("Battle of Midway") after the kind word included: "in" before it makes no place of it.
+  const numbered = words.length > 1 && /^(?:[ivxlc]+|\d+)$/.test(head)
+  if (
+    OTHER_HEADS.has(numbered ? words.at(-2)! : head) ||
+    words.some((w, i) => OTHER_HEADS.has(w) && (words[i + 1] === 'of' || /\d/.test(name)))
+  )
     return label
   if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
   // "University of Alberta", "Royal Bank of Scotland"; "House of Commons", "Washington House of
