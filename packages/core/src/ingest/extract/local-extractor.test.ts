@@ -117,6 +117,26 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(timed.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/T\d\d:/)
   })
 
+  it('types organisations by designators of agencies and services, and by those of other languages', async () => {
+    const found = await names(
+      'It was listed on the American Stock Exchange. She worked for the National Park Service and the ' +
+        'United States Geological Survey. He studied at the Escuela Nacional de Bellas Artes, the ' +
+        'Universidad de Chile and the Faculty of Law. The film was made by Walt Disney Pictures.',
+    )
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'ORGANIZATION:American Stock Exchange',
+        'ORGANIZATION:National Park Service',
+        'ORGANIZATION:United States Geological Survey',
+        'ORGANIZATION:Escuela Nacional de Bellas Artes',
+        'ORGANIZATION:Universidad de Chile',
+        'ORGANIZATION:Faculty of Law',
+        'ORGANIZATION:Walt Disney Pictures',
+      ]),
+    )
+    expect(found).not.toContain('PERSON:Walt Disney Pictures')
+  })
+
   it('reads a kind word\'s "of" phrase and a name\'s numbering as part of the name', async () => {
     const found = await names(
       'He fought in the Battle of Midway and served in World War I and World War II. ' +

@@ -261,9 +261,13 @@ const hasSubjectPronoun = (sentence: string) => PRONOUN_WORD.test(sentence)
 const subjectPronounBefore = (sentence: string, verbStart: number) =>
   PRONOUN_WORD.test(sentence.slice(0, verbStart))
 
+/** What joins a kind word to the name it is of: "of (the)", or a Romance language's "de (la)", "di", "du" ... */
+const OF_PHRASE = /^ (?:of|de|del|della|di|du|des|da|do|dos|das)(?: (?:the|la|le|les|los|las))? $/i
+
 /**
  * "Liverpool School" + "of" + "Tropical Medicine": the chunker stops at the preposition, but a proper
- * phrase ending in a kind word followed by `of (the)` and another proper phrase is one name, as in the
+ * phrase ending in a kind word followed by `of (the)` (or a Romance language's "de", "di", "du" ...:
+ * "Colegio de San José") and another proper phrase is one name, as in the
  * organisation-designator patterns of Mikheev, Moens & Grover (EACL 1999), typed by that word
  * (`ofPhraseLabel`): "Berklee College of Music", "Kingdom of Benares" (organisations), "Duchy of Burgundy"
  * (a place), "Battle of Midway", "War of the Spanish Succession" (named events, concepts). A place on the
@@ -278,7 +282,7 @@ function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
       b !== undefined &&
       a.label !== 'PERSON' &&
       b.label !== 'PERSON' &&
-      /^ of (?:the )?$/.test(sentence.slice(a.end, b.start)) &&
+      OF_PHRASE.test(sentence.slice(a.end, b.start)) &&
       isProperPhrase(a.name) &&
       isProperPhrase(b.name) &&
       ofPhraseLabel(a.name.split(/\s+/).at(-1)!) !== null

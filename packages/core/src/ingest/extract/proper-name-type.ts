@@ -18,7 +18,20 @@ const ORGANIZATION_HEADS = new Set(
     'government parliament senate congress court board bureau authority organization organisation trust ' +
     'brigade regiment division battalion squadron fleet corps railway railways entertainment media ' +
     'publishing publishers pictures films productions motors industries laboratories laboratory labs ' +
-    'centre center command assembly cabinet administration conservatory seminary brewery guild holdings'
+    'centre center command assembly cabinet administration conservatory seminary brewery guild holdings ' +
+    'exchange service unit survey conservatoire conservatorium faculty'
+  ).split(' '),
+)
+
+/**
+ * Designators that open an organisation's name in other languages, as English text quotes them ("Escuela
+ * Nacional de Bellas Artes", "Universidad de Chile", "Colegio de San José"): the kind comes first there.
+ */
+const ORGANIZATION_OPENERS = new Set(
+  (
+    'escuela colegio universidad universidade università universita universität universitat université ' +
+    'universite universiteit école ecole instituto istituto institut hochschule liceo lycée lycee ' +
+    'akademie académie academia conservatorio'
   ).split(' '),
 )
 
@@ -47,7 +60,7 @@ const UNMISTAKABLE_ORGANIZATION_HEADS = new Set(
   (
     'university college academy institute institution corporation corp inc ltd llc plc records studios ' +
     'conservatory seminary foundation association federation ministry hospital museum library airlines ' +
-    'airways laboratories fc'
+    'airways laboratories fc pictures productions conservatoire faculty'
   ).split(' '),
 )
 
@@ -94,7 +107,9 @@ const CONNECTORS = new Set([
 /** Whether a word names a kind of organisation or realm ("College", "Party", "Kingdom"). */
 export function isOrganizationHead(word: string): boolean {
   const w = word.toLowerCase()
-  return ORGANIZATION_HEADS.has(w) || w === 'kingdom' || w === 'house'
+  return (
+    ORGANIZATION_HEADS.has(w) || ORGANIZATION_OPENERS.has(w) || w === 'kingdom' || w === 'house'
+  )
 }
 
 /**
@@ -202,7 +217,10 @@ export function properNameType(
   const head = words.at(-1)!
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
-    return words.length > 1 && UNMISTAKABLE_ORGANIZATION_HEADS.has(head) ? 'ORGANIZATION' : label
+    return words.length > 1 &&
+      (UNMISTAKABLE_ORGANIZATION_HEADS.has(head) || ORGANIZATION_OPENERS.has(words[0]!))
+      ? 'ORGANIZATION'
+      : label
   }
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
@@ -223,6 +241,7 @@ export function properNameType(
   )
     return label
   if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
+  if (words.length > 1 && ORGANIZATION_OPENERS.has(words[0]!)) return 'ORGANIZATION'
   // "University of Alberta", "Royal Bank of Scotland"; "House of Commons", "Washington House of
   // Representatives" and "House of Hohenzollern" (chambers, a dynasty), which the tagger takes for places.
   const ofHead = (w: string, i: number) =>
