@@ -117,6 +117,18 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(timed.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/T\d\d:/)
   })
 
+  it('types a country by its dotted initialism, and a "person" ending in a road or a county a place', async () => {
+    const found = await names(
+      'He moved to the U.S. in 1990. The shop is on Wayne Gretzky Drive, and they lived near Franklin Lakes.',
+    )
+    expect(found).toEqual(
+      expect.arrayContaining(['PLACE:U.S', 'PLACE:Wayne Gretzky Drive', 'PLACE:Franklin Lakes']),
+    )
+    expect(found.filter((n) => n.startsWith('PERSON:') || n.startsWith('ORGANIZATION:'))).toEqual(
+      [],
+    )
+  })
+
   it('types organisations by designators of agencies and services, and by those of other languages', async () => {
     const found = await names(
       'It was listed on the American Stock Exchange. She worked for the National Park Service and the ' +

@@ -64,6 +64,17 @@ const UNMISTAKABLE_ORGANIZATION_HEADS = new Set(
   ).split(' '),
 )
 
+/**
+ * Place heads no one carries as a surname: a name the tagger took for a person that ends with one is a
+ * place ("Wayne Gretzky Drive", "Bruce Highway", "Franklin Lakes"). "Street", "Lake" or "Hill" are surnames.
+ */
+const UNMISTAKABLE_PLACE_HEADS = new Set(
+  (
+    'drive highway avenue boulevard expressway freeway motorway cemetery airport lakes mountains islands ' +
+    'county municipality district province prefecture township'
+  ).split(' '),
+)
+
 /** Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"). */
 const PLACE_HEADS = new Set(
   (
@@ -210,6 +221,8 @@ export function properNameType(
   if (!NAME_LABELS.has(label)) return label
   // A club's designator outranks every tag, a person's included ("FK Teleoptik").
   if (isClubName(name)) return 'ORGANIZATION'
+  // A country's initialism, with or without its periods ("US", "U.S", "U.K."), is a place whatever the tagger said.
+  if (PLACE_INITIALISMS.has(name.replace(/\./g, ''))) return 'PLACE'
   // A person or a place is named: a phrase without a capital the tagger called a person ("first woman")
   // or a place ("cork", "fridge", "guinea" of "guinea pig") is a concept. A "person" ending with an
   // organisation head no one has as a surname is an organisation (`UNMISTAKABLE_ORGANIZATION_HEADS`).
@@ -217,6 +230,7 @@ export function properNameType(
   const head = words.at(-1)!
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
+    if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
     return words.length > 1 &&
       (UNMISTAKABLE_ORGANIZATION_HEADS.has(head) || ORGANIZATION_OPENERS.has(words[0]!))
       ? 'ORGANIZATION'
