@@ -228,7 +228,7 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
 
 /**
  * "World War I": compromise reads a numbering "I" as the pronoun, so the phrase stopped at "War". After a
- * capitalised kind of event or work ("War", "Act", "Super Bowl" is not one) and before punctuation, a
+ * capitalised kind of event or work (`isEventOrWorkHead`: "War", "Act") and before punctuation, a
  * conjunction, a preposition or the end, "I" is the name's number; before a verb it is the speaker ("after
  * the Civil War I moved").
  */
@@ -266,12 +266,11 @@ const OF_PHRASE = /^ (?:of|de|del|della|di|du|des|da|do|dos|das)(?: (?:the|la|le
 
 /**
  * "Liverpool School" + "of" + "Tropical Medicine": the chunker stops at the preposition, but a proper
- * phrase ending in a kind word followed by `of (the)` (or a Romance language's "de", "di", "du" ...:
- * "Colegio de San José") and another proper phrase is one name, as in the
+ * phrase ending in a kind word followed by `OF_PHRASE` and another proper phrase is one name, as in the
  * organisation-designator patterns of Mikheev, Moens & Grover (EACL 1999), typed by that word
- * (`ofPhraseLabel`): "Berklee College of Music", "Kingdom of Benares" (organisations), "Duchy of Burgundy"
- * (a place), "Battle of Midway", "War of the Spanish Succession" (named events, concepts). A place on the
- * right stays a mention of its own too.
+ * (`ofPhraseLabel`): "Berklee College of Music", "Kingdom of Benares", "Colegio de San José"
+ * (organisations), "Duchy of Burgundy" (a place), "Battle of Midway", "War of the Spanish Succession" (named
+ * events, concepts). A place on the right stays a mention of its own too.
  */
 function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
   const out: Mention[] = []

@@ -225,7 +225,9 @@ export function properNameType(
   if (PLACE_INITIALISMS.has(name.replace(/\./g, ''))) return 'PLACE'
   // A person or a place is named: a phrase without a capital the tagger called a person ("first woman")
   // or a place ("cork", "fridge", "guinea" of "guinea pig") is a concept. A "person" ending with an
-  // organisation head no one has as a surname is an organisation (`UNMISTAKABLE_ORGANIZATION_HEADS`).
+  // organisation head no one has as a surname is an organisation (`UNMISTAKABLE_ORGANIZATION_HEADS`, or
+  // opening with one in another language), one ending with such a place head a place
+  // (`UNMISTAKABLE_PLACE_HEADS`).
   const words = name.toLowerCase().split(/\s+/)
   const head = words.at(-1)!
   if (label === 'PERSON') {
