@@ -12,9 +12,8 @@ export interface FalseMerge {
   readonly people: readonly string[]
 }
 
-/** A person's full name: the key of their longest mention (`Wilfried Schneider` for `Schneider`). */
-function fullName(names: readonly string[]): string {
-  const keys = names.flatMap(goldKeys)
+/** A person's full name: the longest of their mentions' keys (`Wilfried Schneider` for `Schneider`). */
+function fullName(keys: readonly string[]): string {
   return keys.reduce((a, b) => (b.split(' ').length > a.split(' ').length ? b : a), keys[0] ?? '')
 }
 
@@ -59,10 +58,12 @@ export function falseMerges(
     const people = new Map<string, Person>()
     for (const id of node.docs) {
       for (const e of docs.get(id)?.entities ?? []) {
-        if (e.type !== 'PER' || !e.names.some((n) => goldKeys(n).some((k) => keys.has(k)))) continue
-        const full = fullName(e.names)
+        if (e.type !== 'PER') continue
+        const mentionKeys = e.names.flatMap(goldKeys)
+        if (!mentionKeys.some((k) => keys.has(k))) continue
+        const full = fullName(mentionKeys)
         const known = people.get(full)?.keys ?? []
-        people.set(full, { full, keys: new Set([...known, ...e.names.flatMap(goldKeys)]) })
+        people.set(full, { full, keys: new Set([...known, ...mentionKeys]) })
       }
     }
     const list = [...people.values()]

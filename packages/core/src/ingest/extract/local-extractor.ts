@@ -277,18 +277,19 @@ function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
   for (let i = 0; i < mentions.length; i++) {
     const a = mentions[i]!
     const b = mentions[i + 1]
+    const label = ofPhraseLabel(a.name.split(/\s+/).at(-1)!)
     if (
       b !== undefined &&
+      label !== null &&
       a.label !== 'PERSON' &&
       b.label !== 'PERSON' &&
       OF_PHRASE.test(sentence.slice(a.end, b.start)) &&
       isProperPhrase(a.name) &&
-      isProperPhrase(b.name) &&
-      ofPhraseLabel(a.name.split(/\s+/).at(-1)!) !== null
+      isProperPhrase(b.name)
     ) {
       out.push({
         name: sentence.slice(a.start, b.end),
-        label: ofPhraseLabel(a.name.split(/\s+/).at(-1)!)!,
+        label,
         start: a.start,
         end: b.end,
       })

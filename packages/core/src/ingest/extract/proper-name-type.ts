@@ -241,13 +241,10 @@ export function properNameType(
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
-  // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not.
+  // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
+  // (a country's initialism returned a place above).
   if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name))
-    return PLACE_INITIALISMS.has(name)
-      ? 'PLACE'
-      : COMMON_INITIALISMS.has(name)
-        ? label
-        : 'ORGANIZATION'
+    return COMMON_INITIALISMS.has(name) ? label : 'ORGANIZATION'
   // A named event, work or award keeps its type, its numbering ("World War I", "Super Bowl 50") or its
   // "of" part ("Battle of Midway") after the kind word included: "in" before it makes no place of it.
   const numbered = words.length > 1 && /^(?:[ivxlc]+|\d+)$/.test(head)
