@@ -182,6 +182,32 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).not.toContain('PERSON:PhD')
   })
 
+  it("reads a name's initials as part of it, and a defined person's surname as that person", async () => {
+    const found = await names(
+      'Samuel C. Brightman (1911 – 1992) was a journalist. Brightman started his career early. ' +
+        'The album was composed by A. R. Rahman. Patients took vitamin C. Patients then slept.',
+    )
+    // No concept "Samuel C" cut at the initial, and the defined person's later surname is he.
+    expect(found.filter((n) => /Brightman|Samuel/.test(n))).toEqual(['PERSON:Samuel C. Brightman'])
+    expect(found).toContain('PERSON:A. R. Rahman')
+    expect(found).toContain('CONCEPT:vitamin C')
+    expect(found.some((n) => n.includes('C. Patients'))).toBe(false)
+  })
+
+  it('takes a possessor without its ending, and keeps a possessive inside a name', async () => {
+    const found = await names(
+      "He served in Boris Yeltsin's administration. Elves live in J.R.R. Tolkien's fictional universe. " +
+        "She studied at King's College London and fed her dog's toys to it.",
+    )
+    expect(found).toContain('PERSON:Boris Yeltsin')
+    expect(found).toContain('PERSON:J.R.R. Tolkien')
+    // What a name possesses is no concept of its own.
+    expect(found.filter((n) => /administration|universe/.test(n))).toEqual([])
+    expect(found).toContain("ORGANIZATION:King's College London")
+    expect(found).toContain("CONCEPT:dog's toys")
+    expect(found.some((n) => /['’]s?$/.test(n))).toBe(false)
+  })
+
   it('takes no bare number in a date for a date, nor a range of decimals for hours', async () => {
     const decimals = await run(
       'The index loaded in 0.33-0.38 s. The speed-up was 1.09 to 1.19 on that host.',

@@ -125,11 +125,43 @@ const BREAKS_AFTER = /[,.;:!?()"“”]/
  * "Ms.", "Inc."), which compromise keeps inside its sentence. Cutting there made "Dr. Smith" a concept
  * "Dr" and a concept "Smith" beside the person.
  */
-const endsPhrase = (t: Term) =>
-  BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
+const endsPhrase = (t: Term, next: Term | undefined) =>
+  possessor(t, next) || BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
+/** One capital (or a run such as "J.R.R") followed by its period. */
+const initialShape = (t: Term | undefined) =>
+  t !== undefined && /^(?:\p{Lu}\.){0,3}\p{Lu}$/u.test(t.text) && /^\.\s*$/.test(t.post)
+
+/**
+ * Whether term `k` of a phrase starting at term `first` is a name's initial, whose period ends no phrase:
+ * before a capitalised word, either one of a run of initials ("N. C. Wyeth", "A. R. Rahman") or read by
+ * the tagger as part of a person's name ("Samuel C. Brightman"; cutting there made a concept "Samuel C"
+ * beside the person). A lone capital otherwise ends its sentence or phrase there: "vitamin C. Patients",
+ * "plan A. Then".
+ */
+const isInitial = (terms: Term[], k: number, first: number) =>
+  initialShape(terms[k]) &&
+  /^\p{Lu}/u.test(terms[k + 1]?.text ?? '') &&
+  (has(terms[k]!, 'Person') ||
+    initialShape(terms[k + 1]) ||
+    (k > first && initialShape(terms[k - 1])))
 /** A title alone ("a PhD in Economics", "Dr" cut from its name) names no one. */
 const onlyTitles = (terms: Term[], first: number, last: number) =>
   terms.slice(first, last + 1).every((t) => has(t, 'Honorific'))
+
+/** The ending of a possessive: "Tolkien's", "Mercedes'". */
+const POSSESSIVE_ENDING = /(?<=\p{L})['’]s?$/u
+/**
+ * Whether `t` is a named possessor: a capitalised possessive before no capitalised word. A phrase ends
+ * there and the name is the possessor without its ending ("Boris Yeltsin's administration" names "Boris
+ * Yeltsin", then "administration"; "J.R.R. Tolkien's fictional universe"); before a capital the possessive
+ * is part of a name ("King's College London", "Martha's Vineyard"), and a common noun's stays in its
+ * phrase ("dog's toys").
+ */
+const possessor = (t: Term, next: Term | undefined) =>
+  has(t, 'Possessive') &&
+  /^\p{Lu}/u.test(t.text) &&
+  POSSESSIVE_ENDING.test(t.text) &&
+  (next === undefined || !/^\p{Lu}/u.test(next.text) || BREAKS_AFTER.test(t.post))
 
 /** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
 function mention(
@@ -141,7 +173,12 @@ function mention(
   base: number,
 ): Mention | null {
   const from = terms[first]!.offset.start
-  const to = terms[last]!.offset.start + terms[last]!.offset.length
+  const to =
+    terms[last]!.offset.start +
+    terms[last]!.offset.length -
+    (possessor(terms[last]!, terms[last + 1])
+      ? (POSSESSIVE_ENDING.exec(terms[last]!.text)?.[0].length ?? 0)
+      : 0)
   const written = text.slice(from, to)
   // "Thanks Nate": the name is what follows the greeting.
   const lead = LEADING_GREETING.exec(written)?.[0].length ?? 0
@@ -167,10 +204,15 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
       while (
         j + 1 < terms.length &&
         has(terms[j + 1]!, tag) &&
+        !possessor(terms[j]!, terms[j + 1]) &&
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
         j++
-      const m = onlyTitles(terms, i, j) ? null : mention(text, terms, i, j, label, base)
+      // What a name possesses is no name ("Yeltsin's administration": compromise's organisation).
+      const possessed =
+        i > 0 && possessor(terms[i - 1]!, terms[i]) && !/^\p{Lu}/u.test(terms[i]!.text)
+      const m =
+        onlyTitles(terms, i, j) || possessed ? null : mention(text, terms, i, j, label, base)
       if (m !== null) out.push(m)
       i = j
     }
@@ -205,9 +247,15 @@ const nominal = (t: Term) =>
 function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
   const out: Mention[] = []
   for (let i = 0; i < terms.length; i++) {
-    if (!nominal(terms[i]!)) continue
+    // "A. R. Rahman": the tagger reads an initial "A" as the article.
+    if (!nominal(terms[i]!) && !isInitial(terms, i, i)) continue
     let j = i
-    while (j + 1 < terms.length && nominal(terms[j + 1]!) && !endsPhrase(terms[j]!)) j++
+    while (
+      j + 1 < terms.length &&
+      nominal(terms[j + 1]!) &&
+      (!endsPhrase(terms[j]!, terms[j + 1]) || isInitial(terms, j, i))
+    )
+      j++
     let last = j
     // The phrase ends on its last noun; a possessive determiner ("my", "their") is never that noun. A
     // name's numbering ends it too: "World War II", "Apollo XI" (a Roman numeral after a capital).
@@ -221,6 +269,15 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
       const m = mention(text, terms, i, last, 'CONCEPT', base)
       if (m !== null) out.push(m)
     }
+    // What a name possesses ("Boris Yeltsin's administration", "LeBron's skills") is no concept of its
+    // own: a relational noun that, apart from its possessor, would join unrelated passages.
+    if (possessor(terms[j]!, terms[j + 1]))
+      while (
+        j + 1 < terms.length &&
+        nominal(terms[j + 1]!) &&
+        (possessor(terms[j]!, terms[j + 1]) || !endsPhrase(terms[j]!, terms[j + 1]))
+      )
+        j++
     i = j
   }
   return out
@@ -551,8 +608,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         for (const m of r.mentions) {
           if (m.label !== 'CONCEPT') continue
           const before = r.sentence.slice(0, m.start)
-          const name = personByCue(m.name, before, r.sentence.slice(m.end), standalone, (w) =>
-            places.has(w.toLowerCase()),
+          const first = r.terms.find((t) => t.offset.start - r.base === m.start)
+          const name = personByCue(
+            m.name,
+            before,
+            r.sentence.slice(m.end),
+            standalone,
+            (w) => places.has(w.toLowerCase()),
+            first !== undefined && has(first, 'FirstName'),
           )
           if (name === null) continue
           m.start += m.name.lastIndexOf(name)
@@ -578,9 +641,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // head ("Creek").
           const kind = NAME_LABELS.has(m.label) ? defined.get(m.name.toLowerCase()) : undefined
           if (kind !== undefined) m.label = definedLabel(kind, m.label)
-          if (kind !== undefined && kind !== 'PLACE') continue
+          if (kind === 'ORGANIZATION') continue
+          // A defined person is still the full name it is part of: "Samuel C. Brightman (1911 - 1992) was a
+          // journalist" defines "Brightman" too (cut at the initial), and "Brightman started ..." is he.
           const full =
-            kind === undefined &&
+            (kind === undefined || kind === 'PERSON') &&
             (m.label === 'PERSON' || (m.label === 'CONCEPT' && isProperPhrase(m.name)))
               ? people.fullNameOf(m.name)
               : null
@@ -588,6 +653,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             m.name = full
             m.label = 'PERSON'
           }
+          if (kind === 'PERSON') continue
           m.label = properNameType(
             m.name,
             m.label,

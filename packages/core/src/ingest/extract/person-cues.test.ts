@@ -20,6 +20,17 @@ describe('person cues', () => {
     )
   })
 
+  it('finds a person from a given name the tagger knows or from initials, never in a possessive', () => {
+    expect(personByCue('Wayne Gretzky', 'played with ', '.', none, noPlace, true)).toBe(
+      'Wayne Gretzky',
+    )
+    expect(personByCue('Wayne Gretzky', 'played with ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('N. C. Wyeth', 'known as ', ',', none, noPlace)).toBe('N. C. Wyeth')
+    expect(
+      personByCue("William Shakespeare's Pericles", 'in ', '.', none, noPlace, true),
+    ).toBeNull()
+  })
+
   it('finds each person of a list after a plural role', () => {
     expect(personByCue('Raf Vallone', 'the daughter of actors ', '.', none, noPlace)).toBe(
       'Raf Vallone',

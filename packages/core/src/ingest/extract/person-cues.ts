@@ -28,8 +28,14 @@ const ROLE_BEFORE = new RegExp(
   'u',
 )
 
-/** One word of a person name: a capital, then letters (accents, apostrophes and hyphens allowed). */
+/**
+ * One word of a person name: a capital, then letters (accents, apostrophes and hyphens allowed), and no
+ * possessive ("William Shakespeare's Pericles" names a play).
+ */
 const NAME_WORD = /^\p{Lu}[\p{L}'’-]*\.?$/u
+const POSSESSIVE = /['’]s?$/u
+/** A word of initials: "C.", "J.R.R.". */
+const INITIALS = /^(?:\p{Lu}\.)+$/u
 
 /**
  * The person a capitalised concept phrase names, or null when nothing marks it as a person. `before` and
@@ -42,13 +48,18 @@ export function personByCue(
   after: string,
   standalone: ReadonlySet<string>,
   isPlace: (name: string) => boolean,
+  givenName = false,
 ): string | null {
   if (!isProperPhrase(name)) return null
   const bare = stripTitles(name)
   const titled = bare !== name || /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/.test(before)
   const words = bare.split(/\s+/)
-  if (words.length < 2 || words.length > 3 || !words.every((w) => NAME_WORD.test(w))) return null
+  if (words.length < 2 || words.length > 3) return null
+  if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE.test(w))) return null
   if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
-  if (titled || LIFE_SPAN.test(after) || ROLE_BEFORE.test(before)) return bare
+  // "N. C. Wyeth", "A. R. Rahman": initials before a surname.
+  const initialled = words.slice(0, -1).every((w) => INITIALS.test(w))
+  if (titled || givenName || initialled || LIFE_SPAN.test(after) || ROLE_BEFORE.test(before))
+    return bare
   return standalone.has(words.at(-1)!.toLowerCase()) ? bare : null
 }
