@@ -98,6 +98,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('PLACE:Guilderland')
   })
 
+  it("takes a country's nationality adjective and a capitalised US for places", async () => {
+    const found = await names(
+      'Roketsan is a major Turkish weapons manufacturer. Astley is a British singer. ' +
+        'She was a Swedish politician, and he an American actor from the US. Let us go.',
+    )
+    for (const place of ['Turkish', 'British', 'Swedish', 'American', 'US'])
+      expect(found).toContain(`PLACE:${place}`)
+    // The pronoun stays no entity.
+    expect(found.some((n) => /:us$/.test(n))).toBe(false)
+  })
+
   it('types organisations by their head word, and dates as dates, with no bare counts', async () => {
     const found = await names(
       'Alger served with the Royal Canadian Air Force from 1940 to 1945 and had four children.',

@@ -119,6 +119,25 @@ const NAMED: [tag: string, label: string][] = [
  * al., ACL 2019: nationalities are LOC), and is kept as a place even inside a phrase ("German skeleton racer").
  */
 const DEMONYM: [tag: string, label: string][] = [['Demonym', 'PLACE']]
+/**
+ * Countries' one-word nationality adjectives compromise 14.17's lexicon does not tag `Demonym` ("British",
+ * "Spanish", "Turkish", "Soviet"; it knows "American", "German", "Italian"), checked word by word against it
+ * (benchmarks/LOG.md, 2026-12-01). Taken as demonyms where written with their capital.
+ */
+const MORE_DEMONYMS = new Set(
+  (
+    'Andorran Argentinian Azerbaijani Bahamian Bahraini Barbadian Belizean Beninese Bhutanese Botswanan ' +
+    'British Bruneian Burkinabe Burmese Burundian Cypriot Danish English Eritrean Fijian Finnish Gabonese ' +
+    'Grenadian Guinean Guyanese Irish Kyrgyz Laotian Luxembourgish Malawian Maldivian Malian Maltese ' +
+    'Mauritanian Mauritian Moldovan Monegasque Montenegrin Mozambican Nepalese Nepali Polish Salvadoran ' +
+    'Slovenian Somali Spanish Surinamese Swazi Swedish Tajik Tanzanian Togolese Tongan Turkish Uruguayan ' +
+    'Uzbek Yemeni Antiguan Comorian Djiboutian Kittitian Basotho Liechtensteiner Marshallese Micronesian ' +
+    'Nauruan Palauan Sammarinese Santomean Seychellois Tuvaluan Vanuatuan Vincentian Tobagonian Timorese ' +
+    'Kosovar Equatoguinean Papuan Soviet Yugoslav Czechoslovak'
+  ).split(' '),
+)
+const tagged = (t: Term, tag: string) =>
+  has(t, tag) || (tag === 'Demonym' && MORE_DEMONYMS.has(t.text))
 const BREAKS_AFTER = /[,.;:!?()"“”]/
 /**
  * Whether a phrase ends after term `t`: at punctuation, except the period of an abbreviation ("Dr.",
@@ -189,7 +208,9 @@ function mention(
   const cleaned = clean(raw)
   const name = oneLine(cleaned)
   const start = from - base + lead + Math.max(0, raw.indexOf(name.split(' ')[0] ?? ''))
-  if (name.length <= 1 || PRONOUNS.has(name.toLowerCase())) return null
+  // "US" in capitals, which the tagger read as a place, is the country, not the pronoun.
+  const country = label === 'PLACE' && /^\p{Lu}+$/u.test(name)
+  if (name.length <= 1 || (PRONOUNS.has(name.toLowerCase()) && !country)) return null
   if (isInterjection(name, text, base, base + start)) return null
   return { name, label, start, end: start + cleaned.length }
 }
@@ -199,11 +220,11 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
   const out: Mention[] = []
   for (const [tag, label] of kinds) {
     for (let i = 0; i < terms.length; i++) {
-      if (!has(terms[i]!, tag)) continue
+      if (!tagged(terms[i]!, tag)) continue
       let j = i
       while (
         j + 1 < terms.length &&
-        has(terms[j + 1]!, tag) &&
+        tagged(terms[j + 1]!, tag) &&
         !possessor(terms[j]!, terms[j + 1]) &&
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
