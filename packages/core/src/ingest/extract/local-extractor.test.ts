@@ -205,6 +205,15 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => n.includes('C. Patients'))).toBe(false)
   })
 
+  it('takes the name of a "Qualifier kind Name" phrase as a mention of its own, beside the phrase', async () => {
+    const found = await names(
+      'Surreal is a song by Japanese recording artist Ayumi Hamasaki. He joined English football club Everton.',
+    )
+    expect(found).toContain('CONCEPT:Japanese recording artist Ayumi Hamasaki')
+    expect(found).toContain('PERSON:Ayumi Hamasaki')
+    expect(found).toContain('ORGANIZATION:Everton')
+  })
+
   it('takes a possessor without its ending, and keeps a possessive inside a name', async () => {
     const found = await names(
       "He served in Boris Yeltsin's administration. Elves live in J.R.R. Tolkien's fictional universe. " +

@@ -414,6 +414,28 @@ function properPart(c: Mention): Mention {
   return { name, label, start, end: start + name.length }
 }
 
+/**
+ * The name at the end of a "Qualifier kind Name" phrase ("Japanese recording artist Ayumi Hamasaki",
+ * "English football club Everton"), which stays whole as a concept (`properPart`): the name is a mention
+ * of its own too, typed an organisation by an organisation head, else left to the person cues (a role noun
+ * before it makes a person).
+ */
+function titledName(c: Mention): Mention | null {
+  const words = c.name.split(' ')
+  const cap = (w: string) => /^\p{Lu}/u.test(w)
+  if (c.label !== 'CONCEPT' || !cap(words[0]!)) return null
+  let i = words.length
+  while (i > 0 && cap(words[i - 1]!)) i--
+  if (i === 0 || i === words.length || !/^\p{Ll}/u.test(words[i - 1]!)) return null
+  if (!words.slice(0, i).some((w) => /^\p{Ll}/u.test(w))) return null
+  const kind = words[i - 1]!
+  const organization = isOrganizationHead(kind)
+  if (words.length - i < 2 && !organization) return null
+  const name = words.slice(i).join(' ')
+  const start = c.start + c.name.lastIndexOf(name)
+  return { name, label: organization ? 'ORGANIZATION' : 'CONCEPT', start, end: start + name.length }
+}
+
 /** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */
 function firstVerb(
   text: string,
@@ -559,6 +581,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (!typed && covered.length === 1 && covered[0]!.name === c.name) continue
             if (!typed && covered.length > 0 && !capitalised) continue
             mentions.push(c)
+            const titled = titledName(c)
+            if (titled !== null) mentions.push(titled)
           }
           for (const n of named)
             if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
