@@ -105,8 +105,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     )
     for (const place of ['Turkish', 'British', 'Swedish', 'American', 'US'])
       expect(found).toContain(`PLACE:${place}`)
-    // The pronoun stays no entity.
+    // The pronoun stays no entity, and a language is no place.
     expect(found.some((n) => /:us$/.test(n))).toBe(false)
+    const language = await names(
+      'It uses English stopwords and works for languages other than English. The Spanish translation followed.',
+    )
+    expect(language.filter((n) => n.startsWith('PLACE:'))).toEqual([])
   })
 
   it('types organisations by their head word, and dates as dates, with no bare counts', async () => {

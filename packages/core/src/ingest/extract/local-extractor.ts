@@ -136,6 +136,26 @@ const MORE_DEMONYMS = new Set(
     'Kosovar Equatoguinean Papuan Soviet Yugoslav Czechoslovak'
   ).split(' '),
 )
+/** A linguistic noun after a nationality adjective: "English stopwords", "the Spanish translation". */
+const LANGUAGE_NOUN =
+  /^\s*(?:-\s*)?(?:language|stopwords?|words?|inflections?|grammar|spelling|translations?|text|dub|dubbed|subtitles?|dialects?|speakers?|speaking|alphabet|pronunciation|vocabulary|stemmer|lyrics)\b/i
+/**
+ * A preposition or verb of speaking before an adjective that ends its phrase: "written in English.",
+ * "other than English".
+ */
+const LANGUAGE_BEFORE = /\b(?:in|into|than|speaks?|spoke|spoken|speaking|learn|learned|learnt)\s+$/i
+/**
+ * Whether a nationality adjective names a language there, not a country: before a linguistic noun, or
+ * ending its phrase after "in", "into", "than" or a verb of speaking ("languages other than English").
+ */
+function namesLanguage(sentence: string, d: Mention): boolean {
+  const after = sentence.slice(d.end)
+  if (LANGUAGE_NOUN.test(after)) return true
+  return (
+    LANGUAGE_BEFORE.test(sentence.slice(0, d.start)) &&
+    /^\s*(?:[,.;:!?)|]|and\b|or\b|$)/.test(after)
+  )
+}
 const tagged = (t: Term, tag: string) =>
   has(t, tag) || (tag === 'Demonym' && MORE_DEMONYMS.has(t.text))
 const BREAKS_AFTER = /[,.;:!?()"“”]/
@@ -588,6 +608,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
               mentions.push(n)
           for (const d of namedMentions(passage.text, s.terms, base, DEMONYM)) {
+            if (namesLanguage(sentence, d)) continue
             const same = mentions.find((m) => m.start === d.start && m.end === d.end)
             if (same === undefined) mentions.push(d)
             else if (same.label === 'CONCEPT') same.label = d.label
