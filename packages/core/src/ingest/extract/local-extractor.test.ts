@@ -262,6 +262,15 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /[()]/.test(n))).toBe(false)
   })
 
+  it("takes a turn's speaker for a person in every turn, and a label that is a common word for no one", async () => {
+    const speakers = async (text: string) =>
+      (await run(text)).entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)
+    // compromise reads "Tim:" before "The" as an interjection; the label alone is a name.
+    expect(await speakers('Tim: The Wolves are solid.')).toEqual(['Tim'])
+    expect(await speakers("Caroline: I love Melanie's kids.")).toEqual(['Caroline', 'Melanie'])
+    expect(await speakers('Note: this is slow.')).toEqual([])
+  })
+
   it('takes no interjection of chat as an entity, nor a greeting into a name', async () => {
     const graph = await run('Nate: Thanks Nate! Cool, here it is. Congrats on the win! Great job.')
     const found = graph.entities.filter((e) => !e.labels.includes('EVENT'))

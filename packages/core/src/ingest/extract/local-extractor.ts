@@ -456,6 +456,38 @@ function titledName(c: Mention): Mention | null {
   return { name, label: organization ? 'ORGANIZATION' : 'CONCEPT', start, end: start + name.length }
 }
 
+/** A speaker's label opening a conversation turn: "Caroline: ...", "Dr. Lee: ...". */
+const SPEAKER_LABEL = /^((?:\p{Lu}[\p{L}'.-]*\s+){0,2}\p{Lu}[\p{L}'.-]*):\s/u
+/** Whether compromise reads a label alone as a person's name, by label (labels repeat turn after turn). */
+const personLabels = new Map<string, boolean>()
+function isPersonLabel(label: string): boolean {
+  let person = personLabels.get(label)
+  if (person === undefined) {
+    const terms = parse(label).flatMap((s) => s.terms)
+    person = terms.length > 0 && terms.every((t) => has(t, 'Person'))
+    if (personLabels.size >= 1000) personLabels.clear()
+    personLabels.set(label, person)
+  }
+  return person
+}
+
+/**
+ * The speaker of a conversation turn: a label opening the passage ("Tim: The Wolves are solid") that
+ * compromise, reading it alone, takes for a person's name. In the turn compromise often reads it as an
+ * interjection ("Tim:" and "Caroline:" before some words), so a speaker was a person in some of their
+ * turns and nothing in others. A label that is a common word ("Note:", "Summary:", "User:") is no one.
+ */
+function speakerOf(sentence: string): Mention | null {
+  const label = SPEAKER_LABEL.exec(sentence)?.[1]
+  if (label === undefined || !isPersonLabel(label)) return null
+  return {
+    name: stripTitles(label),
+    label: 'PERSON',
+    start: label.length - stripTitles(label).length,
+    end: label.length,
+  }
+}
+
 /** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */
 function firstVerb(
   text: string,
@@ -634,6 +666,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions = mentions.filter(
             (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence, 0, m.start),
           )
+          const speaker = base === 0 ? speakerOf(sentence) : null
+          if (speaker !== null) {
+            mentions = mentions.filter((m) => m.start > speaker.end)
+            mentions.push(speaker)
+          }
           // A name the text defines takes that kind, here and at its other mentions (second pass).
           for (const m of mentions) {
             if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
