@@ -75,8 +75,8 @@ export const LEADING_GREETING = new RegExp(
   'iu',
 )
 
-/** A speaker's label opening a conversation turn: "Caroline:", "Dr. Lee:". */
-const SPEAKER = /^\s*(?:\p{Lu}[\p{L}'.-]*\s+){0,2}\p{Lu}[\p{L}'.-]*:\s+/u
+/** A speaker's label opening a conversation turn ("Caroline:", "Dr. Lee:"); group 1 is the label. */
+export const SPEAKER = /^\s*((?:\p{Lu}[\p{L}'.-]*\s+){0,2}\p{Lu}[\p{L}'.-]*):\s+/u
 
 /**
  * Whether `before`, the text of a sentence up to a word, holds no content: nothing but a speaker's label,

@@ -19,10 +19,10 @@ import {
   properNameType,
 } from './proper-name-type.js'
 import { definedKind, definedLabel, type DefinedKind } from './definition-cues.js'
-import { personByCue } from './person-cues.js'
+import { POSSESSIVE_ENDING, personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
-import { INTERJECTIONS, LEADING_GREETING, opensUtterance } from './closed-class-words.js'
+import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 
 interface Mention {
@@ -187,8 +187,6 @@ const isInitial = (terms: Term[], k: number, first: number) =>
 const onlyTitles = (terms: Term[], first: number, last: number) =>
   terms.slice(first, last + 1).every((t) => has(t, 'Honorific'))
 
-/** The ending of a possessive: "Tolkien's", "Mercedes'". */
-const POSSESSIVE_ENDING = /(?<=\p{L})['’]s?$/u
 /**
  * Whether `t` is a named possessor: a capitalised possessive before no capitalised word. A phrase ends
  * there and the name is the possessor without its ending ("Boris Yeltsin's administration" names "Boris
@@ -411,27 +409,31 @@ function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
 function properPart(c: Mention): Mention {
   const words = c.name.split(' ')
   const cap = (w: string) => /^\p{Lu}/u.test(w)
-  let name: string | null = null
-  let kind: string | undefined
-  if (!cap(words[0]!)) {
-    let i = words.length
-    while (i > 0 && cap(words[i - 1]!)) i--
-    // "2010 Winter Olympics": a number before a name is part of it, not a kind.
-    if (i === 0 || i === words.length || !/^\p{Ll}/u.test(words[i - 1]!)) return c
-    kind = words[i - 1]
-    if (words.length - i < 2 && !isOrganizationHead(kind!)) return c
-    name = words.slice(i).join(' ')
-  } else {
-    let i = 0
-    while (i < words.length && cap(words[i]!)) i++
-    if (i === words.length || words.slice(i).some(cap)) return c
-    // "Canada team", "Liverpool club": a place names what it owns, so the head types nothing here.
-    kind = undefined
-    name = words.slice(0, i).join(' ')
-  }
-  const start = c.start + c.name.indexOf(name)
-  const label = kind !== undefined && isOrganizationHead(kind) ? 'ORGANIZATION' : c.label
-  return { name, label, start, end: start + name.length }
+  if (!cap(words[0]!)) return nameAfterKind(c) ?? c
+  let i = 0
+  while (i < words.length && cap(words[i]!)) i++
+  if (i === words.length || words.slice(i).some(cap)) return c
+  // "Canada team", "Liverpool club": a place names what it owns, so the head types nothing here.
+  const name = words.slice(0, i).join(' ')
+  return { name, label: c.label, start: c.start, end: c.start + name.length }
+}
+
+/**
+ * The capitalised name ending a phrase after a lower-case kind word ("bassist Tim Commerford", "band
+ * Ladytron"), typed an organisation after an organisation head; a one-word name only there. Null when
+ * the phrase does not end so.
+ */
+function nameAfterKind(c: Mention): Mention | null {
+  const words = c.name.split(' ')
+  let i = words.length
+  while (i > 0 && /^\p{Lu}/u.test(words[i - 1]!)) i--
+  // "2010 Winter Olympics": a number before a name is part of it, not a kind.
+  if (i === 0 || i === words.length || !/^\p{Ll}/u.test(words[i - 1]!)) return null
+  const organization = isOrganizationHead(words[i - 1]!)
+  if (words.length - i < 2 && !organization) return null
+  const name = words.slice(i).join(' ')
+  const start = c.start + c.name.length - name.length
+  return { name, label: organization ? 'ORGANIZATION' : c.label, start, end: start + name.length }
 }
 
 /**
@@ -440,24 +442,9 @@ function properPart(c: Mention): Mention {
  * of its own too, typed an organisation by an organisation head, else left to the person cues (a role noun
  * before it makes a person).
  */
-function titledName(c: Mention): Mention | null {
-  const words = c.name.split(' ')
-  const cap = (w: string) => /^\p{Lu}/u.test(w)
-  if (c.label !== 'CONCEPT' || !cap(words[0]!)) return null
-  let i = words.length
-  while (i > 0 && cap(words[i - 1]!)) i--
-  if (i === 0 || i === words.length || !/^\p{Ll}/u.test(words[i - 1]!)) return null
-  if (!words.slice(0, i).some((w) => /^\p{Ll}/u.test(w))) return null
-  const kind = words[i - 1]!
-  const organization = isOrganizationHead(kind)
-  if (words.length - i < 2 && !organization) return null
-  const name = words.slice(i).join(' ')
-  const start = c.start + c.name.lastIndexOf(name)
-  return { name, label: organization ? 'ORGANIZATION' : 'CONCEPT', start, end: start + name.length }
-}
+const titledName = (c: Mention): Mention | null =>
+  c.label === 'CONCEPT' && /^\p{Lu}/u.test(c.name) ? nameAfterKind(c) : null
 
-/** A speaker's label opening a conversation turn: "Caroline: ...", "Dr. Lee: ...". */
-const SPEAKER_LABEL = /^((?:\p{Lu}[\p{L}'.-]*\s+){0,2}\p{Lu}[\p{L}'.-]*):\s/u
 /** Whether compromise reads a label alone as a person's name, by label (labels repeat turn after turn). */
 const personLabels = new Map<string, boolean>()
 function isPersonLabel(label: string): boolean {
@@ -478,14 +465,11 @@ function isPersonLabel(label: string): boolean {
  * turns and nothing in others. A label that is a common word ("Note:", "Summary:", "User:") is no one.
  */
 function speakerOf(sentence: string): Mention | null {
-  const label = SPEAKER_LABEL.exec(sentence)?.[1]
-  if (label === undefined || !isPersonLabel(label)) return null
-  return {
-    name: stripTitles(label),
-    label: 'PERSON',
-    start: label.length - stripTitles(label).length,
-    end: label.length,
-  }
+  const found = SPEAKER.exec(sentence)
+  if (found === null || !isPersonLabel(found[1]!)) return null
+  const end = found[0].indexOf(found[1]!) + found[1]!.length
+  const name = stripTitles(found[1]!)
+  return { name, label: 'PERSON', start: end - name.length, end }
 }
 
 /** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */

@@ -33,7 +33,8 @@ const ROLE_BEFORE = new RegExp(
  * possessive ("William Shakespeare's Pericles" names a play).
  */
 const NAME_WORD = /^\p{Lu}[\p{L}'’-]*\.?$/u
-const POSSESSIVE = /['’]s?$/u
+/** The ending of a possessive: "Tolkien's", "Mercedes'". */
+export const POSSESSIVE_ENDING = /(?<=\p{L})['’]s?$/u
 /** A word of initials: "C.", "J.R.R.". */
 const INITIALS = /^(?:\p{Lu}\.)+$/u
 
@@ -55,7 +56,7 @@ export function personByCue(
   const titled = bare !== name || /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/.test(before)
   const words = bare.split(/\s+/)
   if (words.length < 2 || words.length > 3) return null
-  if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE.test(w))) return null
+  if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return null
   if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
   // "N. C. Wyeth", "A. R. Rahman": initials before a surname.
   const initialled = words.slice(0, -1).every((w) => INITIALS.test(w))
