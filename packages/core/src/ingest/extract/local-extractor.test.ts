@@ -367,6 +367,19 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(legsOf(admired)).toContain(key('Anna Berg'))
   })
 
+  it('relates the subject of the main clause after an opening clause that names none', async () => {
+    const graph = await run(
+      'Born in Warsaw, Marie Curie moved to Paris. Having won the race, John celebrated with Mary. ' +
+        'Check the docs, then run the server.',
+    )
+    const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
+    expect(
+      graph.relationships.map((r) => `${name(r.subjectKey)} -${r.name}-> ${name(r.objectKey)}`),
+    ).toEqual(['Marie Curie -MOVED-> Paris', 'John -CELEBRATED-> Mary'])
+    // An edge, no event node: the retrieval walk reads the nodes a passage mentions.
+    expect(graph.entities.filter((e) => e.labels.includes('EVENT'))).toEqual([])
+  })
+
   it('ties a sentence opening with a definite description to the first thing a text about no person names', async () => {
     const graph = await run(
       'Polar Music is a Swedish record label. The label signed ABBA in Stockholm in 1972.',

@@ -472,19 +472,24 @@ function speakerOf(sentence: string): Mention | null {
   return { name, label: 'PERSON', start: end - name.length, end }
 }
 
-/** The first verb group (auxiliaries, modals, negation and the verb) of a sentence. */
-function firstVerb(
-  text: string,
-  terms: Term[],
-  base: number,
-): { text: string; start: number; end: number } | null {
+interface VerbGroup {
+  text: string
+  start: number
+  end: number
+}
+
+/**
+ * The first verb group (auxiliaries, modals, negation and the verb) of a sentence, or of its terms from
+ * index `from` on.
+ */
+function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGroup | null {
   const verbal = (t: Term) =>
     (has(t, 'Verb') || has(t, 'Auxiliary') || has(t, 'Modal') || has(t, 'Negative')) &&
     !isPunctuation(t)
-  const i = terms.findIndex((t) => has(t, 'Verb'))
+  const i = terms.findIndex((t, k) => k >= from && has(t, 'Verb'))
   if (i < 0) return null
   let first = i
-  while (first > 0 && verbal(terms[first - 1]!) && !BREAKS_AFTER.test(terms[first - 1]!.post))
+  while (first > from && verbal(terms[first - 1]!) && !BREAKS_AFTER.test(terms[first - 1]!.post))
     first--
   let last = i
   while (
@@ -493,10 +498,38 @@ function firstVerb(
     !BREAKS_AFTER.test(terms[last]!.post)
   )
     last++
-  const from = terms[first]!.offset.start
-  const to = terms[last]!.offset.start + terms[last]!.offset.length
-  return { text: text.slice(from, to), start: from - base, end: to - base }
+  const start = terms[first]!.offset.start
+  const end = terms[last]!.offset.start + terms[last]!.offset.length
+  return { text: text.slice(start, end), start: start - base, end: end - base }
 }
+
+/**
+ * The main clause's verb group when the sentence opens with a clause of its own ("Born in Warsaw, Marie
+ * Curie moved to Paris", "Having won the race, John celebrated"): the first verb group after the comma
+ * that closes the opening clause (whose verb group is `opening`). Null when no comma or verb follows.
+ */
+function mainClauseVerb(
+  text: string,
+  terms: Term[],
+  base: number,
+  opening: VerbGroup,
+): VerbGroup | null {
+  const comma = terms.findIndex((t) => t.offset.start - base >= opening.end - 1 && /,/.test(t.post))
+  return comma < 0 ? null : firstVerb(text, terms, base, comma + 1)
+}
+
+/** The mentions from offset `from` on (each with its index) other than `subjectKey`'s. */
+const mentionsAfter = (
+  mentions: readonly Mention[],
+  keys: readonly string[],
+  from: number,
+  subjectKey: string | undefined,
+) =>
+  mentions.map((m, i) => ({ m, i })).filter(({ m, i }) => m.start >= from && keys[i] !== subjectKey)
+
+/** What a verb targets: the first mention after it that is no place, or else the first place. */
+const objectOf = <T extends { m: Mention }>(after: readonly T[]): T | undefined =>
+  after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
 
 /**
  * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
@@ -832,10 +865,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (verb !== null && subjectKey !== null) {
             // What the subject does to itself is no event: "Albert Einstein admired her; Einstein later
             // wrote ..." made "Albert Einstein admired Albert Einstein".
-            const after = mentions
-              .map((m, i) => ({ m, i }))
-              .filter(({ m, i }) => m.start >= verb.end && keys[i] !== subjectKey)
-            const object = after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
+            const after = mentionsAfter(mentions, keys, verb.end, subjectKey)
+            const object = objectOf(after)
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
@@ -903,6 +934,30 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   addLeg(topic, 'INVOLVED')
                 }
             }
+          }
+
+          // "Born in Warsaw, Marie Curie moved to Paris": a sentence whose opening clause names no subject
+          // relates its main clause's subject (the last name before that clause's verb) to the first
+          // thing named after the verb, by an edge and no event node, as place statements do below.
+          const main =
+            verb !== null && subjectKey === null && placeSubject < 0
+              ? mainClauseVerb(passage.text, terms, base, verb)
+              : null
+          if (main !== null) {
+            const opener = sentence.slice(0, main.start).lastIndexOf(',')
+            const subject = mentions.findLastIndex(
+              (m) => m.start > opener && m.end <= main.start && m.label !== 'PLACE',
+            )
+            const object = objectOf(mentionsAfter(mentions, keys, main.end, keys[subject]))
+            const mainVerb = oneLine(clean(main.text)).toLowerCase()
+            if (subject >= 0 && object !== undefined && /[a-z]/.test(mainVerb))
+              relationships.push({
+                subjectKey: keys[subject]!,
+                objectKey: keys[object.i]!,
+                name: predicateName(mainVerb),
+                description: sentence.trim(),
+                passageIds: [passage.id],
+              })
           }
 
           // "Foots Creek is an unincorporated community in Jackson County, in ... Oregon": no event, the
