@@ -108,9 +108,25 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     // The pronoun stays no entity, and a language is no place.
     expect(found.some((n) => /:us$/.test(n))).toBe(false)
     const language = await names(
-      'It uses English stopwords and works for languages other than English. The Spanish translation followed.',
+      'It uses English stopwords and works for languages other than English. The Spanish translation followed. ' +
+        'The novel was written in Spanish by Cervantes. She sang in French at the festival.',
     )
     expect(language.filter((n) => n.startsWith('PLACE:'))).toEqual([])
+  })
+
+  it('relates a passive verb\'s agent after "by", and names the event with it', async () => {
+    const graph = await run(
+      'Don Quixote was written in Spanish by Miguel de Cervantes. The film was directed by Ang Lee.',
+    )
+    const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT'))
+    expect(events.map((e) => e.name)).toEqual([
+      'Don Quixote was written by Miguel de Cervantes',
+      'film was directed by Ang Lee',
+    ])
+    expect(
+      graph.relationships.filter((r) => r.name === 'TARGETED').map((r) => name(r.objectKey)),
+    ).toEqual(['Miguel de Cervantes', 'Ang Lee'])
   })
 
   it('types organisations by their head word, and dates as dates, with no bare counts', async () => {

@@ -30,6 +30,8 @@ interface Mention {
   label: string
   start: number
   end: number
+  /** A nationality adjective naming a language there (`namesLanguage`): never typed a place. */
+  language?: boolean
 }
 
 type Entity = ExtractedGraph['entities'][number]
@@ -153,7 +155,7 @@ function namesLanguage(sentence: string, d: Mention): boolean {
   if (LANGUAGE_NOUN.test(after)) return true
   return (
     LANGUAGE_BEFORE.test(sentence.slice(0, d.start)) &&
-    /^\s*(?:[,.;:!?)|]|and\b|or\b|$)/.test(after)
+    /^\s*(?:[,.;:!?)|]|(?:and|or|by|for|with|from|as|at|on|in|to|until|since)\b|$)/.test(after)
   )
 }
 const tagged = (t: Term, tag: string) =>
@@ -518,6 +520,11 @@ function mainClauseVerb(
   return comma < 0 ? null : firstVerb(text, terms, base, comma + 1)
 }
 
+/** A verb group in the passive voice: a form of "be" or "get" before a participle (no "-ing" form). */
+const PASSIVE = /\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\S+\s+)*(?!\S*ing$)\S+$/
+/** "by" (and an article) right before the mention: the agent of a passive verb. */
+const AGENT_BEFORE = /\bby\s+(?:the\s+|a\s+|an\s+)?$/i
+
 /** The mentions from offset `from` on (each with its index) other than `subjectKey`'s. */
 const mentionsAfter = (
   mentions: readonly Mention[],
@@ -657,8 +664,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
               mentions.push(n)
           for (const d of namedMentions(passage.text, s.terms, base, DEMONYM)) {
-            if (namesLanguage(sentence, d)) continue
             const same = mentions.find((m) => m.start === d.start && m.end === d.end)
+            if (namesLanguage(sentence, d)) {
+              if (same !== undefined) same.language = true
+              continue
+            }
             if (same === undefined) mentions.push(d)
             else if (same.label === 'CONCEPT') same.label = d.label
           }
@@ -773,7 +783,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             m.name = full
             m.label = 'PERSON'
           }
-          if (kind === 'PERSON') continue
+          if (kind === 'PERSON' || m.language === true) continue
           m.label = properNameType(
             m.name,
             m.label,
@@ -866,14 +876,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             // What the subject does to itself is no event: "Albert Einstein admired her; Einstein later
             // wrote ..." made "Albert Einstein admired Albert Einstein".
             const after = mentionsAfter(mentions, keys, verb.end, subjectKey)
-            const object = objectOf(after)
+            // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
+            const agent = PASSIVE.test(verbText)
+              ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(verb.end, m.start)))
+              : undefined
+            const object = agent ?? objectOf(after)
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${subject.name} ${verbText} ${object.m.name}`,
+                name: `${subject.name} ${verbText} ${agent === undefined ? '' : 'by '}${object.m.name}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: verbText },
