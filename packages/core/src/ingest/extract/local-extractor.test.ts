@@ -248,6 +248,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /['’]s?$/.test(n))).toBe(false)
   })
 
+  it("names an event by the whole phrase its object's possessive opens", async () => {
+    const graph = await run(
+      "The Wolves are LeBron's favourite team. Melanie painted Caroline's new house last week.",
+    )
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    expect(events).toEqual([
+      "Wolves are LeBron's favourite team",
+      "Melanie painted Caroline's new house",
+    ])
+  })
+
   it('takes no bare number in a date for a date, nor a range of decimals for hours', async () => {
     const decimals = await run(
       'The index loaded in 0.33-0.38 s. The speed-up was 1.09 to 1.19 on that host.',

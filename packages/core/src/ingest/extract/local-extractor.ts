@@ -520,6 +520,33 @@ function mainClauseVerb(
   return comma < 0 ? null : firstVerb(text, terms, base, comma + 1)
 }
 
+/**
+ * The phrase a possessor mention opens, as written ("LeBron's favourite team" for the mention "LeBron"):
+ * what an event's name calls its object, since the possessed noun is no mention of its own
+ * (`nounPhrases`). The mention's own name when no possessive ending follows it.
+ */
+function possessedPhrase(text: string, terms: Term[], base: number, m: Mention): string {
+  const k = terms.findIndex(
+    (t, i) =>
+      t.offset.start - base < m.end &&
+      t.offset.start + t.offset.length - base >= m.end &&
+      possessor(t, terms[i + 1]),
+  )
+  if (k < 0) return m.name
+  let j = k
+  while (
+    j + 1 < terms.length &&
+    nominal(terms[j + 1]!) &&
+    (j === k || !endsPhrase(terms[j]!, terms[j + 1]))
+  )
+    j++
+  // The phrase ends on its last noun ("LeBron's new", cut at a verb the tagger missed, is no phrase).
+  while (j > k && !has(terms[j]!, 'Noun')) j--
+  if (j === k) return m.name
+  const end = terms[j]!.offset.start + terms[j]!.offset.length
+  return oneLine(clean(text.slice(base + m.start, end)))
+}
+
 /** A verb group in the passive voice: a form of "be" or "get" before a participle (no "-ing" form). */
 const PASSIVE = /\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\S+\s+)*(?!\S*ing$)\S+$/
 /** "by" (and an article) right before the mention: the agent of a passive verb. */
@@ -887,7 +914,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${subject.name} ${verbText} ${agent === undefined ? '' : 'by '}${object.m.name}`,
+                name: `${subject.name} ${verbText} ${agent === undefined ? '' : 'by '}${possessedPhrase(passage.text, terms, base, object.m)}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: verbText },
