@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NICKNAME, PersonNames, stripTitles } from './coreference.js'
+import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
 
 describe('person-name coreference', () => {
   it('maps a surname, a first name and a nickname to the full name', () => {
@@ -24,5 +24,18 @@ describe('person-name coreference', () => {
     expect(stripTitles('Vice Admiral Robert Ghormley')).toBe('Robert Ghormley')
     const [m] = [...'Wilfried "Willi" Schneider won.'.matchAll(NICKNAME)]
     expect([m![1], m![2], m![3]]).toEqual(['Wilfried', 'Willi', 'Schneider'])
+  })
+})
+
+describe('organisation-name coreference', () => {
+  it('maps a kind word alone to the last organisation named with it', () => {
+    const names = new OrganizationNames()
+    expect(names.fullNameOf('Council')).toBe('Council')
+    expect(names.fullNameOf('Calgary City Council')).toBe('Calgary City Council')
+    expect(names.fullNameOf('Council')).toBe('Calgary City Council')
+    expect(names.fullNameOf('Edmonton City Council')).toBe('Edmonton City Council')
+    expect(names.fullNameOf('Council')).toBe('Edmonton City Council')
+    // A word that names no kind of organisation is nobody's short name.
+    expect(names.fullNameOf('Microsoft')).toBe('Microsoft')
   })
 })

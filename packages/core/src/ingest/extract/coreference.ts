@@ -1,9 +1,14 @@
+import { isOrganizationHead } from './proper-name-type.js'
+
 /**
- * In-document coreference of person names: a later surname, first name or nickname stands for the full
- * name it is part of ("Schneider", "Willi" -> "Wilfried Schneider"), when exactly one full name of the
- * text contains it (the first named, when several do). The name-matching rule of rule-based coreference (the exact and relaxed string-match
- * sieves of Lee et al., "Deterministic coreference resolution based on entity-centric, precision-ranked
- * rules", Computational Linguistics 39(4), 2013), restricted to person names, with titles stripped.
+ * In-document coreference of person names: a later surname, first name or nickname stands for the
+ * full name it is part of ("Schneider", "Willi" -> "Wilfried Schneider"), when exactly one full
+ * name of the text contains it (the first named, when several do). The name-matching rule of
+ * rule-based coreference (the exact and relaxed string-match sieves of Lee et al., "Deterministic
+ * coreference resolution based on entity-centric, precision-ranked rules", Computational
+ * Linguistics 39(4), 2013), restricted to person names, with titles stripped; and, by that paper's
+ * head-match sieve, an organisation's kind word alone ("the Council") for the last organisation the
+ * text named with it (`OrganizationNames`).
  */
 
 const TITLES =
@@ -53,5 +58,25 @@ export class PersonNames {
     const clean = stripTitles(name)
     if (this.full.has(clean)) return clean
     return this.short.get(clean.toLowerCase()) ?? null
+  }
+}
+
+/**
+ * An organisation named by its kind word alone after its full name ("Calgary City Council ... the Council
+ * voted"): that name, as a later surname is the person's (`PersonNames`). The last organisation the text
+ * named with that last word, in text order; a kind word no earlier name ends with stays itself.
+ */
+export class OrganizationNames {
+  readonly #byHead = new Map<string, string>()
+
+  /** The full name `name` refers to; records `name` when it is a full name itself. */
+  fullNameOf(name: string): string {
+    const parts = words(name)
+    const head = parts.at(-1)!
+    if (parts.length > 1) {
+      this.#byHead.set(head, name)
+      return name
+    }
+    return isOrganizationHead(head) ? (this.#byHead.get(head) ?? name) : name
   }
 }

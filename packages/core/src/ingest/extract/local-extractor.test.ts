@@ -248,6 +248,16 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /['’]s?$/.test(n))).toBe(false)
   })
 
+  it("takes an organisation's kind word alone for the organisation named before with it", async () => {
+    const found = await names(
+      'Calgary City Council approved the plan. Later the Council voted against the Board.',
+    )
+    expect(found).toContain('ORGANIZATION:Calgary City Council')
+    expect(found).not.toContain('ORGANIZATION:Council')
+    // No organisation before it ends with "Board": it stays itself.
+    expect(found).toContain('ORGANIZATION:Board')
+  })
+
   it("names an event by the whole phrase its object's possessive opens", async () => {
     const graph = await run(
       "The Wolves are LeBron's favourite team. Melanie painted Caroline's new house last week.",

@@ -8,7 +8,7 @@ import { predicateName } from '../../model/relationship.js'
 import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
-import { NICKNAME, PersonNames, stripTitles } from './coreference.js'
+import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
 import {
   isEventOrWorkHead,
   isOrganizationHead,
@@ -788,6 +788,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let mainPerson: string | null = null
       let mainTopic: string | null = null
       let lastPassage: string | null = null
+      const organizations = new OrganizationNames()
       for (const { passage, base, sentence, terms, dates, mentions, masked } of read) {
         await pause()
         if (passage.id !== lastPassage) lastPerson = null
@@ -819,6 +820,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             (name) => places.has(name.toLowerCase()),
           )
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+          if (m.label === 'ORGANIZATION') m.name = organizations.fullNameOf(m.name)
         }
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
