@@ -138,6 +138,23 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /:four$/.test(n))).toBe(false)
   })
 
+  it('dates an event by a year alone after a preposition or in parentheses', async () => {
+    const graph = await run(
+      'Marie Curie moved to Paris in 1891. The band released the album Heroes (1977). ' +
+        'Curie married Pierre Curie on 26 July 1895. Curie hired 1500 assistants.',
+    )
+    const dated = graph.entities
+      .filter((e) => e.labels.includes('EVENT'))
+      .map((e) => [e.name, e.happenedAt])
+    expect(dated).toEqual([
+      ['Marie Curie moved Paris', '1891'],
+      ['band released album Heroes', '1977'],
+      ['Marie Curie married Pierre Curie', '1895-07-26'],
+      // A number of a year's size that no preposition or parenthesis dates by is a count.
+      ['Marie Curie hired 1500 assistants', null],
+    ])
+  })
+
   it('takes a range of counts for no date or time, and keeps times of day', async () => {
     const counts = await run(
       'Each source id holds 1 to 256 characters, and a page from 1 to 10 links.',

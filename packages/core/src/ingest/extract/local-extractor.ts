@@ -347,6 +347,18 @@ const DATE_WORDS =
   /^(?:from|to|until|till|since|between|and|the|early|late|mid|[-–,]|\d{1,2}(?:st|nd|rd|th)?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?)$/i
 /** A year (or a decade: "1990s") of the last millennium or this century. */
 const YEAR = /^(?:1\d{3}|20\d{2})s?$/
+/**
+ * A year the sentence dates itself by, when chrono-node reads no date in it ("moved to Paris in 1891",
+ * "the album Heroes (1977)"): the first year after "in", "since", "from", "during", "until", "by" or
+ * "of", or alone in parentheses, written as the year alone (ISO 8601's reduced precision, not a first of
+ * January the text never said). A number of that size elsewhere ("2000 people") is no year.
+ */
+function statedYear(sentence: string): string | null {
+  return STATED_YEAR.exec(sentence)?.[1] ?? null
+}
+const STATED_YEAR =
+  /(?:\b(?:in|since|from|during|until|till|by|of)\s+|\(\s*)(1\d{3}|20\d{2})(?![\d\p{L}]|\s*[-–]\s*\d)(?!\s+\p{Ll}+s\b)/iu
+
 /** Years with the words of a range around them ("from 1992 to 2002", "1997 - 8"): a date, not a count. */
 function isDateSpan(value: string): boolean {
   const tokens = value.split(/\s+/).filter((t) => t.length > 0)
@@ -920,7 +932,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: verbText },
-                happenedAt: date ? isoDate(date) : null,
+                happenedAt: date ? isoDate(date) : statedYear(sentence),
                 polarity: polarityOf(sentence),
                 passageIds: [passage.id],
               })
