@@ -20,6 +20,9 @@ describe('proper name types', () => {
     expect(properNameType('Union Square Park', 'PLACE', '', '', none)).toBe('PLACE')
     expect(properNameType('Hudson River', 'CONCEPT', '', '', none)).toBe('PLACE')
     expect(properNameType('2002 Winter Olympics', 'CONCEPT', 'at the ', '', none)).toBe('CONCEPT')
+    // A state named by its kind, which the tagger calls an organisation.
+    for (const name of ['Roman Empire', 'Dutch Republic', 'Umayyad Caliphate'])
+      expect(properNameType(name, 'ORGANIZATION', '', '', none), name).toBe('PLACE')
   })
 
   it('reads a sports club from its designator, before or after the name, even for a tagged person', () => {

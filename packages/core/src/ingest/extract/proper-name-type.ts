@@ -86,6 +86,11 @@ const PLACE_HEADS = new Set(
   ).split(' '),
 )
 
+/** Place heads that name a state: a name ending with one is a place, whatever the tagger said. */
+const REALM_HEADS = new Set(
+  'empire republic duchy principality caliphate sultanate khanate emirate'.split(' '),
+)
+
 /** Heads of named events, works and awards: capitalised, but neither a place nor an organisation. */
 const OTHER_HEADS = new Set(
   (
@@ -255,6 +260,9 @@ export function properNameType(
     return label
   if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
   if (words.length > 1 && ORGANIZATION_OPENERS.has(words[0]!)) return 'ORGANIZATION'
+  // A state named by its kind ("Roman Empire", "Dutch Republic"), which the tagger's lexicon calls an
+  // organisation, is a place.
+  if (words.length > 1 && REALM_HEADS.has(head)) return 'PLACE'
   // "University of Alberta", "Royal Bank of Scotland"; "House of Commons", "Washington House of
   // Representatives" and "House of Hohenzollern" (chambers, a dynasty), which the tagger takes for places.
   const ofHead = (w: string, i: number) =>
