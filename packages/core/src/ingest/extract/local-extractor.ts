@@ -351,7 +351,8 @@ const YEAR = /^(?:1\d{3}|20\d{2})s?$/
  * A year the sentence dates itself by, when chrono-node reads no date in it ("moved to Paris in 1891",
  * "the album Heroes (1977)"): the first year after "in", "since", "from", "during", "until", "by" or
  * "of", or alone in parentheses, written as the year alone (ISO 8601's reduced precision, not a first of
- * January the text never said). A number of that size elsewhere ("2000 people") is no year.
+ * January the text never said). A number of that size elsewhere ("hired 1500 assistants"), or before a
+ * plural noun ("in 1500 soldiers"), is no year.
  */
 function statedYear(sentence: string): string | null {
   return STATED_YEAR.exec(sentence)?.[1] ?? null
@@ -925,10 +926,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
+              const objectName = `${agent === undefined ? '' : 'by '}${possessedPhrase(passage.text, terms, base, object.m)}`
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${subject.name} ${verbText} ${agent === undefined ? '' : 'by '}${possessedPhrase(passage.text, terms, base, object.m)}`,
+                name: `${subject.name} ${verbText} ${objectName}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: verbText },
