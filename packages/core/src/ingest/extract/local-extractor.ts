@@ -493,6 +493,9 @@ interface VerbGroup {
   end: number
 }
 
+/** A verb group as events, edges and place statements name it: one line, lower case. */
+const verbName = (verb: VerbGroup) => oneLine(clean(verb.text)).toLowerCase()
+
 /**
  * The first verb group (auxiliaries, modals, negation and the verb) of a sentence, or of its terms from
  * index `from` on.
@@ -877,8 +880,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           let subjectKey: string | null = null
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
-          // The verb as events and place statements name it: one line, lower case.
-          const verbText = verb === null ? '' : oneLine(clean(verb.text)).toLowerCase()
+          const verbText = verb === null ? '' : verbName(verb)
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
@@ -1006,7 +1008,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               (m) => m.start > opener && m.end <= main.start && m.label !== 'PLACE',
             )
             const object = objectOf(mentionsAfter(mentions, keys, main.end, keys[subject]))
-            const mainVerb = oneLine(clean(main.text)).toLowerCase()
+            const mainVerb = verbName(main)
             if (subject >= 0 && object !== undefined && /[a-z]/.test(mainVerb))
               relationships.push({
                 subjectKey: keys[subject]!,
