@@ -286,6 +286,20 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it("names an event by its subject's possessive phrase, and the possessor only takes part", async () => {
+    const graph = await run("John's sister moved to Boston in 2001.")
+    const [event] = graph.entities.filter((e) => e.labels.includes('EVENT'))
+    expect(event!.name).toBe("John's sister moved Boston")
+    const john = graph.entities.find((e) => e.name === 'John')!
+    const edges = graph.relationships.filter(
+      (r) => r.subjectKey === john.key || r.objectKey === john.key,
+    )
+    // John did not move: his edge to the event is a participant's, not the verb's.
+    expect(edges.map((r) => [r.subjectKey, r.name, r.objectKey])).toEqual([
+      [event!.key, 'INVOLVED', john.key],
+    ])
+  })
+
   it('takes no bare number in a date for a date, nor a range of decimals for hours', async () => {
     const decimals = await run(
       'The index loaded in 0.33-0.38 s. The speed-up was 1.09 to 1.19 on that host.',

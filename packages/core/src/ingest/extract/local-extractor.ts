@@ -878,6 +878,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
           let subjectKey: string | null = null
+          // The subject's name in an event's: the phrase a possessor subject opens ("John's sister"), whose
+          // possessor takes part in the event rather than doing it. Null: the subject entity's name.
+          let possessedSubject: string | null = null
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
           const verbText = verb === null ? '' : verbName(verb)
@@ -885,9 +888,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const before = mentions
               .map((m, i) => ({ m, i }))
               .filter(({ m }) => m.end <= verb.start && m.label !== 'PLACE')
+            const last = before[before.length - 1]
+            if (last !== undefined) {
+              const phrase = possessedPhrase(passage.text, terms, base, last.m)
+              if (phrase !== last.m.name) possessedSubject = phrase
+            }
             subjectKey =
-              before.length > 0
-                ? keys[before[before.length - 1]!.i]!
+              last !== undefined
+                ? keys[last.i]!
                 : (firstWord === 'he' || firstWord === 'she') && mainPerson !== null
                   ? mainPerson
                   : SUBJECT_PRONOUNS.has(firstWord) || subjectPronounBefore(sentence, verb.start)
@@ -932,20 +940,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${subject.name} ${verbText} ${objectName}`,
+                name: `${possessedSubject ?? subject.name} ${verbText} ${objectName}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: verbText },
                 happenedAt: date ? isoDate(date) : statedYear(sentence),
                 polarity: polarityOf(sentence),
-                passageIds: [passage.id],
-              })
-              relationships.push({
-                subjectKey,
-                objectKey: eventKey,
-                name: predicateName(verbText),
-                description: sentence.trim(),
-                eventKey,
                 passageIds: [passage.id],
               })
               // A leg of the event: what it targeted, where it occurred, who else took part.
@@ -955,6 +955,17 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   objectKey,
                   name,
                   description: null,
+                  eventKey,
+                  passageIds: [passage.id],
+                })
+              // "John's sister moved to Boston": John took part; the verb is not his.
+              if (possessedSubject !== null) addLeg(subjectKey, 'INVOLVED')
+              else
+                relationships.push({
+                  subjectKey,
+                  objectKey: eventKey,
+                  name: predicateName(verbText),
+                  description: sentence.trim(),
                   eventKey,
                   passageIds: [passage.id],
                 })
