@@ -33,6 +33,18 @@ describe('proper name types', () => {
     expect(properNameType('AC Green', 'PERSON', '', '', none)).toBe('PERSON')
   })
 
+  it('takes no named event or award for a person, whatever given name it opens with', () => {
+    for (const name of [
+      'Summer Olympics',
+      'Grace Cup',
+      'Victoria Cross Award',
+      'Summer Games 2012',
+    ])
+      expect(properNameType(name, 'PERSON', 'hosted the ', '.', none), name).toBe('CONCEPT')
+    // Heads that are also surnames stay a person's.
+    expect(properNameType('Kathleen Battle', 'PERSON', '', ' sang', none)).toBe('PERSON')
+  })
+
   it('keeps a tagged person only when the phrase has a capital', () => {
     expect(properNameType('Marie Curie', 'PERSON', '', '', none)).toBe('PERSON')
     expect(properNameType('first woman', 'PERSON', 'She was the ', ' to win', none)).toBe('CONCEPT')

@@ -101,6 +101,17 @@ const OTHER_HEADS = new Set(
   ).split(' '),
 )
 
+/**
+ * Heads of named events and awards that are no one's surname: a name the tagger took for a person that
+ * ends with one ("Summer Olympics": "Summer" is a given name) is none. Not "battle", "show" or "book".
+ */
+const UNMISTAKABLE_OTHER_HEADS = new Set(
+  (
+    'olympics games championship championships cup war wars award awards prize festival tournament ' +
+    'treaty election elections revolution medal trophy massacre invasion'
+  ).split(' '),
+)
+
 /** Lower-case words a proper name may hold between capitalised ones ("University of Alberta"). */
 const CONNECTORS = new Set([
   'of',
@@ -235,8 +246,11 @@ export function properNameType(
   // (`UNMISTAKABLE_PLACE_HEADS`).
   const words = name.toLowerCase().split(/\s+/)
   const head = words.at(-1)!
+  const numbered = words.length > 1 && /^(?:[ivxlc]+|\d+)$/.test(head)
+  const kind = numbered ? words.at(-2)! : head
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
+    if (words.length > 1 && UNMISTAKABLE_OTHER_HEADS.has(kind)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
     return words.length > 1 &&
       (UNMISTAKABLE_ORGANIZATION_HEADS.has(head) || ORGANIZATION_OPENERS.has(words[0]!))
@@ -252,9 +266,8 @@ export function properNameType(
     return COMMON_INITIALISMS.has(name) ? label : 'ORGANIZATION'
   // A named event, work or award keeps its type, its numbering ("World War I", "Super Bowl 50") or its
   // "of" part ("Battle of Midway") after the kind word included: "in" before it makes no place of it.
-  const numbered = words.length > 1 && /^(?:[ivxlc]+|\d+)$/.test(head)
   if (
-    OTHER_HEADS.has(numbered ? words.at(-2)! : head) ||
+    OTHER_HEADS.has(kind) ||
     words.some((w, i) => OTHER_HEADS.has(w) && (words[i + 1] === 'of' || /\d/.test(name)))
   )
     return label
