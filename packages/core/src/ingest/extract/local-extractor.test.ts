@@ -286,6 +286,18 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it("keeps the year of a named event's edition, so editions stay apart", async () => {
+    const found = await names(
+      'She competed at the 2008 Summer Olympics in Beijing. He ran at the 2012 Summer Olympics. ' +
+        'In 2008 Summer Smith won.',
+    )
+    expect(found).toContain('CONCEPT:2008 Summer Olympics')
+    expect(found).toContain('CONCEPT:2012 Summer Olympics')
+    expect(found).not.toContain('CONCEPT:Summer Olympics')
+    // A year before a name that is no event's stays out of it.
+    expect(found).toContain('PERSON:Summer Smith')
+  })
+
   it("names an event by its subject's possessive phrase, and the possessor only takes part", async () => {
     const graph = await run("John's sister moved to Boston in 2001.")
     const [event] = graph.entities.filter((e) => e.labels.includes('EVENT'))

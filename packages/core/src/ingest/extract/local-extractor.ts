@@ -289,7 +289,7 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
   const out: Mention[] = []
   for (let i = 0; i < terms.length; i++) {
     // "A. R. Rahman": the tagger reads an initial "A" as the article.
-    if (!nominal(terms[i]!) && !isInitial(terms, i, i)) continue
+    if (!nominal(terms[i]!) && !isInitial(terms, i, i) && !editionYear(terms, i)) continue
     let j = i
     while (
       j + 1 < terms.length &&
@@ -322,6 +322,27 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
     i = j
   }
   return out
+}
+
+/**
+ * Whether `terms[i]` is the year of a named event's edition ("2008 Summer Olympics", "1998 FIFA World
+ * Cup"), which the tagger reads as a date when a season follows it: the year, then a capitalised name of
+ * nominal words ending with a kind of event (`isEventOrWorkHead`). Without it, every edition of the
+ * Olympics was one node "Summer Olympics".
+ */
+function editionYear(terms: Term[], i: number): boolean {
+  if (!/^\d{4}$/.test(terms[i]!.text) || BREAKS_AFTER.test(terms[i]!.post)) return false
+  let j = i + 1
+  while (
+    j < terms.length &&
+    /^\p{Lu}/u.test(terms[j]!.text) &&
+    (nominal(terms[j]!) || has(terms[j]!, 'ProperNoun'))
+  ) {
+    if (isEventOrWorkHead(terms[j]!.text)) return true
+    if (endsPhrase(terms[j]!, terms[j + 1])) return false
+    j++
+  }
+  return false
 }
 
 /**
