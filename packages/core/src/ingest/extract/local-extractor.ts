@@ -899,9 +899,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
           let subjectKey: string | null = null
-          // The subject's name in an event's: the phrase a possessor subject opens ("John's sister"), whose
-          // possessor takes part in the event rather than doing it. Null: the subject entity's name.
-          let possessedSubject: string | null = null
+          /** The mention the subject was read from; null for a pronoun's or none. */
+          let subjectMention: Mention | null = null
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
           const verbText = verb === null ? '' : verbName(verb)
@@ -910,10 +909,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               .map((m, i) => ({ m, i }))
               .filter(({ m }) => m.end <= verb.start && m.label !== 'PLACE')
             const last = before[before.length - 1]
-            if (last !== undefined) {
-              const phrase = possessedPhrase(passage.text, terms, base, last.m)
-              if (phrase !== last.m.name) possessedSubject = phrase
-            }
+            subjectMention = last?.m ?? null
             subjectKey =
               last !== undefined
                 ? keys[last.i]!
@@ -957,11 +953,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
+              // A possessor subject ("John's sister") names the event with the phrase it opens and takes
+              // part in it rather than doing it.
+              const subjectPhrase =
+                subjectMention === null
+                  ? subject.name
+                  : possessedPhrase(passage.text, terms, base, subjectMention)
+              const possessive = subjectMention !== null && subjectPhrase !== subjectMention.name
               const objectName = `${agent === undefined ? '' : 'by '}${possessedPhrase(passage.text, terms, base, object.m)}`
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${possessedSubject ?? subject.name} ${verbText} ${objectName}`,
+                name: `${possessive ? subjectPhrase : subject.name} ${verbText} ${objectName}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: verbText },
@@ -980,7 +983,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   passageIds: [passage.id],
                 })
               // "John's sister moved to Boston": John took part; the verb is not his.
-              if (possessedSubject !== null) addLeg(subjectKey, 'INVOLVED')
+              if (possessive) addLeg(subjectKey, 'INVOLVED')
               else
                 relationships.push({
                   subjectKey,
