@@ -447,6 +447,42 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(legsOf(admired)).toContain(key('Anna Berg'))
   })
 
+  it('gives "he" and "she" only to a person whose given name or title agrees', async () => {
+    const subjects = async (text: string) => {
+      const graph = await run(text)
+      const name = (key: string | undefined) => graph.entities.find((e) => e.key === key)?.name
+      const events = graph.entities.filter((e) => e.labels.includes('EVENT'))
+      const observed = graph.observations.map((o) => [o.text, name(o.aboutKey)])
+      return {
+        // The edge from an event's subject (the one leg that ends at the event).
+        events: events.map((e) => [
+          e.properties?.verb,
+          name(graph.relationships.find((r) => r.objectKey === e.key)?.subjectKey),
+        ]),
+        observed,
+      }
+    }
+    // The sister is no named person: nothing says John competed.
+    const sister = await subjects(
+      "John's sister moved to Boston in 2001. She competed at the 2008 Summer Olympics.",
+    )
+    expect(sister.events.map(([verb]) => verb)).toEqual(['moved'])
+    expect(sister.observed.map(([, about]) => about)).toEqual(['John'])
+    const curie = await subjects(
+      'Pierre Curie married Marie Sklodowska in 1895. She discovered polonium. He taught physics in Paris.',
+    )
+    expect(curie.events).toEqual([
+      ['married', 'Pierre Curie'],
+      ['discovered', 'Marie Sklodowska'],
+      ['taught', 'Pierre Curie'],
+    ])
+    const titled = await subjects('Mrs. Green met Tom in Rome. She praised Harvard.')
+    expect(titled.events).toEqual([
+      ['met', 'Green'],
+      ['praised', 'Green'],
+    ])
+  })
+
   it('relates the subject of the main clause after an opening clause that names none', async () => {
     const graph = await run(
       'Born in Warsaw, Marie Curie moved to Paris. Having won the race, John celebrated with Mary. ' +

@@ -24,6 +24,7 @@ import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
 import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
+import { mentionGender, PersonGenders, pronounGender, type Gender } from './pronoun-agreement.js'
 
 interface Mention {
   name: string
@@ -389,9 +390,8 @@ function isDateSpan(value: string): boolean {
 
 const POSSESSIVE_OR_PRONOUN = /\b(?:he|she|his|her|him|hers)\b/i
 const PRONOUN_WORD = /\b(?:he|she|they)\b/i
-const hasSubjectPronoun = (sentence: string) => PRONOUN_WORD.test(sentence)
-const subjectPronounBefore = (sentence: string, verbStart: number) =>
-  PRONOUN_WORD.test(sentence.slice(0, verbStart))
+/** The first subject pronoun of `text` ("he", "she", "they"), or null. */
+const subjectPronoun = (text: string) => PRONOUN_WORD.exec(text)?.[0] ?? null
 
 /** What joins a kind word to the name it is of: "of (the)", or a Romance language's "de (la)", "di", "du" ... */
 const OF_PHRASE = /^ (?:of|de|del|della|di|du|des|da|do|dos|das)(?: (?:the|la|le|les|los|las))? $/i
@@ -825,10 +825,25 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let mainPerson: string | null = null
       let mainTopic: string | null = null
       let lastPassage: string | null = null
+      /** The people of the passage's sentences so far, most recent last. */
+      let recentPeople: string[] = []
+      const genders = new PersonGenders()
+      /**
+       * Who a pronoun of `gender` refers to: the first of `preferred` it agrees with, else the person
+       * named most recently in the passage that it agrees with ("Pierre Curie married Marie. She ...").
+       */
+      const referent = (gender: Gender | null, ...preferred: (string | null)[]): string | null => {
+        for (const key of preferred) if (key !== null && genders.agrees(key, gender)) return key
+        if (gender === null) return null
+        return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
+      }
       const organizations = new OrganizationNames()
       for (const { passage, base, sentence, terms, dates, mentions, masked } of read) {
         await pause()
-        if (passage.id !== lastPassage) lastPerson = null
+        if (passage.id !== lastPassage) {
+          lastPerson = null
+          recentPeople = []
+        }
         lastPassage = passage.id
         for (const m of mentions) {
           // A defined organisation or person is that (first pass); a defined place is no person (not
@@ -861,6 +876,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
+          mentions.forEach((m, i) => {
+            if (m.label !== 'PERSON') return
+            const inName = terms.filter(
+              (t) => t.offset.start >= base + m.start && t.offset.start < base + m.end,
+            )
+            genders.note(keys[i]!, mentionGender(inName, sentence.slice(0, m.start)))
+          })
           for (const e of wink.readDoc(sentence).entities().out(its.detail) as unknown as {
             value: string
             type: string
@@ -904,6 +926,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
           const verbText = verb === null ? '' : verbName(verb)
+          const pronounBefore = verb === null ? null : subjectPronoun(sentence.slice(0, verb.start))
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
@@ -914,10 +937,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               last !== undefined
                 ? keys[last.i]!
                 : (firstWord === 'he' || firstWord === 'she') && mainPerson !== null
-                  ? mainPerson
-                  : SUBJECT_PRONOUNS.has(firstWord) || subjectPronounBefore(sentence, verb.start)
-                    ? lastPerson
-                    : null
+                  ? referent(pronounGender(firstWord), mainPerson, lastPerson)
+                  : SUBJECT_PRONOUNS.has(firstWord)
+                    ? referent(pronounGender(firstWord), lastPerson)
+                    : pronounBefore !== null
+                      ? referent(pronounGender(pronounBefore), lastPerson)
+                      : null
             // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
             // sentence says is a description of the place, recorded below as its relationships.
             if (subjectKey === null)
@@ -931,9 +956,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             subjectKey = keys[person]!
           }
           // "Born in Prelate, he moved to Alberta": the pronoun after the verb group is the subject.
-          if (subjectKey === null && verb !== null && hasSubjectPronoun(sentence))
-            subjectKey = lastPerson
+          const pronoun = verb === null ? null : subjectPronoun(sentence)
+          if (subjectKey === null && pronoun !== null)
+            subjectKey = referent(pronounGender(pronoun), lastPerson)
           if (person >= 0) lastPerson = keys[person]!
+          mentions.forEach((m, i) => {
+            if (m.label === 'PERSON') recentPeople.push(keys[i]!)
+          })
           mainPerson ??= lastPerson
           mainTopic ??=
             keys.find(
