@@ -447,7 +447,7 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(legsOf(admired)).toContain(key('Anna Berg'))
   })
 
-  it('gives "he" and "she" only to a person whose given name or title agrees', async () => {
+  it('gives "he" and "she" to the main person unless a given name or title rules it out', async () => {
     const subjects = async (text: string) => {
       const graph = await run(text)
       const name = (key: string | undefined) => graph.entities.find((e) => e.key === key)?.name
@@ -476,6 +476,11 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       ['discovered', 'Marie Sklodowska'],
       ['taught', 'Pierre Curie'],
     ])
+    // A pronoun after an opening phrase is the main person too, not the last person named.
+    const opened = await subjects(
+      'Marie Curie was born in Warsaw. She followed her sister Bronisława to Paris. In 1895, she married Pierre Curie.',
+    )
+    expect(opened.events.find(([verb]) => verb === 'married')).toEqual(['married', 'Marie Curie'])
     const titled = await subjects('Mrs. Green met Tom in Rome. She praised Harvard.')
     expect(titled.events).toEqual([
       ['met', 'Green'],

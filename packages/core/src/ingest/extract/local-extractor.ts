@@ -391,7 +391,7 @@ function isDateSpan(value: string): boolean {
 const POSSESSIVE_OR_PRONOUN = /\b(?:he|she|his|her|him|hers)\b/i
 const PRONOUN_WORD = /\b(?:he|she|they)\b/i
 /** The first subject pronoun of `text` ("he", "she", "they"), or null. */
-const subjectPronoun = (text: string) => PRONOUN_WORD.exec(text)?.[0] ?? null
+const firstPronoun = (text: string) => PRONOUN_WORD.exec(text)?.[0].toLowerCase() ?? null
 
 /** What joins a kind word to the name it is of: "of (the)", or a Romance language's "de (la)", "di", "du" ... */
 const OF_PHRASE = /^ (?:of|de|del|della|di|du|des|da|do|dos|das)(?: (?:the|la|le|les|los|las))? $/i
@@ -829,12 +829,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let recentPeople: string[] = []
       const genders = new PersonGenders()
       /**
-       * Who a pronoun of `gender` refers to: the first of `preferred` it agrees with, else the person
-       * named most recently in the passage that it agrees with ("Pierre Curie married Marie. She ...").
+       * Who a subject pronoun refers to. "He" or "she" (also "In 1895, she ..."): the main person, else
+       * the last person named, else the person named most recently in the passage, the first of them its
+       * gender agrees with ("Pierre Curie married Marie Sklodowska. She ..."). "They", "I", "we": the
+       * last person named.
        */
-      const referent = (gender: Gender | null, ...preferred: (string | null)[]): string | null => {
-        for (const key of preferred) if (key !== null && genders.agrees(key, gender)) return key
-        if (gender === null) return null
+      const pronounReferent = (pronoun: string): string | null => {
+        const gender = pronounGender(pronoun)
+        if (gender === null) return lastPerson
+        for (const key of [mainPerson, lastPerson])
+          if (key !== null && genders.agrees(key, gender)) return key
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
       const organizations = new OrganizationNames()
@@ -926,7 +930,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
           const verbText = verb === null ? '' : verbName(verb)
-          const pronounBefore = verb === null ? null : subjectPronoun(sentence.slice(0, verb.start))
+          const subjectPronoun = SUBJECT_PRONOUNS.has(firstWord)
+            ? firstWord
+            : verb === null
+              ? null
+              : firstPronoun(sentence.slice(0, verb.start))
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
@@ -936,13 +944,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             subjectKey =
               last !== undefined
                 ? keys[last.i]!
-                : (firstWord === 'he' || firstWord === 'she') && mainPerson !== null
-                  ? referent(pronounGender(firstWord), mainPerson, lastPerson)
-                  : SUBJECT_PRONOUNS.has(firstWord)
-                    ? referent(pronounGender(firstWord), lastPerson)
-                    : pronounBefore !== null
-                      ? referent(pronounGender(pronounBefore), lastPerson)
-                      : null
+                : subjectPronoun === null
+                  ? null
+                  : pronounReferent(subjectPronoun)
             // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
             // sentence says is a description of the place, recorded below as its relationships.
             if (subjectKey === null)
@@ -956,9 +960,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             subjectKey = keys[person]!
           }
           // "Born in Prelate, he moved to Alberta": the pronoun after the verb group is the subject.
-          const pronoun = verb === null ? null : subjectPronoun(sentence)
-          if (subjectKey === null && pronoun !== null)
-            subjectKey = referent(pronounGender(pronoun), lastPerson)
+          const pronoun = verb === null ? null : firstPronoun(sentence)
+          if (subjectKey === null && pronoun !== null) subjectKey = pronounReferent(pronoun)
           if (person >= 0) lastPerson = keys[person]!
           mentions.forEach((m, i) => {
             if (m.label === 'PERSON') recentPeople.push(keys[i]!)
