@@ -351,6 +351,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await speakers('Note: this is slow.')).toEqual([])
   })
 
+  it('gives "I" in a conversation turn to its speaker, not to the last person named', async () => {
+    const graph = await run('Caroline: I love it. Melanie told me about Jon. I went to Paris.')
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    expect(events).toContain('Caroline went Paris')
+    expect(events.some((e) => e.startsWith('Melanie went'))).toBe(false)
+  })
+
   it('takes no interjection of chat as an entity, nor a greeting into a name', async () => {
     const graph = await run('Nate: Thanks Nate! Cool, here it is. Congrats on the win! Great job.')
     const found = graph.entities.filter((e) => !e.labels.includes('EVENT'))

@@ -33,6 +33,8 @@ interface Mention {
   end: number
   /** A nationality adjective naming a language there (`namesLanguage`): never typed a place. */
   language?: boolean
+  /** The speaker's label opening a conversation turn (`speakerOf`). */
+  speaker?: boolean
 }
 
 type Entity = ExtractedGraph['entities'][number]
@@ -505,7 +507,7 @@ function speakerOf(sentence: string): Mention | null {
   if (found === null || !isPersonLabel(found[1]!)) return null
   const end = found[0].indexOf(found[1]!) + found[1]!.length
   const name = stripTitles(found[1]!)
-  return { name, label: 'PERSON', start: end - name.length, end }
+  return { name, label: 'PERSON', start: end - name.length, end, speaker: true }
 }
 
 interface VerbGroup {
@@ -827,14 +829,17 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let lastPassage: string | null = null
       /** The people of the passage's sentences so far, most recent last. */
       let recentPeople: string[] = []
+      /** The speaker of the passage, when it is a conversation turn: who "I" and "we" are. */
+      let speakerKey: string | null = null
       const genders = new PersonGenders()
       /**
        * Who a subject pronoun refers to. "He" or "she" (also "In 1895, she ..."): the main person, else
        * the last person named, else the person named most recently in the passage, the first of them its
-       * gender agrees with ("Pierre Curie married Marie Sklodowska. She ..."). "They", "I", "we": the
-       * last person named.
+       * gender agrees with ("Pierre Curie married Marie Sklodowska. She ..."). "I" and "we" in a
+       * conversation turn: its speaker. "They", and "I" or "we" elsewhere: the last person named.
        */
       const pronounReferent = (pronoun: string): string | null => {
+        if (speakerKey !== null && (pronoun === 'i' || pronoun === 'we')) return speakerKey
         const gender = pronounGender(pronoun)
         if (gender === null) return lastPerson
         for (const key of [mainPerson, lastPerson])
@@ -847,6 +852,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         if (passage.id !== lastPassage) {
           lastPerson = null
           recentPeople = []
+          speakerKey = null
         }
         lastPassage = passage.id
         for (const m of mentions) {
@@ -880,6 +886,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
+          const spoken = mentions.findIndex((m) => m.speaker === true && m.label === 'PERSON')
+          if (spoken >= 0) speakerKey = keys[spoken]!
           mentions.forEach((m, i) => {
             if (m.label !== 'PERSON') return
             const inName = terms.filter(
