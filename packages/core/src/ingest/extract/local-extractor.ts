@@ -24,7 +24,7 @@ import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskMarkdown } from './markdown-mask.js'
 import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
-import { mentionGender, PersonGenders, pronounGender, type Gender } from './pronoun-agreement.js'
+import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
 
 interface Mention {
   name: string

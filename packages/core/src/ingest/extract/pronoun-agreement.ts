@@ -1,11 +1,11 @@
 /**
- * Gender agreement for the third-person pronouns the local extractor resolves ("He", "she", "his", "her"):
- * a pronoun refers only to a person whose gender, when the text shows one, is the pronoun's. The agreement
- * constraint of rule-based pronoun resolution (Lee et al., "Deterministic coreference resolution based on
- * entity-centric, precision-ranked rules", Computational Linguistics 39(4), 2013, the pronominal sieve:
- * number, gender, person and animacy must agree); of its attributes only gender is read here, from a
- * given name the tagger knows as male or female (compromise's `MaleName` / `FemaleName`) or a gendered
- * title before the name. A person with neither stays compatible with both pronouns, as before.
+ * Gender agreement for the subject pronouns the local extractor resolves ("He", "she"): a pronoun refers only
+ * to a person whose gender, when the text shows one, is the pronoun's. The agreement constraint of rule-based
+ * pronoun resolution (Lee et al., "Deterministic coreference resolution based on entity-centric,
+ * precision-ranked rules", Computational Linguistics 39(4), 2013, the pronominal sieve: number, gender,
+ * person and animacy must agree); of its attributes only gender is read here, from a given name the tagger
+ * knows as male or female (compromise's `MaleName` / `FemaleName`) or a gendered title before the name. A
+ * person with neither stays compatible with both pronouns, as before.
  */
 
 export type Gender = 'male' | 'female'
@@ -60,28 +60,11 @@ export function mentionGender(
   return titleGender(words[0]?.text) ?? titleGender(/\b(\p{L}+)\.?\s*$/u.exec(before)?.[1])
 }
 
-const PRONOUN_GENDER: Record<string, Gender> = {
-  he: 'male',
-  his: 'male',
-  him: 'male',
-  himself: 'male',
-  she: 'female',
-  her: 'female',
-  hers: 'female',
-  herself: 'female',
-}
+const PRONOUN_GENDER: Record<string, Gender> = { he: 'male', she: 'female' }
 
-/** The gender of a pronoun ("He" -> male); null for one with none ("they", "I"). */
+/** The gender of a subject pronoun ("He" -> male); null for one with none ("they", "I"). */
 export const pronounGender = (word: string): Gender | null =>
   PRONOUN_GENDER[word.toLowerCase()] ?? null
-
-/** The genders of the third-person singular pronouns a text holds ("She met him" -> both). */
-export function pronounGenders(text: string): Set<Gender> {
-  const out = new Set<Gender>()
-  for (const [word] of text.matchAll(/\b(?:he|she|his|her|him|hers|himself|herself)\b/gi))
-    out.add(pronounGender(word)!)
-  return out
-}
 
 /** What one text shows of its people's genders, by person key. */
 export class PersonGenders {
