@@ -938,23 +938,19 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           let placeSubject = -1
           const verb = firstVerb(passage.text, terms, base)
           const verbText = verb === null ? '' : verbName(verb)
-          const subjectPronoun = SUBJECT_PRONOUNS.has(firstWord)
-            ? firstWord
-            : verb === null
-              ? null
-              : firstPronoun(sentence.slice(0, verb.start))
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
               .filter(({ m }) => m.end <= verb.start && m.label !== 'PLACE')
             const last = before[before.length - 1]
             subjectMention = last?.m ?? null
-            subjectKey =
-              last !== undefined
-                ? keys[last.i]!
-                : subjectPronoun === null
-                  ? null
-                  : pronounReferent(subjectPronoun)
+            if (last !== undefined) subjectKey = keys[last.i]!
+            else {
+              const pronoun = SUBJECT_PRONOUNS.has(firstWord)
+                ? firstWord
+                : firstPronoun(sentence.slice(0, verb.start))
+              if (pronoun !== null) subjectKey = pronounReferent(pronoun)
+            }
             // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
             // sentence says is a description of the place, recorded below as its relationships.
             if (subjectKey === null)
@@ -968,8 +964,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             subjectKey = keys[person]!
           }
           // "Born in Prelate, he moved to Alberta": the pronoun after the verb group is the subject.
-          const pronoun = verb === null ? null : firstPronoun(sentence)
-          if (subjectKey === null && pronoun !== null) subjectKey = pronounReferent(pronoun)
+          if (subjectKey === null && verb !== null) {
+            const pronoun = firstPronoun(sentence)
+            if (pronoun !== null) subjectKey = pronounReferent(pronoun)
+          }
           if (person >= 0) lastPerson = keys[person]!
           mentions.forEach((m, i) => {
             if (m.label === 'PERSON') recentPeople.push(keys[i]!)
