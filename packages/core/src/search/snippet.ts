@@ -15,7 +15,8 @@ const WHITESPACE_RUN = /[^\S ]\s*| \s+/g
  */
 export function snippetMaker(queryTerms: readonly string[] = []): (text: string) => string {
   const terms = [...new Set(queryTerms.filter((t) => t.length >= 3).map((t) => t.toLowerCase()))]
-  return (text) => snippetOf(text, terms)
+  const first = firstOccurrence(terms)
+  return (text) => snippetOf(text, first)
 }
 
 /**
@@ -26,16 +27,21 @@ export function makeSnippet(text: string, queryTerms: readonly string[] = []): s
   return snippetMaker(queryTerms)(text)
 }
 
-/** Where the first of `terms` occurs in `lower` (-1 for none). */
-function firstOccurrence(lower: string, terms: readonly string[]): number {
-  let at = -1
-  for (const term of terms) {
-    // Once a term was found at `at`, later terms only matter if they start before it: search that
-    // prefix only, so most terms scan a few dozen characters rather than the whole passage.
-    const i = at < 0 ? lower.indexOf(term) : lower.slice(0, at - 1 + term.length).indexOf(term)
-    if (i >= 0 && (at < 0 || i < at)) at = i
-  }
-  return at
+/** Where in a text the first of the query's terms occurs, ignoring case (-1 for none). */
+type FirstOccurrence = (text: string) => number
+
+/**
+ * One case-insensitive alternation of the terms, compiled once per query: its leftmost match is the first
+ * occurrence of any term. Searching a lower-cased copy of each hit's text instead allocated the whole
+ * passage again per hit (a thirteenth of a default search's allocation on SciFact).
+ */
+function firstOccurrence(terms: readonly string[]): FirstOccurrence {
+  if (terms.length === 0) return () => -1
+  const pattern = new RegExp(
+    terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'),
+    'i',
+  )
+  return (text) => text.search(pattern)
 }
 
 /** Texts longer than this are cleaned only around their snippet (`snippetWindow`). */
@@ -44,14 +50,14 @@ const WINDOWED_ABOVE = 3 * MAX_SNIPPET
 const BEFORE = 80
 const AFTER = MAX_SNIPPET + 16
 
-function snippetOf(text: string, terms: readonly string[]): string {
+function snippetOf(text: string, first: FirstOccurrence): string {
   if (text.length > WINDOWED_ABOVE) {
-    const windowed = snippetWindow(text, terms)
+    const windowed = snippetWindow(text, first)
     if (windowed !== null) return windowed
   }
   const clean = text.replace(WHITESPACE_RUN, ' ').trim()
   if (clean.length <= MAX_SNIPPET) return clean
-  const at = terms.length === 0 ? -1 : firstOccurrence(clean.toLowerCase(), terms)
+  const at = first(clean)
   return cut(clean, at < 0 ? 0 : at, true)
 }
 
@@ -65,8 +71,8 @@ function snippetOf(text: string, terms: readonly string[]): string {
  * splits no whitespace run, so it cleans to exactly the cleaned text's corresponding part. Null when the
  * window shows the whole cleaned text to be short (`snippetOf` then cleans it all).
  */
-function snippetWindow(text: string, terms: readonly string[]): string | null {
-  const found = terms.length === 0 ? -1 : firstOccurrence(text.toLowerCase(), terms)
+function snippetWindow(text: string, first: FirstOccurrence): string | null {
+  const found = first(text)
   const at = found < 0 ? 0 : found
   let before = ''
   let from = at

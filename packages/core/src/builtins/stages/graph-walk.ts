@@ -204,14 +204,21 @@ export function blendWalk(
   for (const m of walked.values()) best = Math.max(best, m)
   const walk = (id: string) => (best > 0 ? (walked.get(id) ?? 0) / best : 0)
   const fused = minMax(passages)
-  const out = new Map<string, number>()
-  for (const p of passages)
-    out.set(p.id, keepFused * (fused.get(p.id) ?? 0) + (1 - keepFused) * walk(p.id))
-  for (const id of walked.keys()) if (!out.has(id)) out.set(id, (1 - keepFused) * walk(id))
-  return [...out]
-    .map(([id, score]) => ({ id, score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+  // The candidates once each (the first of an id), then the passages only the walk reached.
+  const out: Candidate[] = []
+  const scored = new Set<string>()
+  for (const p of passages) {
+    if (scored.has(p.id)) continue
+    scored.add(p.id)
+    out.push({ id: p.id, score: keepFused * fused.get(p.id)! + (1 - keepFused) * walk(p.id) })
+  }
+  walked.forEach((_, id) => {
+    if (!scored.has(id)) out.push({ id, score: (1 - keepFused) * walk(id) })
+  })
+  return out.sort(byScoreThenId)
 }
+
+const byScoreThenId = (a: Candidate, b: Candidate) => b.score - a.score || (a.id < b.id ? -1 : 1)
 
 /**
  * Each passage gains `weight` x the score of its best-scored sequence neighbour (its score is then its
@@ -222,16 +229,17 @@ export function smoothBySequence(
   neighbours: ReadonlyMap<string, readonly string[]>,
   weight: number,
 ): Candidate[] {
-  const own = new Map(scored.map((c) => [c.id, c.score]))
+  const own = new Map<string, number>()
+  for (const c of scored) own.set(c.id, c.score)
   const out = new Map(own)
   for (const c of scored)
     for (const n of neighbours.get(c.id) ?? []) {
       const lifted = (own.get(n) ?? 0) + weight * c.score
       if (lifted > (out.get(n) ?? 0)) out.set(n, lifted)
     }
-  return [...out]
-    .map(([id, score]) => ({ id, score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+  const ranked: Candidate[] = []
+  out.forEach((score, id) => ranked.push({ id, score }))
+  return ranked.sort(byScoreThenId)
 }
 
 /** The walk readers of one search. */

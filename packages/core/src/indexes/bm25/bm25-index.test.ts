@@ -305,13 +305,17 @@ describe('Bm25Index.spread', () => {
 })
 
 describe('kthLargest', () => {
-  it('is the k-th largest score of the listed documents, -Infinity when there are fewer', () => {
+  it('is the k-th largest score of the first `count` listed documents, -Infinity when there are fewer', () => {
     const scores = Float64Array.from([5, 1, 9, 3, 9, 0])
-    expect(kthLargest(scores, [0, 1, 2, 3, 4, 5], 1)).toBe(9)
-    expect(kthLargest(scores, [0, 1, 2, 3, 4, 5], 2)).toBe(9)
-    expect(kthLargest(scores, [0, 1, 2, 3, 4, 5], 3)).toBe(5)
-    expect(kthLargest(scores, [1, 3, 5], 3)).toBe(0)
-    expect(kthLargest(scores, [1, 3], 3)).toBe(-Infinity)
+    const all = [0, 1, 2, 3, 4, 5]
+    expect(kthLargest(scores, all, 6, 1)).toBe(9)
+    expect(kthLargest(scores, all, 6, 2)).toBe(9)
+    expect(kthLargest(scores, all, 6, 3)).toBe(5)
+    expect(kthLargest(scores, [1, 3, 5], 3, 3)).toBe(0)
+    expect(kthLargest(scores, [1, 3], 2, 3)).toBe(-Infinity)
+    // Only the first `count`: a reused buffer holds stale documents past it.
+    expect(kthLargest(scores, Int32Array.from([1, 3, 2, 4]), 2, 1)).toBe(3)
+    expect(kthLargest(scores, Int32Array.from([1, 3, 2, 4]), 2, 3)).toBe(-Infinity)
   })
 })
 

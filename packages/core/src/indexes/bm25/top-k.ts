@@ -56,12 +56,17 @@ export class TopK {
  * The k-th largest of `scores[doc]` over `docs` (-Infinity when there are fewer than k): a min-heap of
  * k plain numbers, for thresholds that need the score only, not the ids ranked with it.
  */
-export function kthLargest(scores: Float64Array, docs: readonly number[], k: number): number {
-  if (k <= 0 || docs.length < k) return -Infinity
+export function kthLargest(
+  scores: Float64Array,
+  docs: ArrayLike<number>,
+  count: number,
+  k: number,
+): number {
+  if (k <= 0 || count < k) return -Infinity
   const heap = new Float64Array(k)
   for (let i = 0; i < k; i++) heap[i] = scores[docs[i]!]!
   for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, i)
-  for (let i = k; i < docs.length; i++) {
+  for (let i = k; i < count; i++) {
     const score = scores[docs[i]!]!
     if (score > heap[0]!) {
       heap[0] = score
