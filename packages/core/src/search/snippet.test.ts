@@ -61,3 +61,17 @@ describe('snippets of long texts (cleaned around the first term only)', () => {
     expect(windowed).toBeGreaterThan(1000)
   })
 })
+
+describe('the first query word of a snippet', () => {
+  it('is found in the text itself, in any case, where lower-casing would change its offsets', () => {
+    // "İ" lower-cases to two characters: offsets in a lower-cased copy run ahead of the text's.
+    const text = `${'İİİİ '.repeat(60)}about the Lighthouse keeper ${'and more words '.repeat(60)}`
+    const snippet = snippetMaker(['lighthouse'])(text)
+    expect(snippet).toContain('Lighthouse keeper')
+    expect(snippet.startsWith('…')).toBe(true)
+    // A word with characters special to regular expressions is matched literally.
+    expect(
+      snippetMaker(['c++'])(`${'x '.repeat(200)}uses C++ daily ${'y '.repeat(200)}`),
+    ).toContain('C++ daily')
+  })
+})
