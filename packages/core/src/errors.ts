@@ -108,6 +108,11 @@ export interface EngramErrorOptions {
   /** Seconds a client should wait (429, 503). */
   retryAfter?: number
   cause?: unknown
+  /**
+   * Load shedding: the server refuses by design (a full task queue, too many change streams, shutting
+   * down), nothing failed. The server logs it at debug rather than as a failed request.
+   */
+  shed?: boolean
 }
 
 /** An error the engine and server know how to report: a stable code, a status and a resolution. */
@@ -117,6 +122,8 @@ export class EngramError extends Error {
   readonly resolution: string
   readonly detail: unknown
   readonly retryAfter: number | undefined
+  /** `EngramErrorOptions.shed`. */
+  readonly shed: boolean
 
   constructor(code: ErrorCode, message?: string, options: EngramErrorOptions = {}) {
     const entry = ERROR_CATALOGUE[code]
@@ -134,6 +141,7 @@ export class EngramError extends Error {
     this.resolution = options.resolution ?? entry.resolution
     this.detail = options.detail ?? this.message
     this.retryAfter = options.retryAfter
+    this.shed = options.shed === true
   }
 }
 

@@ -1,7 +1,14 @@
 import { PassThrough } from 'node:stream'
-import { createEngine, hashToken, memoryAdapter } from '@engram/core'
+import {
+  createEngine,
+  EngramError,
+  hashToken,
+  memoryAdapter,
+  StorageUnavailableError,
+} from '@engram/core'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from './app.js'
+import { isRefusal } from './plugins/error-envelope.js'
 import { configSummary } from './config-summary.js'
 import { loadConfig } from './config.js'
 import { defaultLogFormat, prettyLine, serverLogger } from './server-logger.js'
@@ -9,7 +16,7 @@ import { defaultLogFormat, prettyLine, serverLogger } from './server-logger.js'
 const TOKEN = 'spat_logger-test-token-0123456789'
 
 /** An app whose log lines (JSON) are collected; `slowRequestMs` as given. */
-async function loggedApp(level: string, slowRequestMs: number) {
+async function loggedApp(level: string, slowRequestMs: number, maxPendingTasks?: number) {
   const out = new PassThrough()
   const lines: Record<string, unknown>[] = []
   out.on('data', (chunk: Buffer) => {
@@ -20,6 +27,7 @@ async function loggedApp(level: string, slowRequestMs: number) {
     storage: memoryAdapter(),
     version: '0.0.0-test',
     systemTokenHash: hashToken(TOKEN),
+    ...(maxPendingTasks === undefined ? {} : { maxPendingTasks }),
   })
   await engram.start()
   const app = await buildApp({
@@ -80,6 +88,34 @@ describe('server logs', () => {
     } finally {
       await logged.close()
     }
+  })
+
+  it('logs a refused request (a full task queue) at debug, not as a failed request', async () => {
+    const logged = await loggedApp('info', 60_000, 1)
+    try {
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          logged.app.inject({
+            method: 'POST',
+            url: '/ingest/',
+            headers: { ServicePAT: TOKEN },
+            payload: { text: `Note ${i} about the harbour.` },
+          }),
+        ),
+      )
+      expect(replies.map((r) => r.statusCode)).toContain(503)
+      expect(logged.lines.filter((l) => (l.level as number) >= 40)).toEqual([])
+    } finally {
+      await logged.close()
+    }
+    // Only a refusal by design: a database that went away, or a bug, is a failure.
+    const full = new EngramError('SERVICE_UNAVAILABLE', 'The task queue is saturated.', {
+      shed: true,
+    })
+    expect(isRefusal(full)).toBe(true)
+    expect(isRefusal(new StorageUnavailableError(new Error('ECONNREFUSED')))).toBe(false)
+    expect(isRefusal(new EngramError('SERVICE_UNAVAILABLE', 'The embedder failed.'))).toBe(false)
+    expect(isRefusal(new EngramError('INTERNAL_ERROR'))).toBe(false)
   })
 
   it('writes one readable line per entry on a terminal, with an error stack below', () => {

@@ -321,6 +321,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       {
         retryAfter: Math.min(60, 1 + Math.ceil(pending.sizeOf(brainId) / (perBrain * 10))),
         resolution: 'Retry after the number of seconds in the Retry-After header, as tasks finish.',
+        shed: true,
       },
     )
   }
@@ -558,6 +559,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       if (!accepting) {
         throw new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
           retryAfter: 5,
+          shed: true,
         })
       }
       await checkShare(input.brainId)
@@ -683,6 +685,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
       const stopped = new EngramError(
         'SERVICE_UNAVAILABLE',
         'The engine stopped before the task ended; it resumes at the next start.',
+        { shed: true },
       )
       for (const k of [...settlers.keys()]) settle(k, { error: stopped })
     },

@@ -36,6 +36,7 @@ export function registerClosingGuard(app: FastifyInstance): void {
       new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
         retryAfter: RETRY_AFTER_SECONDS,
         resolution: `Retry after ${RETRY_AFTER_SECONDS} seconds, on a new connection.`,
+        shed: true,
       }),
     )
   })

@@ -230,6 +230,7 @@ export function createChangelogHub(
     return new EngramError('SERVICE_UNAVAILABLE', `Too many change streams are open ${scope}.`, {
       retryAfter: RETRY_AFTER_SECONDS,
       resolution: `Close streams you no longer read, or retry after ${RETRY_AFTER_SECONDS} seconds (another server process may have room).`,
+      shed: true,
     })
   }
 
@@ -238,6 +239,7 @@ export function createChangelogHub(
       if (closed)
         throw new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
           retryAfter: RETRY_AFTER_SECONDS,
+          shed: true,
         })
       if (open >= maxStreams) throw tooMany(`on this server (${maxStreams})`)
       if ((feeds.get(brainId)?.subscribers.size ?? 0) >= maxPerBrain)
