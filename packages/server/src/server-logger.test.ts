@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream'
 import {
   createEngine,
   EngramError,
+  type EngineOptions,
+  type Extractor,
   hashToken,
   memoryAdapter,
   StorageUnavailableError,
@@ -16,7 +18,11 @@ import { defaultLogFormat, prettyLine, serverLogger } from './server-logger.js'
 const TOKEN = 'spat_logger-test-token-0123456789'
 
 /** An app whose log lines (JSON) are collected; `slowRequestMs` as given. */
-async function loggedApp(level: string, slowRequestMs: number, maxPendingTasks?: number) {
+async function loggedApp(
+  level: string,
+  slowRequestMs: number,
+  engineOptions: Partial<EngineOptions> = {},
+) {
   const out = new PassThrough()
   const lines: Record<string, unknown>[] = []
   out.on('data', (chunk: Buffer) => {
@@ -27,7 +33,7 @@ async function loggedApp(level: string, slowRequestMs: number, maxPendingTasks?:
     storage: memoryAdapter(),
     version: '0.0.0-test',
     systemTokenHash: hashToken(TOKEN),
-    ...(maxPendingTasks === undefined ? {} : { maxPendingTasks }),
+    ...engineOptions,
   })
   await engram.start()
   const app = await buildApp({
@@ -91,19 +97,28 @@ describe('server logs', () => {
   })
 
   it('logs a refused request (a full task queue) at debug, not as a failed request', async () => {
-    const logged = await loggedApp('info', 60_000, 1)
-    try {
-      const replies = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          logged.app.inject({
-            method: 'POST',
-            url: '/ingest/',
-            headers: { ServicePAT: TOKEN },
-            payload: { text: `Note ${i} about the harbour.` },
-          }),
+    // One task at most, and it never ends until the engine stops: every later submission is refused.
+    const hanging: Extractor = {
+      kind: 'extractor',
+      name: 'hanging',
+      extract: (_input, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
         ),
-      )
-      expect(replies.map((r) => r.statusCode)).toContain(503)
+    }
+    const logged = await loggedApp('info', 60_000, { maxPendingTasks: 1, extractor: hanging })
+    try {
+      const ingest = (i: number) =>
+        logged.app.inject({
+          method: 'POST',
+          url: '/ingest/',
+          headers: { ServicePAT: TOKEN },
+          payload: { text: `Note ${i} about the harbour.` },
+        })
+      // The first is accepted and holds the queue; the next ones, at once, are refused.
+      expect((await ingest(0)).statusCode).toBe(202)
+      const refused = await Promise.all([1, 2, 3, 4, 5].map(ingest))
+      expect(refused.map((r) => r.statusCode)).toEqual([503, 503, 503, 503, 503])
       expect(logged.lines.filter((l) => (l.level as number) >= 40)).toEqual([])
     } finally {
       await logged.close()
