@@ -18,7 +18,7 @@ import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
 import { ingestRoutes } from './routes/ingest-routes.js'
 import { registerAuth } from './plugins/auth.js'
 import { requestLogController } from './request-log-controller.js'
-import { isRefusal, sendError, toEngramError } from './plugins/error-envelope.js'
+import { sendError, toEngramError } from './plugins/error-envelope.js'
 import { clientErrorHandler, frameworkErrors, requireHost } from './plugins/framework-errors.js'
 import { registerJsonBodyParser } from './plugins/json-body-parser.js'
 import { registerClosingGuard } from './plugins/closing-guard.js'
@@ -137,7 +137,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setErrorHandler((error, request, reply) => {
     const engramError = toEngramError(error)
-    if (isRefusal(engramError)) request.log.debug({ code: engramError.code }, 'request refused')
+    // A refusal by design (`shed`: a full task queue, too many change streams, shutting down) is load
+    // shedding, logged at debug: at error level, with its stack, every refused request of a flood wrote a
+    // log line, costing the event loop what the refusal was meant to save. Other 5xx are failures.
+    if (engramError.shed) request.log.debug({ code: engramError.code }, 'request refused')
     else if (engramError.status >= 500) request.log.error({ err: error }, 'request failed')
     return sendError(request, reply, engramError)
   })

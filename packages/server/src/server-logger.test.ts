@@ -10,7 +10,6 @@ import {
 } from '@engram/core'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from './app.js'
-import { isRefusal } from './plugins/error-envelope.js'
 import { configSummary } from './config-summary.js'
 import { loadConfig } from './config.js'
 import { defaultLogFormat, prettyLine, serverLogger } from './server-logger.js'
@@ -127,10 +126,10 @@ describe('server logs', () => {
     const full = new EngramError('SERVICE_UNAVAILABLE', 'The task queue is saturated.', {
       shed: true,
     })
-    expect(isRefusal(full)).toBe(true)
-    expect(isRefusal(new StorageUnavailableError(new Error('ECONNREFUSED')))).toBe(false)
-    expect(isRefusal(new EngramError('SERVICE_UNAVAILABLE', 'The embedder failed.'))).toBe(false)
-    expect(isRefusal(new EngramError('INTERNAL_ERROR'))).toBe(false)
+    expect(full.shed).toBe(true)
+    expect(new StorageUnavailableError(new Error('ECONNREFUSED')).shed).toBe(false)
+    expect(new EngramError('SERVICE_UNAVAILABLE', 'The embedder failed.').shed).toBe(false)
+    expect(new EngramError('INTERNAL_ERROR').shed).toBe(false)
   })
 
   it('writes one readable line per entry on a terminal, with an error stack below', () => {

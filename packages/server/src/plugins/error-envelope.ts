@@ -86,17 +86,6 @@ export function toEngramError(error: unknown): EngramError {
   return new EngramError('INTERNAL_ERROR', undefined, { cause: error })
 }
 
-/**
- * A refusal by design (`EngramError.shed`: a full task queue, too many change streams, shutting down) is
- * load shedding, answered with Retry-After, and logged at debug: at error level, with its stack, every
- * refused request of a flood wrote a log line, which costs the event loop what the refusal was meant to
- * save. Every other 5xx (the database gone, a deadline passed, an embedder that failed, a bug) is a
- * failure, logged at error.
- */
-export function isRefusal(error: EngramError): boolean {
-  return error.shed
-}
-
 /** The envelope `{detail, error: {code, message, resolution, request_id}}` (CONTRACT.md section 1). */
 export function envelope(error: EngramError, requestId: string) {
   return {

@@ -168,7 +168,7 @@ export function graphWalk(settings: GraphWalkSettings = GRAPH_WALK_DEFAULTS): St
         added: {
           name: 'neighbors',
           signal: 'graph',
-          items: added.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)),
+          items: added.sort(byScoreThenId),
         },
       }
     },
@@ -218,7 +218,10 @@ export function blendWalk(
   return out.sort(byScoreThenId)
 }
 
-const byScoreThenId = (a: Candidate, b: Candidate) => b.score - a.score || (a.id < b.id ? -1 : 1)
+/** Best first, ties by id (`fusions/order.ts`'s order, which a stage may not import). */
+function byScoreThenId(a: Candidate, b: Candidate): number {
+  return b.score - a.score || (a.id < b.id ? -1 : 1)
+}
 
 /**
  * Each passage gains `weight` x the score of its best-scored sequence neighbour (its score is then its
@@ -268,6 +271,6 @@ function scaleToSum(weights: ReadonlyMap<string, number>, sum: number): Map<stri
 function orderOf(hits: readonly StageHit[], scores: ReadonlyMap<string, number>): string[] {
   return hits
     .map((h) => ({ id: h.id, score: scores.get(h.id) ?? h.score }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+    .sort(byScoreThenId)
     .map((h) => h.id)
 }
