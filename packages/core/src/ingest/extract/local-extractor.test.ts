@@ -358,6 +358,20 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(events.some((e) => e.startsWith('Melanie went'))).toBe(false)
   })
 
+  it("takes an event's object from its verb's clause", async () => {
+    const graph = await run('Caroline: I moved to Boston last year and I work at Google.')
+    const [event] = graph.entities.filter((e) => e.labels.includes('EVENT'))
+    // Before: "Caroline moved Google" (the first mention that is no place, in the next clause).
+    expect(event!.name).toBe('Caroline moved Boston')
+    const key = (name: string) => graph.entities.find((e) => e.name === name)!.key
+    const legs = graph.relationships
+      .filter((r) => r.subjectKey === event!.key)
+      .map((r) => [r.name, r.objectKey])
+    expect(legs).toContainEqual(['TARGETED', key('Boston')])
+    // The next clause's mention still takes part in the sentence's event.
+    expect(legs).toContainEqual(['INVOLVED', key('Google')])
+  })
+
   it('takes no interjection of chat as an entity, nor a greeting into a name', async () => {
     const graph = await run('Nate: Thanks Nate! Cool, here it is. Congrats on the win! Great job.')
     const found = graph.entities.filter((e) => !e.labels.includes('EVENT'))

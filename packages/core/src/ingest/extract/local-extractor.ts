@@ -600,9 +600,29 @@ const mentionsAfter = (
 ) =>
   mentions.map((m, i) => ({ m, i })).filter(({ m, i }) => m.start >= from && keys[i] !== subjectKey)
 
-/** What a verb targets: the first mention after it that is no place, or else the first place. */
-const objectOf = <T extends { m: Mention }>(after: readonly T[]): T | undefined =>
-  after.find(({ m }) => m.label !== 'PLACE') ?? after[0]
+/**
+ * Where a clause opened by a conjunction and its own subject pronoun begins ("I moved to Boston and I work
+ * at Google", "..., but she stayed in Warsaw"), or a semicolon or colon: the end of the verb's clause.
+ */
+const CLAUSE_BREAK =
+  /[;:]|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
+
+/** The offset in `sentence` where the clause of a verb group ending at `from` ends. */
+function clauseEnd(sentence: string, from: number): number {
+  const found = CLAUSE_BREAK.exec(sentence.slice(from))
+  return found === null ? sentence.length : from + found.index
+}
+
+/**
+ * What a verb targets: the first mention after it that is no place, or else the first place, in the
+ * verb's own clause (before `end`); in the rest of the sentence only when its clause names nothing.
+ * Without the clause, "I moved to Boston and I work at Google" made "Caroline moved Google".
+ */
+function objectOf<T extends { m: Mention }>(after: readonly T[], end: number): T | undefined {
+  const inClause = after.filter(({ m }) => m.start < end)
+  const pool = inClause.length > 0 ? inClause : after
+  return pool.find(({ m }) => m.label !== 'PLACE') ?? pool[0]
+}
 
 /**
  * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
@@ -987,7 +1007,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const agent = PASSIVE.test(verbText)
               ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(verb.end, m.start)))
               : undefined
-            const object = agent ?? objectOf(after)
+            const object = agent ?? objectOf(after, clauseEnd(sentence, verb.end))
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
@@ -1080,7 +1100,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const subject = mentions.findLastIndex(
               (m) => m.start > opener && m.end <= main.start && m.label !== 'PLACE',
             )
-            const object = objectOf(mentionsAfter(mentions, keys, main.end, keys[subject]))
+            const object = objectOf(
+              mentionsAfter(mentions, keys, main.end, keys[subject]),
+              clauseEnd(sentence, main.end),
+            )
             const mainVerb = verbName(main)
             if (subject >= 0 && object !== undefined && /[a-z]/.test(mainVerb))
               relationships.push({
