@@ -351,6 +351,19 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await speakers('Note: this is slow.')).toEqual([])
   })
 
+  it('takes a chat transcript\'s "User:" for the person User, and "I" after another role for no one', async () => {
+    const events = async (text: string) =>
+      (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    // Before: "User:" was no one, so "I" went to the last person named ("Melanie took Fenway Park").
+    expect(await events('User: Melanie visited me in May. I took her to Fenway Park.')).toEqual([
+      'User took Fenway Park',
+    ])
+    expect(await events('Human: I moved to Boston.')).toEqual(['User moved Boston'])
+    expect(await events('Assistant: Melanie told me about Jon. I went to Paris.')).toEqual([
+      'Melanie told Jon',
+    ])
+  })
+
   it('gives "I" in a conversation turn to its speaker, not to the last person named', async () => {
     const graph = await run('Caroline: I love it. Melanie told me about Jon. I went to Paris.')
     const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)

@@ -496,17 +496,28 @@ function isPersonLabel(label: string): boolean {
   return person
 }
 
+/** Chat roles that stand for the person an assistant talks with: "User:" and "Human:" are the person "User". */
+const USER_ROLES = new Set(['user', 'human'])
+
 /**
  * The speaker of a conversation turn: a label opening the passage ("Tim: The Wolves are solid") that
  * compromise, reading it alone, takes for a person's name. In the turn compromise often reads it as an
  * interjection ("Tim:" and "Caroline:" before some words), so a speaker was a person in some of their
- * turns and nothing in others. A label that is a common word ("Note:", "Summary:", "User:") is no one.
+ * turns and nothing in others. A chat transcript's "User:" or "Human:" is the person "User" (the roles of
+ * chat-model APIs), so what a user tells an assistant is about someone. Undefined when the passage opens
+ * with no label; null when its label names no one ("Assistant:", "Note:", "Summary:"): that turn's "I"
+ * and "we" are then no one, where they went to the last person named ("User: Melanie visited me. I took
+ * her to Fenway Park" made "Melanie took Fenway Park").
  */
-function speakerOf(sentence: string): Mention | null {
+function speakerOf(sentence: string): Mention | null | undefined {
   const found = SPEAKER.exec(sentence)
-  if (found === null || !isPersonLabel(found[1]!)) return null
-  const end = found[0].indexOf(found[1]!) + found[1]!.length
-  const name = stripTitles(found[1]!)
+  if (found === null) return undefined
+  const label = found[1]!
+  const end = found[0].indexOf(label) + label.length
+  if (USER_ROLES.has(label.toLowerCase()))
+    return { name: 'User', label: 'PERSON', start: end - label.length, end, speaker: true }
+  if (!isPersonLabel(label)) return null
+  const name = stripTitles(label)
   return { name, label: 'PERSON', start: end - name.length, end, speaker: true }
 }
 
@@ -708,6 +719,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         mentions: Mention[]
         /** Markdown was blanked out of the passage (`maskMarkdown`). */
         masked: boolean
+        /** The passage opens with a label that names no one (`speakerOf`). */
+        speakerless: boolean
       }[] = []
       for (const stored of input.passages) {
         if (ctx.signal.aborted) throw new Error('extraction aborted')
@@ -779,8 +792,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions = mentions.filter(
             (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence, 0, m.start),
           )
-          const speaker = base === 0 ? speakerOf(sentence) : null
-          if (speaker !== null) {
+          const speaker = base === 0 ? speakerOf(sentence) : undefined
+          if (speaker) {
             mentions = mentions.filter((m) => m.start > speaker.end)
             mentions.push(speaker)
           }
@@ -807,6 +820,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             dates,
             mentions,
             masked: passage.text !== stored.text,
+            speakerless: speaker === null,
           })
         }
       }
@@ -851,15 +865,21 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let recentPeople: string[] = []
       /** The speaker of the passage, when it is a conversation turn: who "I" and "we" are. */
       let speakerKey: string | null = null
+      /** The passage is a turn whose label names no one: its "I" and "we" are no one. */
+      let speakerless = false
       const genders = new PersonGenders()
       /**
        * Who a subject pronoun refers to. "He" or "she" (also "In 1895, she ..."): the main person, else
        * the last person named, else the person named most recently in the passage, the first of them its
        * gender agrees with ("Pierre Curie married Marie Sklodowska. She ..."). "I" and "we" in a
-       * conversation turn: its speaker. "They", and "I" or "we" elsewhere: the last person named.
+       * conversation turn: its speaker, or no one when its label names no one ("Assistant:"). "They",
+       * and "I" or "we" elsewhere: the last person named.
        */
       const pronounReferent = (pronoun: string): string | null => {
-        if (speakerKey !== null && (pronoun === 'i' || pronoun === 'we')) return speakerKey
+        if (pronoun === 'i' || pronoun === 'we') {
+          if (speakerKey !== null) return speakerKey
+          if (speakerless) return null
+        }
         const gender = pronounGender(pronoun)
         if (gender === null) return lastPerson
         for (const key of [mainPerson, lastPerson])
@@ -867,12 +887,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
       const organizations = new OrganizationNames()
-      for (const { passage, base, sentence, terms, dates, mentions, masked } of read) {
+      for (const r of read) {
+        const { passage, base, sentence, terms, dates, mentions, masked } = r
         await pause()
         if (passage.id !== lastPassage) {
           lastPerson = null
           recentPeople = []
           speakerKey = null
+          speakerless = r.speakerless
         }
         lastPassage = passage.id
         for (const m of mentions) {
