@@ -170,6 +170,22 @@ export function unknownPluginError(
   })
 }
 
+/** Seconds a client refused by a stopping server waits before it retries (`shuttingDown`). */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 5
+
+/**
+ * The 503 of a server that is stopping, from whichever part refused first (the task queue, the HTTP
+ * closing guard, the change-stream hub): a refusal by design (`shed`), to retry after
+ * `SHUTDOWN_RETRY_AFTER_SECONDS`, when another process may answer.
+ */
+export function shuttingDown(resolution?: string): EngramError {
+  return new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
+    retryAfter: SHUTDOWN_RETRY_AFTER_SECONDS,
+    ...(resolution === undefined ? {} : { resolution }),
+    shed: true,
+  })
+}
+
 export function notFound(what: string, id?: string): EngramError {
   return new EngramError(
     'RESOURCE_NOT_FOUND',

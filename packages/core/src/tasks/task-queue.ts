@@ -3,7 +3,13 @@ import type { BatchBuilder } from '../contracts/commit-hooks.js'
 import type { TaskKey, TaskLeases } from '../contracts/coordination.js'
 import { FairQueue } from '../fair-queue.js'
 import { NO_FOREGROUND, type Foreground } from '../foreground.js'
-import { EngramError, isEngramError, isStorageUnavailable, notFound } from '../errors.js'
+import {
+  EngramError,
+  isEngramError,
+  isStorageUnavailable,
+  notFound,
+  shuttingDown,
+} from '../errors.js'
 import { uuidV4 } from '../ids.js'
 import type { Logger } from '../logger.js'
 import { nowIso } from '../model/common.js'
@@ -556,12 +562,7 @@ export function createTaskQueue(options: TaskQueueOptions): EmbeddedTaskQueue {
         const existing = await store.tasks.get(input.taskId)
         if (existing !== null) return { task: existing, created: false }
       }
-      if (!accepting) {
-        throw new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
-          retryAfter: 5,
-          shed: true,
-        })
-      }
+      if (!accepting) throw shuttingDown()
       await checkShare(input.brainId)
       if (!handlers.has(input.kind)) throw new Error(`No handler for task kind '${input.kind}'.`)
       const now = nowIso()

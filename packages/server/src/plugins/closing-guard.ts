@@ -1,9 +1,6 @@
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { EngramError } from '@engram/core'
-
-/** Seconds a client is told to wait before retrying (on another instance, or this one restarted). */
-const RETRY_AFTER_SECONDS = 5
+import { SHUTDOWN_RETRY_AFTER_SECONDS, shuttingDown } from '@engram/core'
 
 /**
  * While the server closes (from `app.close()` on), a request that still arrives, on a connection
@@ -32,12 +29,6 @@ export function registerClosingGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (_request, reply, done) => {
     if (!closing) return done()
     void reply.header('Connection', 'close')
-    done(
-      new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
-        retryAfter: RETRY_AFTER_SECONDS,
-        resolution: `Retry after ${RETRY_AFTER_SECONDS} seconds, on a new connection.`,
-        shed: true,
-      }),
-    )
+    done(shuttingDown(`Retry after ${SHUTDOWN_RETRY_AFTER_SECONDS} seconds, on a new connection.`))
   })
 }

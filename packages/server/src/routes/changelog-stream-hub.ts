@@ -1,4 +1,10 @@
-import { EngramError, type BrainStore, type ChangelogEntry, type Engram } from '@engram/core'
+import {
+  EngramError,
+  shuttingDown,
+  type BrainStore,
+  type ChangelogEntry,
+  type Engram,
+} from '@engram/core'
 
 /** Where a subscriber's entries go (one open `GET /retrieve/changelogs/stream`). */
 export interface ChangelogSink {
@@ -236,11 +242,7 @@ export function createChangelogHub(
 
   return {
     async subscribe(brainId, afterSeq, sink) {
-      if (closed)
-        throw new EngramError('SERVICE_UNAVAILABLE', 'The server is shutting down.', {
-          retryAfter: RETRY_AFTER_SECONDS,
-          shed: true,
-        })
+      if (closed) throw shuttingDown()
       if (open >= maxStreams) throw tooMany(`on this server (${maxStreams})`)
       if ((feeds.get(brainId)?.subscribers.size ?? 0) >= maxPerBrain)
         throw tooMany(`on this brain (${maxPerBrain})`)
