@@ -351,6 +351,21 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await speakers('Note: this is slow.')).toEqual([])
   })
 
+  it('takes each labelled line of a transcript in one passage for the next turn', async () => {
+    const events = async (text: string) =>
+      (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    // Before: only the passage's first label was a speaker (Melanie was no one, her trip no event).
+    expect(await events('Caroline: I went to Paris.\nMelanie: I went to Rome.')).toEqual([
+      'Caroline went Paris',
+      'Melanie went Rome',
+    ])
+    expect(
+      await events(
+        'User: I moved to Boston.\nAssistant: I visited Denver once.\nUser: I work at Google.',
+      ),
+    ).toEqual(['User moved Boston', 'User work Google'])
+  })
+
   it('takes a chat transcript\'s "User:" for the person User, and "I" after another role for no one', async () => {
     const events = async (text: string) =>
       (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)

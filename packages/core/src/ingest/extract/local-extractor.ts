@@ -496,6 +496,10 @@ function isPersonLabel(label: string): boolean {
   return person
 }
 
+/** Whether the sentence at `base` opens a line of the passage: where a transcript's turn begins. */
+const opensLine = (text: string, base: number) =>
+  base === 0 || /\n[ \t]*$/.test(text.slice(Math.max(0, base - 64), base))
+
 /** Chat roles that stand for the person an assistant talks with: "User:" and "Human:" are the person "User". */
 const USER_ROLES = new Set(['user', 'human'])
 
@@ -719,7 +723,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         mentions: Mention[]
         /** Markdown was blanked out of the passage (`maskMarkdown`). */
         masked: boolean
-        /** The passage opens with a label that names no one (`speakerOf`). */
+        /** The sentence opens a turn whose label names no one (`speakerOf`). */
         speakerless: boolean
       }[] = []
       for (const stored of input.passages) {
@@ -792,7 +796,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions = mentions.filter(
             (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence, 0, m.start),
           )
-          const speaker = base === 0 ? speakerOf(sentence) : undefined
+          const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
           if (speaker) {
             mentions = mentions.filter((m) => m.start > speaker.end)
             mentions.push(speaker)
@@ -863,9 +867,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let lastPassage: string | null = null
       /** The people of the passage's sentences so far, most recent last. */
       let recentPeople: string[] = []
-      /** The speaker of the passage, when it is a conversation turn: who "I" and "we" are. */
+      /** The speaker of the current turn, when the passage is a conversation: who "I" and "we" are. */
       let speakerKey: string | null = null
-      /** The passage is a turn whose label names no one: its "I" and "we" are no one. */
+      /** The current turn's label names no one: its "I" and "we" are no one. */
       let speakerless = false
       const genders = new PersonGenders()
       /**
@@ -894,7 +898,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           lastPerson = null
           recentPeople = []
           speakerKey = null
-          speakerless = r.speakerless
+          speakerless = false
         }
         lastPassage = passage.id
         for (const m of mentions) {
@@ -929,7 +933,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
           const spoken = mentions.findIndex((m) => m.speaker === true && m.label === 'PERSON')
-          if (spoken >= 0) speakerKey = keys[spoken]!
+          // A labelled line begins the next turn of a transcript held in one passage.
+          if (spoken >= 0 || r.speakerless) {
+            speakerKey = spoken >= 0 ? keys[spoken]! : null
+            speakerless = r.speakerless
+          }
           mentions.forEach((m, i) => {
             if (m.label !== 'PERSON') return
             const inName = terms.filter(
