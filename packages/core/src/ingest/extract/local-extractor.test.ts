@@ -12,6 +12,10 @@ const run = (
     { signal: new AbortController().signal },
   )
 
+/** The names of the events extracted from `text`, in order. */
+const eventNames = async (text: string) =>
+  (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+
 describe('local extractor', () => {
   it('extracts people, places, the meetup and an event with its time and legs', async () => {
     const graph = await run('Emily organized the AI Ethics Meetup in London on March 8, 2024.')
@@ -352,29 +356,25 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
   })
 
   it('takes each labelled line of a transcript in one passage for the next turn', async () => {
-    const events = async (text: string) =>
-      (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
     // Before: only the passage's first label was a speaker (Melanie was no one, her trip no event).
-    expect(await events('Caroline: I went to Paris.\nMelanie: I went to Rome.')).toEqual([
+    expect(await eventNames('Caroline: I went to Paris.\nMelanie: I went to Rome.')).toEqual([
       'Caroline went Paris',
       'Melanie went Rome',
     ])
     expect(
-      await events(
+      await eventNames(
         'User: I moved to Boston.\nAssistant: I visited Denver once.\nUser: I work at Google.',
       ),
     ).toEqual(['User moved Boston', 'User work Google'])
   })
 
   it('takes a chat transcript\'s "User:" for the person User, and "I" after another role for no one', async () => {
-    const events = async (text: string) =>
-      (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
     // Before: "User:" was no one, so "I" went to the last person named ("Melanie took Fenway Park").
-    expect(await events('User: Melanie visited me in May. I took her to Fenway Park.')).toEqual([
-      'User took Fenway Park',
-    ])
-    expect(await events('Human: I moved to Boston.')).toEqual(['User moved Boston'])
-    expect(await events('Assistant: Melanie told me about Jon. I went to Paris.')).toEqual([
+    expect(await eventNames('User: Melanie visited me in May. I took her to Fenway Park.')).toEqual(
+      ['User took Fenway Park'],
+    )
+    expect(await eventNames('Human: I moved to Boston.')).toEqual(['User moved Boston'])
+    expect(await eventNames('Assistant: Melanie told me about Jon. I went to Paris.')).toEqual([
       'Melanie told Jon',
     ])
   })
