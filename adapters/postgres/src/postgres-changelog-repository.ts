@@ -39,10 +39,23 @@ export function postgresChangelogRepository(db: Queryable, brainId: string): Cha
         where.push(LIKE(`coalesce((data -> 'change')::text, '')`, params.length))
       }
       const clause = `WHERE ${where.join(' AND ')}`
-      const total = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM changelog ${clause}`,
+      const counted = await db.query<{ n: number; lowest: string | null; highest: string | null }>(
+        `SELECT count(*)::int AS n, min(seq) AS lowest, max(seq) AS highest FROM changelog ${clause}`,
         params,
       )
+      const { n: total, lowest, highest } = counted.rows[0]!
+      // Unfiltered, and the sequence unbroken from its lowest to its highest `seq` (entries are
+      // appended at max + 1 with the brain locked and never deleted one by one; the count proves
+      // it): the entry `skip` places below the newest has `seq` = highest - skip, so the page is a
+      // range of the key, not `skip` index entries stepped over (issue 29 item 4).
+      if (where.length === 1 && Number(highest ?? 0) - Number(lowest ?? 1) + 1 === total) {
+        const { rows } = await db.query<SeqRow>(
+          `SELECT seq, data::text AS data FROM changelog WHERE brain_id = $1 AND seq <= $2
+           ORDER BY seq DESC LIMIT $3`,
+          [brainId, Number(highest ?? 0) - q.skip, q.limit],
+        )
+        return { items: rows.map(entryOf), total }
+      }
       // The page's sequence numbers come from an index ((brain_id, seq), or (brain_id, type, seq)
       // for one type), so a deep `skip` steps over index entries instead of the large JSON rows.
       const { rows } = await db.query<SeqRow>(
@@ -51,7 +64,7 @@ export function postgresChangelogRepository(db: Queryable, brainId: string): Cha
            LIMIT $${params.length + 1} OFFSET $${params.length + 2}) ORDER BY seq DESC`,
         [...params, q.limit, q.skip],
       )
-      return { items: rows.map(entryOf), total: total.rows[0]!.n }
+      return { items: rows.map(entryOf), total }
     },
     async types() {
       const { rows } = await db.query<{ v: string }>(

@@ -126,11 +126,12 @@ export function sqliteBatchWrites(stmt: (sql: string) => SqliteStatementLike) {
       yield
     }
     for (const c of batch.changelog ?? []) {
-      stmt('INSERT OR IGNORE INTO changelog (id, type, data) VALUES (?, ?, ?)').run(
-        c.id,
-        c.type,
-        JSON.stringify(c),
-      )
+      // An entry already there is skipped before the insert: `INSERT OR IGNORE` would take a `seq` for
+      // it all the same and leave a gap, and an unbroken sequence lets a deep page be found by its
+      // `seq` (`sqlite-changelog-repository.ts`).
+      stmt(
+        'INSERT INTO changelog (id, type, data) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM changelog WHERE id = ?)',
+      ).run(c.id, c.type, JSON.stringify(c), c.id)
       yield
     }
     for (const v of batch.vectors ?? []) {

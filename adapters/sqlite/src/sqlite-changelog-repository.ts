@@ -13,6 +13,34 @@ const entryOf = (row: SeqRow): ChangelogEntry => ({
   seq: row.seq,
 })
 
+const seqOf = (stmt: (sql: string) => SqliteStatementLike, sql: string) =>
+  (stmt(sql).get() as { n: number | null }).n
+
+/**
+ * The unfiltered page of `q` as a range of `seq`, or null when the changelog's sequence has a gap.
+ * Entries are never deleted one by one (a redaction rewrites its entry; a brain goes whole), so the
+ * sequence normally runs without a gap from its lowest to its highest `seq`: then the entry `skip`
+ * places below the newest has `seq` = highest - skip, and the page is read from there in
+ * O(log n + limit), where `OFFSET` steps over `skip` index entries (issue 29 item 4: 1.6 ms for a
+ * skip of 236,000; `benchmarks/results/op-growth.md`). `total` is the row count that proves it: a gap
+ * (SQLite may leave one after a failed insert) falls back to `OFFSET`. Two statements, not
+ * `SELECT min(seq), max(seq)`, which SQLite answers by a scan.
+ */
+function keyRangePage(
+  stmt: (sql: string) => SqliteStatementLike,
+  total: number,
+  q: { limit: number; skip: number },
+): SeqRow[] | null {
+  if (total === 0) return []
+  const highest = seqOf(stmt, 'SELECT max(seq) AS n FROM changelog')!
+  const lowest = seqOf(stmt, 'SELECT min(seq) AS n FROM changelog')!
+  if (highest - lowest + 1 !== total) return null
+  return stmt('SELECT seq, data FROM changelog WHERE seq <= ? ORDER BY seq DESC LIMIT ?').all(
+    highest - q.skip,
+    q.limit,
+  ) as SeqRow[]
+}
+
 /** The changelog of one brain; `seq` is the table's AUTOINCREMENT key, so it never goes back. */
 export function sqliteChangelogRepository(
   stmt: (sql: string) => SqliteStatementLike,
@@ -37,6 +65,10 @@ export function sqliteChangelogRepository(
       const total = (
         stmt(`SELECT count(*) AS n FROM changelog ${clause}`).get(...params) as { n: number }
       ).n
+      if (where.length === 0) {
+        const rows = keyRangePage(stmt, total, q)
+        if (rows !== null) return { items: rows.map(entryOf), total }
+      }
       // The page's sequence numbers come from an index, so a deep `skip` steps over index entries
       // instead of rows (the changelog's rows are large JSON).
       const index = q.queryText
