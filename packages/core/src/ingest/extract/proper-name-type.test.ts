@@ -72,6 +72,21 @@ describe('proper name types', () => {
     expect(properNameType('London', 'CONCEPT', 'won a medal in ', '.', none)).toBe('PLACE')
   })
 
+  it('reads no place in a product-shaped word after "in", but keeps surnames\' prefixes', () => {
+    for (const name of ['PostgreSQL', 'JavaScript', 'iPhone'])
+      expect(properNameType(name, 'CONCEPT', 'Every record lives in ', '.', none), name).toBe(
+        'CONCEPT',
+      )
+    expect(properNameType('McAllen', 'CONCEPT', 'He was born in ', '.', none)).toBe('PLACE')
+    expect(properNameType('DeKalb', 'CONCEPT', 'She grew up in ', '.', none)).toBe('PLACE')
+  })
+
+  it('takes no data format or common initialism for an organisation, though the tagger does', () => {
+    expect(properNameType('JSON', 'ORGANIZATION', 'before reading the ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('CEO', 'ORGANIZATION', 'He met the ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('BBC', 'ORGANIZATION', 'He joined the ', '.', none)).toBe('ORGANIZATION')
+  })
+
   it('leaves common nouns untyped and types other acronyms as organisations', () => {
     expect(properNameType('school board', 'ORGANIZATION', '', '', none)).toBe('CONCEPT')
     expect(properNameType('ASCAP', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
