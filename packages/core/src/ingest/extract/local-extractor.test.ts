@@ -415,6 +415,15 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await names('Maria moved to Nice in 2019.')).toContain('Nice')
   })
 
+  it('takes no symbol into a name, but the ampersand of a company', async () => {
+    const names = async (text: string) =>
+      (await run(text)).entities.filter((e) => !e.labels.includes('EVENT')).map((e) => e.name)
+    const path = await names('The shortest path runs Ada → Babbage → Royal Society.')
+    expect(path.filter((n) => n.includes('→'))).toEqual([])
+    expect(path).toContain('Ada')
+    expect(await names('He worked at Procter & Gamble.')).toContain('Procter & Gamble')
+  })
+
   it('reads Markdown as its text: no heading, emphasis, link or code syntax in a name', async () => {
     const text =
       '# Analytical Engine notes\n\n**Ada Lovelace** worked with Charles Babbage in London.\n\n- a [plan](https://example.org/plan) of the engine\n\n```\nconst x = of(entityUuid)\n```\n'

@@ -161,8 +161,13 @@ function namesLanguage(sentence: string, d: Mention): boolean {
     /^\s*(?:[,.;:!?)|]|(?:and|or|by|for|with|from|as|at|on|in|to|until|since)\b|$)/.test(after)
   )
 }
+/**
+ * A term with neither a letter nor a digit is no part of a name or a phrase ("Ada → Babbage": compromise
+ * tags the arrow a person), except the ampersand of "Procter & Gamble".
+ */
+const SYMBOL_TERM = /^[^\p{L}\p{N}&]*$/u
 const tagged = (t: Term, tag: string) =>
-  has(t, tag) || (tag === 'Demonym' && MORE_DEMONYMS.has(t.text))
+  !SYMBOL_TERM.test(t.text) && (has(t, tag) || (tag === 'Demonym' && MORE_DEMONYMS.has(t.text)))
 const BREAKS_AFTER = /[,.;:!?()"“”]/
 /**
  * Whether a phrase ends after term `t`: at punctuation, except the period of an abbreviation ("Dr.",
@@ -274,6 +279,7 @@ const isPunctuation = (t: Term) => PUNCTUATION_TERM.test(t.text.trim())
 const nominal = (t: Term) =>
   (has(t, 'Noun') || has(t, 'Adjective') || has(t, 'Value')) &&
   !isPunctuation(t) &&
+  !SYMBOL_TERM.test(t.text) &&
   !has(t, 'Pronoun') &&
   !has(t, 'Date') &&
   !has(t, 'Gerund') &&

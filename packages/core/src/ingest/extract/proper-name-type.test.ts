@@ -73,12 +73,21 @@ describe('proper name types', () => {
   })
 
   it('reads no place in a product-shaped word after "in", but keeps surnames\' prefixes', () => {
-    for (const name of ['PostgreSQL', 'JavaScript', 'iPhone'])
+    for (const name of ['PostgreSQL', 'JavaScript', 'iPhone', 'ENGRAM_PLUGINS'])
       expect(properNameType(name, 'CONCEPT', 'Every record lives in ', '.', none), name).toBe(
         'CONCEPT',
       )
     expect(properNameType('McAllen', 'CONCEPT', 'He was born in ', '.', none)).toBe('PLACE')
     expect(properNameType('DeKalb', 'CONCEPT', 'She grew up in ', '.', none)).toBe('PLACE')
+  })
+
+  it("takes an organisation's head word alone opening a sentence for the common noun", () => {
+    expect(properNameType('Records', 'CONCEPT', '', ' come back as the core types.', none)).toBe(
+      'CONCEPT',
+    )
+    expect(properNameType('Red Greg Records', 'CONCEPT', '', ' released it.', none)).toBe(
+      'ORGANIZATION',
+    )
   })
 
   it('takes no data format or common initialism for an organisation, though the tagger does', () => {

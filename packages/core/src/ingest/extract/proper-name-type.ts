@@ -284,7 +284,10 @@ export function properNameType(
     words.some((w, i) => OTHER_HEADS.has(w) && (words[i + 1] === 'of' || /\d/.test(name)))
   )
     return label
-  if (ORGANIZATION_HEADS.has(head)) return 'ORGANIZATION'
+  // A head word alone opening a sentence is the common noun capitalised ("Records come back as ...",
+  // a heading "Records deeper than ..."), not a name.
+  if (ORGANIZATION_HEADS.has(head) && (words.length > 1 || before.trim() !== ''))
+    return 'ORGANIZATION'
   if (words.length > 1 && ORGANIZATION_OPENERS.has(words[0]!)) return 'ORGANIZATION'
   // A state named by its kind ("Roman Empire", "Dutch Republic"), which the tagger's lexicon calls an
   // organisation, is a place.
@@ -301,7 +304,8 @@ export function properNameType(
   if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
   if (/\d/.test(name)) return label
   if (ORGANIZATION_CONTEXT.test(before) && !PLACE_CONTEXT.test(before)) return 'ORGANIZATION'
-  if (INNER_CAPITAL.test(name)) return label
+  // An identifier ("ENGRAM_PLUGINS") is no place either.
+  if (INNER_CAPITAL.test(name) || name.includes('_')) return label
   // "Mediaș, Transylvania": a name beside a place, separated by a comma, is a place of that list.
   const next = /^,\s*(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)/u.exec(after)?.[1]
   const previous = /(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*),\s*$/u.exec(before)?.[1]
