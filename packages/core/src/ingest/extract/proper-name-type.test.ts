@@ -96,6 +96,14 @@ describe('proper name types', () => {
     expect(properNameType('BBC', 'ORGANIZATION', 'He joined the ', '.', none)).toBe('ORGANIZATION')
   })
 
+  it('takes an English word in capitals for a word, not an acronym', () => {
+    for (const name of ['PERSON', 'INSERT', 'LOG'])
+      expect(properNameType(name, 'CONCEPT', 'the label ', ' is', none), name).toBe('CONCEPT')
+    expect(properNameType('PERSON', 'ORGANIZATION', 'the ', ' label', none)).toBe('CONCEPT')
+    for (const name of ['ASCAP', 'WHO', 'IRA'])
+      expect(properNameType(name, 'CONCEPT', 'a member of ', '.', none), name).toBe('ORGANIZATION')
+  })
+
   it('leaves common nouns untyped and types other acronyms as organisations', () => {
     expect(properNameType('school board', 'ORGANIZATION', '', '', none)).toBe('CONCEPT')
     expect(properNameType('ASCAP', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')

@@ -1,3 +1,5 @@
+import nlp from 'compromise'
+
 /**
  * Types for capitalised noun phrases the tagger left untyped (or typed from its lexicon against their head),
  * from the phrase's head word and its context: the head-word ("trigger word") and preceding-preposition
@@ -48,6 +50,40 @@ const COMMON_INITIALISMS = new Set(
     'GET PUT POST PATCH DELETE HEAD ASCII UTF'
   ).split(' '),
 )
+
+const LEXICON = (
+  nlp.world() as unknown as { model: { one: { lexicon: Record<string, string | string[]> } } }
+).model.one.lexicon
+/** The lexicon's tags of common words: a word carrying only these is no name. */
+const COMMON_WORD_TAGS = new Set([
+  'Singular',
+  'Plural',
+  'Uncountable',
+  'Noun',
+  'Actor',
+  'Infinitive',
+  'PresentTense',
+  'PastTense',
+  'Participle',
+  'Gerund',
+  'Verb',
+  'Adjective',
+  'Comparative',
+  'Superlative',
+  'Adverb',
+])
+
+/**
+ * An English word written in capitals ("PERSON", "INSERT", "LOG" in technical text, "STOP" on a sign),
+ * not an initialism: compromise's lexicon knows its lower case as a common noun, verb or adjective and as
+ * nothing else (no name, abbreviation, pronoun or question word: "WHO" and "IRA" stay initialisms). Of
+ * Re-DocRED dev's all-capital gold mentions (251 organisations, 54 places, 71 others, 2 people), none of
+ * the organisations is such a word, two places are ("FLOW", "STAR") and one other ("SURREAL").
+ */
+function isWordInCapitals(name: string): boolean {
+  const tags = LEXICON[name.toLowerCase()]
+  return tags !== undefined && ([] as string[]).concat(tags).every((t) => COMMON_WORD_TAGS.has(t))
+}
 
 /** Initialisms of countries and unions of them: places ("US", "UK"). */
 const PLACE_INITIALISMS = new Set('US USA UK UAE USSR PRC DPRK DRC ROC'.split(' '))
@@ -270,13 +306,17 @@ export function properNameType(
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // "reading the JSON": the tagger calls an acronym after "the" an organisation; a data format's or a
   // common noun's never is one.
-  if (label === 'ORGANIZATION' && COMMON_INITIALISMS.has(name)) return 'CONCEPT'
+  if (
+    label === 'ORGANIZATION' &&
+    (COMMON_INITIALISMS.has(name) || (/^\p{Lu}{2,}$/u.test(name) && isWordInCapitals(name)))
+  )
+    return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
   // (a country's initialism returned a place above).
   if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name))
-    return COMMON_INITIALISMS.has(name) ? label : 'ORGANIZATION'
+    return COMMON_INITIALISMS.has(name) || isWordInCapitals(name) ? label : 'ORGANIZATION'
   // A named event, work or award keeps its type, its numbering ("World War I", "Super Bowl 50") or its
   // "of" part ("Battle of Midway") after the kind word included: "in" before it makes no place of it.
   if (
