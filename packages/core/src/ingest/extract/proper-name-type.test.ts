@@ -93,6 +93,8 @@ describe('proper name types', () => {
   it('takes no data format or common initialism for an organisation, though the tagger does', () => {
     expect(properNameType('JSON', 'ORGANIZATION', 'before reading the ', '.', none)).toBe('CONCEPT')
     expect(properNameType('CEO', 'ORGANIZATION', 'He met the ', '.', none)).toBe('CONCEPT')
+    for (const name of ['FYI', 'LGBTQ'])
+      expect(properNameType(name, 'CONCEPT', 'the ', ' support group', none), name).toBe('CONCEPT')
     expect(properNameType('BBC', 'ORGANIZATION', 'He joined the ', '.', none)).toBe('ORGANIZATION')
   })
 

@@ -38,16 +38,19 @@ const ORGANIZATION_OPENERS = new Set(
 )
 
 /**
- * Initialisms of common nouns ("TV", "CD", "CEO", "BCE") and of computing's formats, protocols and HTTP
- * methods ("JSON", "HTTP", "POST"): kinds of things, never an organisation. The acronym rule below types
- * every other unknown all-capital word an organisation.
+ * Initialisms of common nouns ("TV", "CD", "CEO", "BCE"), of computing's formats, protocols and HTTP
+ * methods ("JSON", "HTTP", "POST"), of the abbreviations of chat and letters ("FYI", "BTW", "ASAP") and of
+ * communities ("LGBT", "LGBTQ"): kinds of things or phrases, never an organisation. The acronym rule below
+ * types every other unknown all-capital word an organisation.
  */
 const COMMON_INITIALISMS = new Set(
   (
     'TV CD CDS DVD LP EP GPS CEO CFO CTO COO VP MP MVP DJ MC PHD BA BSC MA MSC MBA BC BCE AD CE ' +
     'DNA RNA HIV AIDS IQ PC CPU GPU RAM ROM USB SSD HDD LCD LED OS AI ML NLP LLM API SDK CLI GUI IDE ' +
     'URL URI HTTP HTTPS REST JSON XML HTML CSS CSV PDF SQL YAML TCP UDP IP DNS SSH TLS SSL UUID ID ' +
-    'GET PUT POST PATCH DELETE HEAD ASCII UTF'
+    'GET PUT POST PATCH DELETE HEAD ASCII UTF ' +
+    'FYI BTW IMO IMHO TBH IDK ASAP DIY FAQ TBA TBD AKA RSVP BRB TTYL AFAIK PS NB ' +
+    'LGBT LGBTQ LGBTQI LGBTI'
   ).split(' '),
 )
 
