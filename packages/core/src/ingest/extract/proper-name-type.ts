@@ -245,7 +245,7 @@ export const NAME_LABELS: ReadonlySet<string> = new Set([
 /**
  * One word with a capital inside it after a small letter ("PostgreSQL", "GitHub", "JavaScript",
  * "iPhone"): the word shape of product, brand and software names (the shape feature of Ratinov & Roth,
- * CoNLL 2009), which name no place after "in" or "on" ("lives in PostgreSQL"). Of Re-DocRED dev's gold
+ * CoNLL 2009), which name no place after "in" or "at" ("lives in PostgreSQL"). Of Re-DocRED dev's gold
  * mentions of this shape, 21 are MISC, 10 ORG, 5 PER and 3 LOC, of which two are surnames' prefixes
  * ("McConachie"): names opening with one (Mc, Mac, De, La, Le, Di, Du, Van, Von, O') keep the context rule
  * ("McAllen", "DeKalb", "LaSalle").
