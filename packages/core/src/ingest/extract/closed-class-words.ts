@@ -63,6 +63,16 @@ export const INTERJECTIONS: ReadonlySet<string> = new Set([
   'cheers',
   'oops',
   'hmm',
+  // Chat's abbreviated discourse markers ("FYI, I joined ...": the speaker's "I" is the subject).
+  'fyi',
+  'btw',
+  'imo',
+  'imho',
+  'tbh',
+  'idk',
+  'brb',
+  'ttyl',
+  'afaik',
 ])
 
 /**

@@ -413,6 +413,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       (await run(text)).entities.filter((e) => !e.labels.includes('EVENT')).map((e) => e.name)
     expect(await names('Joanna: Woah Joanna, that is great!')).toEqual(['Joanna'])
     expect(await names('Maria moved to Nice in 2019.')).toContain('Nice')
+    // An abbreviated discourse marker opening a turn is no entity, and no event's subject.
+    const fyi = await run('Melanie: FYI, I joined the support group in Boston.')
+    expect(fyi.entities.map((e) => e.name)).not.toContain('FYI')
+    expect(fyi.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)).toEqual([
+      'Melanie joined support group',
+    ])
   })
 
   it('takes no symbol into a name, but the ampersand of a company', async () => {
