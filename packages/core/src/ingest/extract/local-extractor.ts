@@ -278,7 +278,7 @@ const isPunctuation = (t: Term) => PUNCTUATION_TERM.test(t.text.trim())
 
 const nominal = (t: Term) =>
   (has(t, 'Noun') || has(t, 'Adjective') || has(t, 'Value')) &&
-  !isPunctuation(t) &&
+  // Punctuation standing apart (`isPunctuation`) included.
   !SYMBOL_TERM.test(t.text) &&
   !has(t, 'Pronoun') &&
   !has(t, 'Date') &&

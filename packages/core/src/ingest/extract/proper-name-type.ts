@@ -88,6 +88,9 @@ function isWordInCapitals(name: string): boolean {
   return tags !== undefined && ([] as string[]).concat(tags).every((t) => COMMON_WORD_TAGS.has(t))
 }
 
+/** An all-capital name that is no acronym of an organisation: a common initialism or a word in capitals. */
+const notAnAcronym = (name: string) => COMMON_INITIALISMS.has(name) || isWordInCapitals(name)
+
 /** Initialisms of countries and unions of them: places ("US", "UK"). */
 const PLACE_INITIALISMS = new Set('US USA UK UAE USSR PRC DPRK DRC ROC'.split(' '))
 
@@ -309,17 +312,13 @@ export function properNameType(
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
   // "reading the JSON": the tagger calls an acronym after "the" an organisation; a data format's or a
   // common noun's never is one.
-  if (
-    label === 'ORGANIZATION' &&
-    (COMMON_INITIALISMS.has(name) || (/^\p{Lu}{2,}$/u.test(name) && isWordInCapitals(name)))
-  )
-    return 'CONCEPT'
+  if (label === 'ORGANIZATION' && /^\p{Lu}{2,}$/u.test(name) && notAnAcronym(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
   // (a country's initialism returned a place above).
   if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name))
-    return COMMON_INITIALISMS.has(name) || isWordInCapitals(name) ? label : 'ORGANIZATION'
+    return notAnAcronym(name) ? label : 'ORGANIZATION'
   // A named event, work or award keeps its type, its numbering ("World War I", "Super Bowl 50") or its
   // "of" part ("Battle of Midway") after the kind word included: "in" before it makes no place of it.
   if (
