@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BM25_VARIANTS, Bm25Index, resolveBm25Settings } from './bm25-index.js'
-import { kthLargest } from './top-k.js'
+import { countAbove, kthLargest } from './top-k.js'
 
 const plain = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean)
 
@@ -316,6 +316,49 @@ describe('kthLargest', () => {
     // Only the first `count`: a reused buffer holds stale documents past it.
     expect(kthLargest(scores, Int32Array.from([1, 3, 2, 4]), 2, 1)).toBe(3)
     expect(kthLargest(scores, Int32Array.from([1, 3, 2, 4]), 2, 3)).toBe(-Infinity)
+  })
+})
+
+describe('countAbove', () => {
+  it('counts the first `count` listed scores above the bound, stopping at `enough`', () => {
+    const scores = Float64Array.from([5, 1, 9, 3, 9, 0])
+    const all = [0, 1, 2, 3, 4, 5]
+    expect(countAbove(scores, all, 6, 3, 10)).toBe(3)
+    expect(countAbove(scores, all, 6, 9, 10)).toBe(0)
+    expect(countAbove(scores, all, 6, 0, 2)).toBe(2)
+    expect(countAbove(scores, Int32Array.from([2, 4, 0]), 2, 3, 10)).toBe(2)
+  })
+})
+
+describe('Bm25Index.search, pruned', () => {
+  it('ranks as scoring every document would: the top k by score, ties by id', () => {
+    // A seeded corpus with a Zipf-like vocabulary (rare words admit few documents, common ones many),
+    // repeated words (tf above 1) and duplicate texts (equal scores), so that the early stop of
+    // admission and the final selection both decide.
+    let seed = 7
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647
+    const word = () => `w${Math.floor(40 * random() ** 3)}`
+    const index = new Bm25Index({ analyze: plain })
+    const ids: string[] = []
+    for (let i = 0; i < 400; i++) {
+      const text = Array.from({ length: 3 + Math.floor(random() * 25) }, word).join(' ')
+      for (const id of i % 50 === 0 ? [`d${i}`, `d${i}x`] : [`d${i}`]) {
+        index.add(id, text)
+        ids.push(id)
+      }
+    }
+    for (let q = 0; q < 60; q++) {
+      const query = Array.from({ length: 1 + (q % 6) }, word).join(' ')
+      const every = ids
+        .map((id) => ({ id, score: index.explain(query, id).value }))
+        .filter((h) => h.score > 0)
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      for (const k of [1, 5, 50]) {
+        const got = index.search(query, k)
+        expect(got.map((h) => h.id)).toEqual(every.slice(0, k).map((h) => h.id))
+        got.forEach((h, i) => expect(h.score).toBeCloseTo(every[i]!.score, 9))
+      }
+    }
   })
 })
 

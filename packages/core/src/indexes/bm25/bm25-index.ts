@@ -13,7 +13,7 @@ import {
 import { ranges, runWhole, type Sliced } from '../sliced-work.js'
 import { DocTermLists } from './doc-term-lists.js'
 import { PostingArena } from './posting-arena.js'
-import { kthLargest, TopK } from './top-k.js'
+import { countAbove, kthLargest } from './top-k.js'
 import { pairLength, withLength } from './vint.js'
 
 /**
@@ -574,8 +574,9 @@ export class Bm25Index {
         }
         scores[doc]! += weight * weigh(tf, norms[doc]!)
       }
-      // A document not seen yet can score at most `rest`; if the current k-th best beats it, stop admitting.
-      if (acceptNew && i < terms.length - 1 && kthLargest(scores, touched, count, k) > rest)
+      // A document not seen yet can score at most `rest`; once k documents score above it (the k-th best
+      // beats it), stop admitting.
+      if (acceptNew && i < terms.length - 1 && countAbove(scores, touched, count, rest, k) >= k)
         acceptNew = false
     }
     let candidates = touched
@@ -586,13 +587,13 @@ export class Bm25Index {
       for (let i = 0; i < count; i++)
         if (filter(this.ids[touched[i]!]!)) candidates[candidateCount++] = touched[i]!
     }
-    // Only documents scoring at least the k-th best can rank; ties at that score are all kept, so the
-    // heap still orders them by id.
+    // Only documents scoring at least the k-th best can rank; ties at that score are all kept and
+    // ordered by id, so the first k are the top k (score desc, id asc).
     const threshold = kthLargest(scores, candidates, candidateCount, k)
-    const top = new TopK(k)
+    const top: ScoredId[] = []
     for (let i = 0; i < candidateCount; i++) {
       const doc = candidates[i]!
-      if (scores[doc]! >= threshold) top.push(doc, scores[doc]!, this.ids[doc]!)
+      if (scores[doc]! >= threshold) top.push({ id: this.ids[doc]!, score: scores[doc]! })
     }
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!
@@ -600,7 +601,9 @@ export class Bm25Index {
       seen[doc] = 0
     }
     this.scratch = scratch
-    return top.sorted().map(({ doc, score }) => ({ id: this.ids[doc]!, score }))
+    top.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    if (top.length > k) top.length = k
+    return top
   }
 
   /**

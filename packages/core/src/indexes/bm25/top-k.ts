@@ -76,6 +76,22 @@ export function kthLargest(
   return heap[0]!
 }
 
+/**
+ * How many of `scores[doc]` over `docs` exceed `bound`, counting no further than `enough`: "the k-th
+ * largest exceeds `bound`" is "at least k exceed it", answered without a heap and usually in a prefix.
+ */
+export function countAbove(
+  scores: Float64Array,
+  docs: ArrayLike<number>,
+  count: number,
+  bound: number,
+  enough: number,
+): number {
+  let above = 0
+  for (let i = 0; i < count && above < enough; i++) if (scores[docs[i]!]! > bound) above++
+  return above
+}
+
 function siftDown(heap: Float64Array, from: number): void {
   const n = heap.length
   let i = from
