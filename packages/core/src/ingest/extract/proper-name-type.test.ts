@@ -81,6 +81,17 @@ describe('proper name types', () => {
     expect(properNameType('DeKalb', 'CONCEPT', 'She grew up in ', '.', none)).toBe('PLACE')
   })
 
+  it('reads no place in capitals then small letters, nor in a product-shaped word the tagger calls one', () => {
+    for (const name of ['SQLite', 'URLs', 'PDFs'])
+      expect(properNameType(name, 'CONCEPT', 'Every record lives in ', '.', none), name).toBe(
+        'CONCEPT',
+      )
+    for (const name of ['graphologyView', 'TeX'])
+      expect(properNameType(name, 'PLACE', 'It draws ', ' here.', none), name).toBe('CONCEPT')
+    expect(properNameType('DeKalb', 'PLACE', 'She grew up in ', '.', none)).toBe('PLACE')
+    expect(properNameType('Paris', 'PLACE', 'It draws ', ' here.', none)).toBe('PLACE')
+  })
+
   it("takes an organisation's head word alone opening a sentence for the common noun", () => {
     expect(properNameType('Records', 'CONCEPT', '', ' come back as the core types.', none)).toBe(
       'CONCEPT',
