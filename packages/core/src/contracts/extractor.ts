@@ -35,8 +35,16 @@ export interface ExtractedGraph {
 }
 
 export interface ExtractionInput {
-  /** Passages of one task, with the ids every extracted record must cite. */
-  passages: { id: string; text: string }[]
+  /**
+   * Passages of one task, with the ids every extracted record must cite; `start` and `end` (optional)
+   * are where the passage's text lies in `text`.
+   */
+  passages: { id: string; text: string; start?: number; end?: number }[]
+  /**
+   * The whole text the passages were cut from, when they were (optional): what an extractor may read
+   * around a passage, such as the code block a passage cut inside one belongs to.
+   */
+  text?: string
   /** Anchor for relative dates ("yesterday", "last March"), ISO 8601. */
   sourceTimestamp: string
   /** Observation focus hints: entities or topics observations should be about first. */

@@ -47,6 +47,34 @@ describe('local extractor on worker threads', () => {
     }
   }, 30_000)
 
+  it('reads a passage cut inside a code block as the in-thread extractor does with the whole text', async () => {
+    const text =
+      'Start it.\n\n```sh\nexport TOKEN=secret\n\nROLE=api PORT=8000 npm start\n```\n\nAda Lovelace met Charles Babbage.\n'
+    const cut = text.indexOf('ROLE')
+    const whole = {
+      passages: [
+        {
+          id: 'p1',
+          text: text.slice(0, cut).trimEnd(),
+          start: 0,
+          end: text.slice(0, cut).trimEnd().length,
+        },
+        { id: 'p2', text: text.slice(cut), start: cut, end: text.length },
+      ],
+      text,
+      sourceTimestamp: '2024-06-01T00:00:00Z',
+      observateFor: [],
+    }
+    const split = localExtractorPool({ workers: 2, passagesPerRequest: 1 })
+    try {
+      const fromPool = await split.extract(whole, { signal: signal() })
+      expect(fromPool).toEqual(await localExtractor().extract(whole, { signal: signal() }))
+      expect(fromPool.entities.map((e) => e.name)).toContain('Ada Lovelace')
+    } finally {
+      await split.close()
+    }
+  }, 30_000)
+
   it('starts every worker on warmUp, and listens for an abort once per call however many slices', async () => {
     const split = localExtractorPool({ workers: 2, passagesPerRequest: 1 })
     try {

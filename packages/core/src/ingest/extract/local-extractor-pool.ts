@@ -6,6 +6,7 @@ import { FairQueue } from '../../fair-queue.js'
 import { EngramError } from '../../errors.js'
 import type { ExtractedGraph } from '../../contracts/extractor.js'
 import type { LocalExtractorOptions } from './local-extractor.js'
+import { withoutWholeText } from './markdown-mask.js'
 
 export interface ExtractionRequest {
   id: number
@@ -239,7 +240,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
       if (closed) throw new EngramError('SERVICE_UNAVAILABLE', 'Extractor closed.')
       const { signal } = ctx
       signal.throwIfAborted()
-      const slices = slicesOf(input, perRequest, charsPerRequest)
+      const slices = slicesOf(withoutWholeText(input), perRequest, charsPerRequest)
       // One abort listener per call, not per slice: a text of a few megabytes is hundreds of slices.
       const call = {}
       const sent: { slot: Slot; id: number }[] = []

@@ -597,3 +597,31 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(graph.entities.some((e) => e.labels.includes('EVENT'))).toBe(false)
   })
 })
+
+describe('local extractor, a passage cut inside a code block', () => {
+  it('reads no entity in the code and reads the prose after its closing fence', async () => {
+    const text =
+      'Start the server.\n\n```sh\nexport TOKEN=secret\n\nROLE=api PORT=8000 npm start\n```\n\nAda Lovelace met Charles Babbage in London.\n'
+    const cut = text.indexOf('ROLE')
+    const passage = { id: 'p2', text: text.slice(cut), start: cut, end: text.length }
+    const names = async (input: { text?: string }) =>
+      (
+        await localExtractor().extract(
+          {
+            passages: [passage],
+            sourceTimestamp: '2024-04-10T09:00:00.000Z',
+            observateFor: [],
+            ...input,
+          },
+          { signal: new AbortController().signal },
+        )
+      ).entities
+        .filter((e) => !e.labels.includes('EVENT'))
+        .map((e) => e.name)
+    const withText = await names({ text })
+    expect(withText).toEqual(expect.arrayContaining(['Ada Lovelace', 'Charles Babbage', 'London']))
+    expect(withText.filter((n) => /ROLE|PORT|npm/.test(n))).toEqual([])
+    // Without the whole text the closing fence opens a block: the prose is lost, the code read.
+    expect(await names({})).not.toContain('Ada Lovelace')
+  })
+})

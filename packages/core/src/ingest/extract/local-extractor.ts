@@ -21,7 +21,7 @@ import {
 import { definedKind, definedLabel, type DefinedKind } from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
-import { maskMarkdown } from './markdown-mask.js'
+import { maskedPassageTexts } from './markdown-mask.js'
 import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
@@ -732,10 +732,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         /** The sentence opens a turn whose label names no one (`speakerOf`). */
         speakerless: boolean
       }[] = []
-      for (const stored of input.passages) {
+      // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
+      const maskedTexts = maskedPassageTexts(input)
+      for (const [index, stored] of input.passages.entries()) {
         if (ctx.signal.aborted) throw new Error('extraction aborted')
-        // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity.
-        const passage = { ...stored, text: maskMarkdown(stored.text) }
+        const passage = { ...stored, text: maskedTexts[index]! }
         // `First "Nick" Last`: one person, `First Last`, also called `Nick`.
         const nicknamed = [...passage.text.matchAll(NICKNAME)].map((m) => ({
           start: m.index,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { maskMarkdown } from './markdown-mask.js'
+import { maskedPassageTexts, maskMarkdown, withoutWholeText } from './markdown-mask.js'
 
 describe('maskMarkdown', () => {
   it('blanks syntax character for character, so offsets still point into the passage', () => {
@@ -31,5 +31,68 @@ describe('maskMarkdown', () => {
     expect(maskMarkdown('1. snake_case and 2 * 3 = 6')).toBe('1. snake_case and 2 * 3 = 6')
     const prose = 'Caroline went to the LGBTQ support group yesterday.'
     expect(maskMarkdown(prose)).toBe(prose)
+  })
+})
+
+describe('maskedPassageTexts', () => {
+  // Two chunks of one text, the second cut inside a fenced code block.
+  const text =
+    'Intro to the server.\n\n```sh\nconst hit = find()\n\nROLE=api npm start\n```\n\nAda Lovelace wrote it.\n'
+  const cut = text.indexOf('ROLE')
+  const passages = [
+    {
+      id: 'a',
+      text: text.slice(0, cut).trimEnd(),
+      start: 0,
+      end: text.slice(0, cut).trimEnd().length,
+    },
+    { id: 'b', text: text.slice(cut).trimEnd(), start: cut, end: text.trimEnd().length },
+  ]
+  const input = { passages, text, sourceTimestamp: '2026-01-01T00:00:00Z', observateFor: [] }
+
+  it('masks a passage cut inside a code block as the whole text reads it', () => {
+    const [, second] = maskedPassageTexts(input)
+    expect(second).toHaveLength(passages[1]!.text.length)
+    expect(second!.trim()).toBe('Ada Lovelace wrote it.')
+    // Alone, its code is prose and its closing fence opens a block over the prose after it.
+    expect(maskMarkdown(passages[1]!.text)).toContain('ROLE=api')
+    expect(maskMarkdown(passages[1]!.text)).not.toContain('Ada Lovelace')
+  })
+
+  it('masks each passage alone without the whole text, a fence in it, or offsets that give its text', () => {
+    const alone = passages.map((p) => maskMarkdown(p.text))
+    expect(maskedPassageTexts({ ...input, text: undefined })).toEqual(alone)
+    const shifted = passages.map((p) => ({ ...p, start: p.start + 1, end: p.end + 1 }))
+    expect(maskedPassageTexts({ ...input, passages: shifted })).toEqual(alone)
+    const plain = {
+      ...input,
+      text: 'No fence here.',
+      passages: [{ id: 'c', text: 'No fence here.' }],
+    }
+    expect(maskedPassageTexts(plain)).toEqual(['No fence here.'])
+  })
+})
+
+describe('withoutWholeText', () => {
+  it('drops the whole text, blanking first the code only it shows', () => {
+    const text = '```\nconst hit = find()\n\nROLE=api\n```\n\nAda Lovelace wrote it.'
+    const cut = text.indexOf('ROLE')
+    const input = {
+      passages: [{ id: 'b', text: text.slice(cut), start: cut, end: text.length }],
+      text,
+      sourceTimestamp: '2026-01-01T00:00:00Z',
+      observateFor: [],
+    }
+    const out = withoutWholeText(input)
+    expect(out.text).toBeUndefined()
+    expect(out.passages[0]!.text.trim()).toBe('Ada Lovelace wrote it.')
+    // Masking what it sends again changes nothing.
+    expect(maskMarkdown(out.passages[0]!.text)).toBe(out.passages[0]!.text)
+    const plain = { ...input, text: 'Ada wrote.', passages: [{ id: 'c', text: 'Ada wrote.' }] }
+    expect(withoutWholeText(plain)).toEqual({
+      passages: plain.passages,
+      sourceTimestamp: input.sourceTimestamp,
+      observateFor: [],
+    })
   })
 })

@@ -1,3 +1,5 @@
+import type { ExtractionInput } from '../../contracts/extractor.js'
+
 /**
  * Markdown syntax blanked out of a passage before the local extractor reads it, character for
  * character (every syntax character becomes a space, line breaks stay), so the offsets the extractor
@@ -25,12 +27,47 @@ export function maskMarkdown(text: string): string {
     .replace(BACKTICKS, blank)
 }
 
+/**
+ * The texts of `input`'s passages with markdown blanked out as it reads in the whole text they were cut
+ * from (`input.text` and each passage's `start`/`end`), when that text holds a code fence: a chunk cut
+ * inside a fenced code block has no opening fence of its own, so masked alone its code read as prose
+ * and its closing fence opened a block over the prose after it (16 of the 477 chunks of this project's
+ * README and docs). Otherwise, or for a passage whose offsets do not give its text, each passage alone.
+ */
+export function maskedPassageTexts(input: ExtractionInput): string[] {
+  const whole =
+    input.text !== undefined && HAS_FENCE.test(input.text) ? maskMarkdown(input.text) : null
+  return input.passages.map((p) =>
+    whole !== null &&
+    p.start !== undefined &&
+    p.end !== undefined &&
+    input.text!.slice(p.start, p.end) === p.text
+      ? whole.slice(p.start, p.end)
+      : maskMarkdown(p.text),
+  )
+}
+
+/**
+ * `input` as a worker thread needs it: without the whole text (a long one would be copied to every
+ * worker for each slice of passages), its passages' code blocks blanked first where only the whole text
+ * shows them (`maskedPassageTexts`; masking the result again changes nothing the extractor reads).
+ */
+export function withoutWholeText(input: ExtractionInput): ExtractionInput {
+  if (input.text === undefined) return input
+  const { text, ...rest } = input
+  if (!HAS_FENCE.test(text)) return rest
+  const masked = maskedPassageTexts(input)
+  return { ...rest, passages: input.passages.map((p, i) => ({ id: p.id, text: masked[i]! })) }
+}
+
 const blank = (s: string) => ' '.repeat(s.length)
 const blankKeepingLines = (s: string) => s.replace(/[^\n]/g, ' ')
 
 /** Cheap test first: most passages (conversation turns, plain prose) carry none of these. */
 const MAYBE_MARKDOWN = /[#*_~`[>]|^\s*[-+]\s/m
 /** A fence of 3+ backticks or tildes at a line start, to its closing fence or the end of the text. */
+/** A fence line anywhere in a text. */
+const HAS_FENCE = /^[ \t]{0,3}(?:`{3,}|~{3,})/m
 const FENCED_CODE = /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]{0,3}\1[ \t]*$|(?![\s\S]))/gm
 /** At a line start: `#`..`######` then a space, `>` quote markers, `-`/`+`/`*` bullets. */
 const BLOCK_MARKERS = /^[ \t]{0,3}(?:#{1,6}(?=[ \t]|$)|(?:>[ \t]?)+|[-+*](?=[ \t]))/gm

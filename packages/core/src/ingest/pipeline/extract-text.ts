@@ -118,7 +118,8 @@ export async function extractText(
   await ctx.progress('extracting')
   const extracted = await components.extract(
     {
-      passages: fresh.map((p) => ({ id: p.id, text: p.text })),
+      passages: fresh.map((p) => ({ id: p.id, text: p.text, start: p.start, end: p.end })),
+      text: input.text,
       sourceTimestamp: input.sourceTimestamp,
       observateFor: input.observateFor,
     },

@@ -1,5 +1,5 @@
 import type { EmbedOptions } from '../../contracts/embedder.js'
-import type { ExtractedGraph } from '../../contracts/extractor.js'
+import type { ExtractedGraph, ExtractionInput } from '../../contracts/extractor.js'
 import type { JsonObject } from '../../model/common.js'
 
 /** A chunk of source text with its offsets. */
@@ -28,15 +28,7 @@ export interface IngestionComponents {
   /** Renders a JSON document as text for chunking. */
   jsonToText(json: JsonObject): string
   chunk(text: string): TextChunk[]
-  extract(
-    input: {
-      passages: { id: string; text: string }[]
-      sourceTimestamp: string
-      observateFor: string[]
-    },
-    signal: AbortSignal,
-    brainId?: string,
-  ): Promise<ExtractedGraph>
+  extract(input: ExtractionInput, signal: AbortSignal, brainId?: string): Promise<ExtractedGraph>
   /** Embeds texts (L2-normalised); null when no embedder is configured. */
   embed: EmbedFunction | null
   /** Name and dimension recorded per brain; a mismatch is refused. */
