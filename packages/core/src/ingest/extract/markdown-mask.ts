@@ -28,23 +28,23 @@ export function maskMarkdown(text: string): string {
 }
 
 /**
- * The texts of `input`'s passages with markdown blanked out as it reads in the whole text they were cut
- * from (`input.text` and each passage's `start`/`end`), when that text holds a code fence: a chunk cut
- * inside a fenced code block has no opening fence of its own, so masked alone its code read as prose
- * and its closing fence opened a block over the prose after it (16 of the 477 chunks of this project's
- * README and docs). Otherwise, or for a passage whose offsets do not give its text, each passage alone.
+ * The texts of `input`'s passages with markdown blanked out, code blocks found in the whole text they
+ * were cut from (`input.text` and each passage's `start`/`end`) when that text holds a code fence: a
+ * chunk cut inside a fenced code block has no opening fence of its own, so masked alone its code read as
+ * prose and its closing fence opened a block over the prose after it (16 of the 477 chunks of this
+ * project's README and docs). The blocks are found by one pass over the lines (`fencedCode`), not by
+ * matching the whole text, so a long text with many unclosed fences costs no more than its length.
+ * Without the text or offsets, or for a passage whose offsets do not give its text, each passage alone.
  */
 export function maskedPassageTexts(input: ExtractionInput): string[] {
-  const whole =
-    input.text !== undefined && HAS_FENCE.test(input.text) ? maskMarkdown(input.text) : null
-  return input.passages.map((p) =>
-    whole !== null &&
-    p.start !== undefined &&
-    p.end !== undefined &&
-    input.text!.slice(p.start, p.end) === p.text
-      ? whole.slice(p.start, p.end)
-      : maskMarkdown(p.text),
-  )
+  const text = input.text
+  const blocks = text !== undefined && HAS_FENCE.test(text) ? fencedCode(text) : []
+  return input.passages.map((p) => {
+    if (blocks.length === 0 || p.start === undefined || p.end === undefined)
+      return maskMarkdown(p.text)
+    if (text!.slice(p.start, p.end) !== p.text) return maskMarkdown(p.text)
+    return maskMarkdown(blankWithin(p.text, p.start, blocks))
+  })
 }
 
 /**
@@ -58,6 +58,49 @@ export function withoutWholeText(input: ExtractionInput): ExtractionInput {
   if (!HAS_FENCE.test(text)) return rest
   const masked = maskedPassageTexts(input)
   return { ...rest, passages: input.passages.map((p, i) => ({ id: p.id, text: masked[i]! })) }
+}
+
+/**
+ * The fenced code blocks of `text` as [start, end) offsets, fences included: an opening fence of 3+
+ * backticks or tildes indented at most 3 spaces (a backtick fence's info string holds no backtick), up
+ * to a closing fence of the same character at least as long with nothing after it, or to the end of the
+ * text (CommonMark 0.31.2, section 4.5).
+ */
+export function fencedCode(text: string): [number, number][] {
+  const blocks: [number, number][] = []
+  let open: { char: string; length: number; start: number } | null = null
+  for (let at = 0; at < text.length;) {
+    const newline = text.indexOf('\n', at)
+    const end = newline === -1 ? text.length : newline + 1
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(text.slice(at, newline === -1 ? end : newline))
+    if (fence !== null) {
+      const run = fence[1]!
+      if (open === null) {
+        if (run[0] !== '`' || !fence[2]!.includes('`'))
+          open = { char: run[0]!, length: run.length, start: at }
+      } else if (run[0] === open.char && run.length >= open.length && fence[2]!.trim() === '') {
+        blocks.push([open.start, end])
+        open = null
+      }
+    }
+    at = end
+  }
+  if (open !== null) blocks.push([open.start, text.length])
+  return blocks
+}
+
+/** `slice` (starting at `offset` in its text) with the parts inside `blocks` blanked, line breaks kept. */
+function blankWithin(slice: string, offset: number, blocks: readonly [number, number][]): string {
+  let out = ''
+  let at = 0
+  for (const [start, end] of blocks) {
+    const from = Math.max(start - offset, at)
+    const to = Math.min(end - offset, slice.length)
+    if (to <= from) continue
+    out += slice.slice(at, from) + blankKeepingLines(slice.slice(from, to))
+    at = to
+  }
+  return out + slice.slice(at)
 }
 
 const blank = (s: string) => ' '.repeat(s.length)
