@@ -104,3 +104,30 @@ describe('chunkText paragraphs', () => {
     expect(chunks.length).toBeGreaterThan(1)
   })
 })
+
+describe('chunkText, fenced code', () => {
+  const prose = (n: number) =>
+    Array.from({ length: n }, (_, i) => `Sentence ${i} says a few more words here.`).join(' ')
+  const code = Array.from(
+    { length: 6 },
+    (_, i) => `const step${i} = run(${i}).\n\nawait step${i}`,
+  ).join('\n')
+  const text = `${prose(30)}\n\n\`\`\`js\n${code}\n\`\`\`\n\n${prose(30)}`
+
+  it('keeps a code block whole in one chunk, its blank lines and full stops no breaks', () => {
+    const chunks = chunkText(text, { maxTokens: 64, overlap: 8 })
+    const start = text.indexOf('```js')
+    const end = text.lastIndexOf('```') + 3
+    const holding = chunks.filter((c) => c.start < end && c.end > start)
+    expect(holding.some((c) => c.start <= start && c.end >= end)).toBe(true)
+    for (const c of chunks) expect((c.text.match(/^```/gm) ?? []).length % 2).toBe(0)
+  })
+
+  it('cuts a block longer than a chunk like any long sentence, within the bounds', () => {
+    const long = `Intro.\n\n\`\`\`\n${Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join('\n\n')}\n\`\`\``
+    const chunks = chunkText(long, { maxTokens: 64, overlap: 8 })
+    expect(chunks.length).toBeGreaterThan(2)
+    for (const c of chunks)
+      expect(c.text.split(/\s+/).filter(Boolean).length).toBeLessThanOrEqual(64)
+  })
+})

@@ -1,4 +1,5 @@
 import type { ExtractionInput } from '../../contracts/extractor.js'
+import { fencedCode, hasFence } from '../fenced-code.js'
 
 /**
  * Markdown syntax blanked out of a passage before the local extractor reads it, character for
@@ -32,13 +33,14 @@ export function maskMarkdown(text: string): string {
  * were cut from (`input.text` and each passage's `start`/`end`) when that text holds a code fence: a
  * chunk cut inside a fenced code block has no opening fence of its own, so masked alone its code read as
  * prose and its closing fence opened a block over the prose after it (16 of the 477 chunks of this
- * project's README and docs). The blocks are found by one pass over the lines (`fencedCode`), not by
+ * project's README and docs, before the chunker kept blocks whole; a block longer than a chunk still
+ * is cut). The blocks are found by one pass over the lines (`fencedCode`), not by
  * matching the whole text, so a long text with many unclosed fences costs no more than its length.
  * Without the text or offsets, or for a passage whose offsets do not give its text, each passage alone.
  */
 export function maskedPassageTexts(input: ExtractionInput): string[] {
   const text = input.text
-  const blocks = text !== undefined && HAS_FENCE.test(text) ? fencedCode(text) : []
+  const blocks = text !== undefined && hasFence(text) ? fencedCode(text) : []
   return input.passages.map((p) => {
     if (blocks.length === 0 || p.start === undefined || p.end === undefined)
       return maskMarkdown(p.text)
@@ -55,38 +57,9 @@ export function maskedPassageTexts(input: ExtractionInput): string[] {
 export function withoutWholeText(input: ExtractionInput): ExtractionInput {
   if (input.text === undefined) return input
   const { text, ...rest } = input
-  if (!HAS_FENCE.test(text)) return rest
+  if (!hasFence(text)) return rest
   const masked = maskedPassageTexts(input)
   return { ...rest, passages: input.passages.map((p, i) => ({ id: p.id, text: masked[i]! })) }
-}
-
-/**
- * The fenced code blocks of `text` as [start, end) offsets, fences included: an opening fence of 3+
- * backticks or tildes indented at most 3 spaces (a backtick fence's info string holds no backtick), up
- * to a closing fence of the same character at least as long with nothing after it, or to the end of the
- * text (CommonMark 0.31.2, section 4.5).
- */
-export function fencedCode(text: string): [number, number][] {
-  const blocks: [number, number][] = []
-  let open: { char: string; length: number; start: number } | null = null
-  for (let at = 0; at < text.length;) {
-    const newline = text.indexOf('\n', at)
-    const end = newline === -1 ? text.length : newline + 1
-    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(text.slice(at, newline === -1 ? end : newline))
-    if (fence !== null) {
-      const run = fence[1]!
-      if (open === null) {
-        if (run[0] !== '`' || !fence[2]!.includes('`'))
-          open = { char: run[0]!, length: run.length, start: at }
-      } else if (run[0] === open.char && run.length >= open.length && fence[2]!.trim() === '') {
-        blocks.push([open.start, end])
-        open = null
-      }
-    }
-    at = end
-  }
-  if (open !== null) blocks.push([open.start, text.length])
-  return blocks
 }
 
 /** `slice` (starting at `offset` in its text) with the parts inside `blocks` blanked, line breaks kept. */
@@ -109,8 +82,6 @@ const blankKeepingLines = (s: string) => s.replace(/[^\n]/g, ' ')
 /** Cheap test first: most passages (conversation turns, plain prose) carry none of these. */
 const MAYBE_MARKDOWN = /[#*_~`[>]|^\s*[-+]\s/m
 /** A fence of 3+ backticks or tildes at a line start, to its closing fence or the end of the text. */
-/** A fence line anywhere in a text. */
-const HAS_FENCE = /^[ \t]{0,3}(?:`{3,}|~{3,})/m
 const FENCED_CODE = /^[ \t]{0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]{0,3}\1[ \t]*$|(?![\s\S]))/gm
 /** At a line start: `#`..`######` then a space, `>` quote markers, `-`/`+`/`*` bullets. */
 const BLOCK_MARKERS = /^[ \t]{0,3}(?:#{1,6}(?=[ \t]|$)|(?:>[ \t]?)+|[-+*](?=[ \t]))/gm
