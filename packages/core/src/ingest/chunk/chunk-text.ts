@@ -124,9 +124,14 @@ function sections(
   blocks: readonly [number, number][],
 ): [number, number][] {
   const breaks: number[] = []
-  const inBlock = (at: number) => blocks.some(([start, end]) => at >= start && at < end)
-  for (const match of text.matchAll(/\n[^\S\n]*\n\s*/g))
-    if (!inBlock(match.index!)) breaks.push(match.index!)
+  // Breaks and blocks both ascend: one pointer walks the blocks (linear however many there are).
+  let block = 0
+  for (const match of text.matchAll(/\n[^\S\n]*\n\s*/g)) {
+    const at = match.index!
+    while (block < blocks.length && blocks[block]![1] <= at) block++
+    if (block < blocks.length && blocks[block]![0] <= at) continue
+    breaks.push(at)
+  }
   const out: [number, number][] = []
   let first = 0
   let b = 0

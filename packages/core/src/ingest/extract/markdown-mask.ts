@@ -64,9 +64,19 @@ export function withoutWholeText(input: ExtractionInput): ExtractionInput {
 
 /** `slice` (starting at `offset` in its text) with the parts inside `blocks` blanked, line breaks kept. */
 function blankWithin(slice: string, offset: number, blocks: readonly [number, number][]): string {
+  // The first block ending after the slice starts (blocks ascend and do not overlap): binary search, so
+  // a text of many blocks and many passages costs passages x log(blocks), not their product.
+  let lo = 0
+  let hi = blocks.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (blocks[mid]![1] <= offset) lo = mid + 1
+    else hi = mid
+  }
   let out = ''
   let at = 0
-  for (const [start, end] of blocks) {
+  for (let b = lo; b < blocks.length && blocks[b]![0] < offset + slice.length; b++) {
+    const [start, end] = blocks[b]!
     const from = Math.max(start - offset, at)
     const to = Math.min(end - offset, slice.length)
     if (to <= from) continue
