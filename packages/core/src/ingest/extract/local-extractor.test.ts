@@ -479,6 +479,43 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Liverpool School of Tropical Medicine')
   })
 
+  it('reads a one-word name after a kinship or acquaintance noun as a person', async () => {
+    const found = await names(
+      'My daughter Lily just started kindergarten. My neighbor Zoltan lent us his ladder.',
+    )
+    expect(found).toContain('PERSON:Lily')
+    expect(found).toContain('PERSON:Zoltan')
+    expect(found).not.toContain('CONCEPT:daughter Lily')
+    // Any other kind word before one word leaves the phrase as it was.
+    expect(await names('Their dog Biscuit barked.')).toContain('CONCEPT:dog Biscuit')
+  })
+
+  it('names an event by the adjective and preposition after a copula, and by a place it acts on', async () => {
+    expect(await eventNames('Melanie is afraid of spiders.')).toEqual([
+      'Melanie is afraid of spiders',
+    ])
+    // The tagger reads this "to" as a conjunction.
+    expect(await eventNames('Tom is allergic to peanuts, so we never keep them.')).toEqual([
+      'Tom is allergic to peanuts',
+    ])
+    expect(await eventNames('John was happy with the new car.')).toEqual([
+      'John was happy with new car',
+    ])
+    expect(await eventNames('Caroline: I am so proud of my kids.')).toEqual([
+      'Caroline is so proud of kids',
+    ])
+    // "to me": the preposition's object is no mention, so the copula stays alone.
+    expect(
+      await eventNames('Mental health is important to me, and Jen helped.'),
+    ).not.toContainEqual(expect.stringContaining('important to'))
+    // A place straight after the verb is its object; a companion after "with" is not.
+    expect(
+      await eventNames('Dana and her husband Tom hiked Mount Hood with their dog Max.'),
+    ).toEqual(['Tom hiked Mount Hood'])
+    // A place after a preposition stays where the event happened.
+    expect(await eventNames('Dana met Omar in Paris.')).toEqual(['Dana met Omar'])
+  })
+
   it('reads the short Curie text of issue 27 as a person would', async () => {
     const graph = await run(
       'Marie Curie was a Polish and naturalised-French physicist and chemist. She was the first woman ' +

@@ -474,11 +474,21 @@ function nameAfterKind(c: Mention): Mention | null {
   // "2010 Winter Olympics": a number before a name is part of it, not a kind.
   if (i === 0 || i === words.length || !/^\p{Ll}/u.test(words[i - 1]!)) return null
   const organization = isOrganizationHead(words[i - 1]!)
-  if (words.length - i < 2 && !organization) return null
+  const kin = KIN.test(words[i - 1]!)
+  if (words.length - i < 2 && !organization && !kin) return null
   const name = words.slice(i).join(' ')
   const start = c.start + c.name.length - name.length
-  return { name, label: organization ? 'ORGANIZATION' : c.label, start, end: start + name.length }
+  const label = organization ? 'ORGANIZATION' : kin ? 'PERSON' : c.label
+  return { name, label, start, end: start + name.length }
 }
+
+/**
+ * Nouns of kinship and of people one knows, which a name after them names a person by ("my daughter
+ * Lily", "her friend Jen"), however unknown the name is to the tagger's lexicon: the apposition cue of
+ * `personByCue`'s role nouns, for a one-word name, which is how people name those close to them.
+ */
+const KIN =
+  /^(?:wife|husband|son|daughter|brother|sister|father|mother|mom|mum|dad|uncle|aunt|cousin|niece|nephew|grand(?:son|daughter|mother|father|ma|pa)|step(?:son|daughter|mother|father|brother|sister)|friend|boyfriend|girlfriend|fianc[eé]e?|partner|colleague|co-?worker|boss|neighbou?r|roommate|classmate|teammate)$/
 
 /**
  * The name at the end of a "Qualifier kind Name" phrase ("Japanese recording artist Ayumi Hamasaki",
@@ -566,6 +576,46 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
 }
 
 /**
+ * The verb group with an adjective's complement when it ends on a copula ("is afraid of", "was happy
+ * with", "are allergic to"): a form of "be", adverbs, one or more adjectives and a preposition. The
+ * preposition's object is what the adjective relates the subject to, so naming the event by the copula
+ * alone made "Melanie is afraid of spiders" the event "Melanie is spiders". The adjective-preposition
+ * complement of predicative adjectives (Huddleston & Pullum, The Cambridge Grammar of the English
+ * Language, 2002, ch. 7 section 2). The group itself when nothing of that shape follows it.
+ */
+function withAdjectiveComplement(
+  text: string,
+  terms: Term[],
+  base: number,
+  verb: VerbGroup,
+): VerbGroup {
+  const last = terms.findLastIndex((t) => t.offset.start - base < verb.end)
+  if (last < 0 || !has(terms[last]!, 'Copula') || BREAKS_AFTER.test(terms[last]!.post)) return verb
+  let i = last + 1
+  while (i < terms.length && has(terms[i]!, 'Adverb') && !BREAKS_AFTER.test(terms[i]!.post)) i++
+  const adjectives = i
+  while (
+    i < terms.length &&
+    has(terms[i]!, 'Adjective') &&
+    !has(terms[i]!, 'Noun') &&
+    !BREAKS_AFTER.test(terms[i]!.post)
+  )
+    i++
+  if (i === adjectives || i + 1 >= terms.length) return verb
+  // The tagger reads "to" after an adjective as a conjunction at times ("allergic to peanuts").
+  if (!has(terms[i]!, 'Preposition') && !/^to$/i.test(terms[i]!.text)) return verb
+  // "important to me", "special to watch": the preposition's object is a pronoun or no noun at all.
+  const next = terms[i + 1]!
+  if (
+    (has(next, 'Pronoun') && !has(next, 'Possessive')) ||
+    (has(next, 'Verb') && !has(next, 'Noun'))
+  )
+    return verb
+  const end = terms[i]!.offset.start + terms[i]!.offset.length - base
+  return { text: text.slice(verb.start + base, end + base), start: verb.start, end }
+}
+
+/**
  * The main clause's verb group when the sentence opens with a clause of its own ("Born in Warsaw, Marie
  * Curie moved to Paris", "Having won the race, John celebrated"): the first verb group after the comma
  * that closes the opening clause (whose verb group is `opening`). Null when no comma or verb follows.
@@ -639,11 +689,22 @@ function clauseEnd(sentence: string, from: number): number {
  * verb's own clause (before `end`); in the rest of the sentence only when its clause names nothing.
  * Without the clause, "I moved to Boston and I work at Google" made "Caroline moved Google".
  */
-function objectOf<T extends { m: Mention }>(after: readonly T[], end: number): T | undefined {
+function objectOf<T extends { m: Mention }>(
+  after: readonly T[],
+  end: number,
+  adjacent: (m: Mention) => boolean,
+): T | undefined {
   const inClause = after.filter(({ m }) => m.start < end)
   const pool = inClause.length > 0 ? inClause : after
+  // A place right after the verb is its direct object ("hiked Mount Hood with their dog", "visited
+  // Paris and met John"), not where something else happened.
+  if (pool[0] !== undefined && pool[0].m.label === 'PLACE' && adjacent(pool[0].m)) return pool[0]
   return pool.find(({ m }) => m.label !== 'PLACE') ?? pool[0]
 }
+
+/** Whether a mention follows offset `end` of `sentence` directly (an article at most between). */
+const adjacentTo = (sentence: string, end: number) => (m: Mention) =>
+  /^\s*(?:the\s+)?$/i.test(sentence.slice(end, m.start))
 
 /**
  * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
@@ -1039,12 +1100,22 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (verb !== null && subjectKey !== null) {
             // What the subject does to itself is no event: "Albert Einstein admired her; Einstein later
             // wrote ..." made "Albert Einstein admired Albert Einstein".
-            const after = mentionsAfter(mentions, keys, verb.end, subjectKey)
+            const predicate = withAdjectiveComplement(passage.text, terms, base, verb)
+            // "am" agrees only with "I", and the event names the speaker: "Caroline is so proud of kids".
+            const predicateText = verbName(predicate).replace(/^am\b/, 'is')
+            const after = mentionsAfter(mentions, keys, predicate.end, subjectKey)
             // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
-            const agent = PASSIVE.test(verbText)
-              ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(verb.end, m.start)))
-              : undefined
-            const object = agent ?? objectOf(after, clauseEnd(sentence, verb.end))
+            const agent =
+              predicate === verb && PASSIVE.test(verbText)
+                ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(verb.end, m.start)))
+                : undefined
+            const object =
+              agent ??
+              objectOf(
+                after,
+                clauseEnd(sentence, predicate.end),
+                adjacentTo(sentence, predicate.end),
+              )
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
@@ -1059,10 +1130,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${possessive ? subjectPhrase : subject.name} ${verbText} ${objectName}`,
+                name: `${possessive ? subjectPhrase : subject.name} ${predicateText} ${objectName}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
-                properties: { verb: verbText },
+                properties: { verb: predicateText },
                 happenedAt: date ? isoDate(date) : statedYear(sentence),
                 polarity: polarityOf(sentence),
                 passageIds: [passage.id],
@@ -1083,7 +1154,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 relationships.push({
                   subjectKey,
                   objectKey: eventKey,
-                  name: predicateName(verbText),
+                  name: predicateName(predicateText),
                   description: sentence.trim(),
                   eventKey,
                   passageIds: [passage.id],
@@ -1140,6 +1211,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const object = objectOf(
               mentionsAfter(mentions, keys, main.end, keys[subject]),
               clauseEnd(sentence, main.end),
+              adjacentTo(sentence, main.end),
             )
             const mainVerb = verbName(main)
             if (subject >= 0 && object !== undefined && /[a-z]/.test(mainVerb))
