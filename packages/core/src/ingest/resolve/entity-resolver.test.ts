@@ -53,6 +53,22 @@ describe('resolveEntities', () => {
     expect(resolutions.get('e')!.uuid).not.toBe(resolutions.get('f')!.uuid)
   })
 
+  it('puts a type before the generic label it joins, whichever came first', async () => {
+    const store = await brainStore()
+    const resolutions = await resolveEntities(
+      store,
+      [
+        candidate('a', 'Apple', ['CONCEPT'], 'p1'),
+        candidate('b', 'Apple', ['ORGANIZATION'], 'p2'),
+        candidate('c', 'Compaq', ['ORGANIZATION'], 'p2'),
+        candidate('d', 'compaq', ['CONCEPT'], 'p3'),
+      ],
+      { brainId: 'alpha', now: NOW },
+    )
+    expect(resolutions.get('a')!.entity.labels).toEqual(['ORGANIZATION', 'CONCEPT'])
+    expect(resolutions.get('c')!.entity.labels).toEqual(['ORGANIZATION', 'CONCEPT'])
+  })
+
   it('never merges events by name', async () => {
     const store = await brainStore()
     const event = (key: string) =>

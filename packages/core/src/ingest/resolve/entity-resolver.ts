@@ -93,13 +93,25 @@ function freshEntity(candidate: EntityCandidate, uuid: string, now: string): Ent
   }
 }
 
+/**
+ * Labels with the types (`PERSON`, `ORGANIZATION` ...) before the generic ones, each group in its order:
+ * a name first read as a concept ("Apple announced ...") and typed by a later mention ("joined Apple")
+ * shows its type, which `labels[0]` is to a reader (the console colours a node by it).
+ */
+function typesFirst(labels: string[]): string[] {
+  const types = specific(labels)
+  return types.length === labels.length || types.length === 0
+    ? labels
+    : [...types, ...labels.filter((label) => GENERIC_LABELS.has(label))]
+}
+
 /** Folds a candidate into an existing entity: fills gaps, adds labels, aliases and provenance. */
 export function mergeInto(existing: Entity, candidate: EntityCandidate, now: string): Entity {
   const sameName = normalizeEntityName(existing.name) === normalizeEntityName(candidate.name)
   return {
     ...existing,
     description: existing.description ?? candidate.description ?? null,
-    labels: union(existing.labels, candidate.labels),
+    labels: typesFirst(union(existing.labels, candidate.labels)),
     properties: { ...(candidate.properties ?? {}), ...existing.properties },
     happenedAt: existing.happenedAt ?? candidate.happenedAt ?? null,
     polarity:
