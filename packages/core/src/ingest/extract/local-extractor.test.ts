@@ -421,6 +421,19 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('takes no auxiliary opening a question for a name', async () => {
+    const found = await names(
+      'User: Can you remind me when my dentist appointment is?\nUser: Could you book a table at Nopa?',
+    )
+    expect(found).not.toContain('CONCEPT:Can')
+    expect(found).not.toContain('CONCEPT:Could')
+    expect(found).toContain('CONCEPT:dentist appointment')
+    // A word of that shape that is a name stays one.
+    expect(await names('Will Smith called. May Chen moved to Paris.')).toContain(
+      'PERSON:Will Smith',
+    )
+  })
+
   it('takes no symbol into a name, but the ampersand of a company', async () => {
     const names = async (text: string) =>
       (await run(text)).entities.filter((e) => !e.labels.includes('EVENT')).map((e) => e.name)

@@ -83,6 +83,17 @@ const PRONOUNS = new Set([
  */
 const isInterjection = (name: string, text: string, from: number, to: number) =>
   INTERJECTIONS.has(name.toLowerCase()) && opensUtterance(text.slice(from, to))
+/**
+ * An auxiliary opening a question before its subject pronoun ("User: Can you remind me ...", "Could you
+ * book ..."): capitalised after a speaker's label, compromise takes it for a noun, which made "Can" a
+ * concept and the subject of "Can remind dentist appointment".
+ */
+const OPENING_AUXILIARY =
+  /^(?:can|could|would|will|should|shall|may|might|must|do|does|did|have|has|is|are|was|were)$/i
+const opensQuestion = (name: string, sentence: string, start: number) =>
+  OPENING_AUXILIARY.test(name) &&
+  opensUtterance(sentence.slice(0, start)) &&
+  /^\s+(?:you|i|we|he|she|they|it)\b/i.test(sentence.slice(start + name.length))
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
@@ -862,7 +873,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
           // capitalised part of a phrase ("Great" of "Great job!").
           mentions = mentions.filter(
-            (m) => !CODE.test(m.name) && !isInterjection(m.name, sentence, 0, m.start),
+            (m) =>
+              !CODE.test(m.name) &&
+              !isInterjection(m.name, sentence, 0, m.start) &&
+              !opensQuestion(m.name, sentence, m.start),
           )
           const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
           if (speaker) {
