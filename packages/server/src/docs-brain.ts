@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import {
   createEngine,
+  fencedCode,
   memoryAdapter,
   stableId,
   type Passage,
@@ -37,7 +38,29 @@ function markdownFiles(dir: string): string[] {
     .sort()
 }
 
-/** Splits markdown into sections under their heading, each at most ~1,200 characters. */
+/**
+ * The blocks of a markdown text: its parts between blank lines, except inside a fenced code block,
+ * which stays whole (its blank lines and its "# comment" lines are code, not breaks or headings).
+ */
+function markdownBlocks(text: string): string[] {
+  const code = fencedCode(text)
+  const blocks: string[] = []
+  let from = 0
+  let block = 0
+  for (const gap of text.matchAll(/\n\s*\n/g)) {
+    while (block < code.length && code[block]![1] <= gap.index) block++
+    if (block < code.length && code[block]![0] < gap.index) continue
+    blocks.push(text.slice(from, gap.index))
+    from = gap.index + gap[0].length
+  }
+  blocks.push(text.slice(from))
+  return blocks
+}
+
+/**
+ * Splits markdown into sections under their heading, each at most ~1,200 characters (a code block
+ * longer than that is one section of its own).
+ */
 export function markdownSections(text: string): { heading: string; text: string }[] {
   const sections: { heading: string; text: string }[] = []
   let heading = ''
@@ -47,7 +70,7 @@ export function markdownSections(text: string): { heading: string; text: string 
     if (body.length > 0) sections.push({ heading, text: heading ? `${heading}\n${body}` : body })
     buffer = []
   }
-  for (const block of text.split(/\n\s*\n/)) {
+  for (const block of markdownBlocks(text)) {
     const title = /^#{1,6}\s+(.+)$/m.exec(block)
     if (title && block.trimStart().startsWith('#')) {
       flush()
