@@ -421,6 +421,15 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it("names a turn's event about someone else with the turn's speaker", async () => {
+    expect(await eventNames('Caroline: My friend Jen lives in Denver.')).toEqual([
+      'Caroline: Jen lives Denver',
+    ])
+    // The speaker's own events and text with no turns are named as before.
+    expect(await eventNames('Caroline: I moved to Denver.')).toEqual(['Caroline moved Denver'])
+    expect(await eventNames('My friend Jen lives in Denver.')).toEqual(['Jen lives Denver'])
+  })
+
   it('takes no auxiliary opening a question for a name', async () => {
     const found = await names(
       'User: Can you remind me when my dentist appointment is?\nUser: Could you book a table at Nopa?',

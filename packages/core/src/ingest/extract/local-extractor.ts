@@ -1141,10 +1141,17 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   : possessedPhrase(passage.text, terms, base, subjectMention)
               const possessive = subjectMention !== null && subjectPhrase !== subjectMention.name
               const objectName = `${agent === undefined ? '' : 'by '}${possessedPhrase(passage.text, terms, base, object.m)}`
+              // What a turn says of someone else is its speaker's account: "Caroline: Jen lives Denver",
+              // as the turn reads. The speaker's name in the event also lets a question naming the speaker
+              // find the turn through it (benchmarks/LOG.md, 2026-12-01).
+              const attribution =
+                speakerKey !== null && subjectKey !== speakerKey
+                  ? `${entities.get(speakerKey)!.name}: `
+                  : ''
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${possessive ? subjectPhrase : subject.name} ${predicateText} ${objectName}`,
+                name: `${attribution}${possessive ? subjectPhrase : subject.name} ${predicateText} ${objectName}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: predicateText },
