@@ -696,9 +696,10 @@ function clauseEnd(sentence: string, from: number): number {
 }
 
 /**
- * What a verb targets: the first mention after it that is no place, or else the first place, in the
- * verb's own clause (before `end`); in the rest of the sentence only when its clause names nothing.
- * Without the clause, "I moved to Boston and I work at Google" made "Caroline moved Google".
+ * What a verb targets: a place `adjacent` to it, else the first mention after it that is no place, or
+ * else the first place, in the verb's own clause (before `end`); in the rest of the sentence only when its
+ * clause names nothing. Without the clause, "I moved to Boston and I work at Google" made "Caroline moved
+ * Google".
  */
 function objectOf<T extends { m: Mention }>(
   after: readonly T[],
