@@ -23,6 +23,14 @@ describe('markdownSections', () => {
     expect(sections[0]!.text).toContain('Then read the result.')
   })
 
+  it('starts a section at a heading right after a code block', () => {
+    const sections = markdownSections('# One\n\n```sh\nls\n\nls -l\n```\n\n## Two\n\nafter')
+    expect(sections).toEqual([
+      { heading: 'One', text: 'One\n```sh\nls\n\nls -l\n```' },
+      { heading: 'Two', text: 'Two\nafter' },
+    ])
+  })
+
   it('splits at blank lines outside code and starts a section at each heading', () => {
     const sections = markdownSections('# One\n\nfirst\n\n## Two\n\nsecond\n\nthird')
     expect(sections).toEqual([

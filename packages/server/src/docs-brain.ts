@@ -49,7 +49,12 @@ function markdownBlocks(text: string): string[] {
   let block = 0
   for (const gap of text.matchAll(/\n\s*\n/g)) {
     while (block < code.length && code[block]![1] <= gap.index) block++
-    if (block < code.length && code[block]![0] < gap.index) continue
+    // Inside a block when the whole blank run is: the one after a closing fence ends outside it.
+    const inside =
+      block < code.length &&
+      code[block]![0] <= gap.index &&
+      gap.index + gap[0].length <= code[block]![1]
+    if (inside) continue
     blocks.push(text.slice(from, gap.index))
     from = gap.index + gap[0].length
   }
