@@ -430,6 +430,23 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('My friend Jen lives in Denver.')).toEqual(['Jen lives Denver'])
   })
 
+  it('takes the field names of records for no entity, as a CSV upload is ingested', async () => {
+    const found = await names(
+      'Name: Ada Lovelace\nCity: London\nRole: mathematician\n\n' +
+        'Name: Grace Hopper\nCity: New York\nRole: admiral',
+    )
+    expect(found).toEqual(
+      expect.arrayContaining(['PERSON:Ada Lovelace', 'PLACE:London', 'PLACE:New York']),
+    )
+    expect(found.filter((n) => /:(?:Name|City|Role)$/.test(n))).toEqual([])
+    const lower = await names('name: Ada Lovelace\ncity: London\n\nname: Grace Hopper\ncity: Paris')
+    expect(lower.filter((n) => /:(?:name|city)$/i.test(n))).toEqual([])
+    // A speaker's label names a person, however often it opens a line.
+    expect(
+      await names('Caroline: I went to Paris.\nMelanie: I went to Rome.\nCaroline: Cool.'),
+    ).toEqual(expect.arrayContaining(['PERSON:Caroline', 'PERSON:Melanie']))
+  })
+
   it('takes no auxiliary opening a question for a name', async () => {
     const found = await names(
       'User: Can you remind me when my dentist appointment is?\nUser: Could you book a table at Nopa?',

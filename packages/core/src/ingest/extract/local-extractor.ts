@@ -552,6 +552,36 @@ function speakerOf(sentence: string): Mention | null | undefined {
   return { name, label: 'PERSON', start: end - name.length, end, speaker: true }
 }
 
+/** A label opening a line: "City: London", "role: admiral". Group 1 is the label. */
+const LINE_LABEL = /^[ \t]*(\p{L}[\p{L}\p{N}_ -]{0,30}?):[ \t]+\S/gmu
+
+/**
+ * The field names of record-shaped text, per passage, as [start, end) spans: the labels opening lines
+ * that open two or more lines among the passages and name no person ("Name: Ada Lovelace\nCity:
+ * London\nRole: mathematician", as a CSV or JSON upload is ingested). They name a column, not something
+ * the record is about; read as mentions they made "City" a place and "Role" a concept joined to every
+ * record. A speaker's label names a person and stays one; a label used once ("Paris: the capital") stays.
+ */
+function fieldLabels(texts: readonly string[]): [number, number][][] {
+  const found = texts.map((text) =>
+    [...text.matchAll(LINE_LABEL)].map((m) => {
+      const start = m.index + m[0].indexOf(m[1]!)
+      return { label: m[1]!.toLowerCase(), start, end: start + m[1]!.length }
+    }),
+  )
+  const uses = new Map<string, number>()
+  for (const labels of found)
+    for (const { label } of labels) uses.set(label, (uses.get(label) ?? 0) + 1)
+  const fields = new Set(
+    [...uses]
+      .filter(([label, n]) => n >= 2 && !USER_ROLES.has(label) && !isPersonLabel(label))
+      .map(([label]) => label),
+  )
+  return found.map((labels) =>
+    labels.filter(({ label }) => fields.has(label)).map(({ start, end }) => [start, end]),
+  )
+}
+
 interface VerbGroup {
   text: string
   start: number
@@ -807,6 +837,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       }[] = []
       // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
       const maskedTexts = maskedPassageTexts(input)
+      const fields = fieldLabels(maskedTexts)
       for (const [index, stored] of input.passages.entries()) {
         if (ctx.signal.aborted) throw new Error('extraction aborted')
         const passage = { ...stored, text: maskedTexts[index]! }
@@ -877,7 +908,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             (m) =>
               !CODE.test(m.name) &&
               !isInterjection(m.name, sentence, 0, m.start) &&
-              !opensQuestion(m.name, sentence, m.start),
+              !opensQuestion(m.name, sentence, m.start) &&
+              !fields[index]!.some(([from, to]) => base + m.start < to && from < base + m.end),
           )
           const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
           if (speaker) {
