@@ -26,7 +26,7 @@ export { batchFromSummary, summarizeBatch } from './engine/write-summary.js'
 export { FairQueue } from './fair-queue.js'
 export * from './brain/tokens.js'
 export { normalizeEntityName } from './model-writes/normalize-entity-name.js'
-export { fencedCode } from './ingest/fenced-code.js'
+export { fencedCode, gapsOutsideCode } from './ingest/fenced-code.js'
 export {
   changelogEntry,
   nodeCreated,

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import {
   createEngine,
   fencedCode,
+  gapsOutsideCode,
   memoryAdapter,
   stableId,
   type Passage,
@@ -43,18 +44,9 @@ function markdownFiles(dir: string): string[] {
  * which stays whole (its blank lines and its "# comment" lines are code, not breaks or headings).
  */
 function markdownBlocks(text: string): string[] {
-  const code = fencedCode(text)
   const blocks: string[] = []
   let from = 0
-  let block = 0
-  for (const gap of text.matchAll(/\n\s*\n/g)) {
-    while (block < code.length && code[block]![1] <= gap.index) block++
-    // Inside a block when the whole blank run is: the one after a closing fence ends outside it.
-    const inside =
-      block < code.length &&
-      code[block]![0] <= gap.index &&
-      gap.index + gap[0].length <= code[block]![1]
-    if (inside) continue
+  for (const gap of gapsOutsideCode(text, /\n\s*\n/g, fencedCode(text))) {
     blocks.push(text.slice(from, gap.index))
     from = gap.index + gap[0].length
   }

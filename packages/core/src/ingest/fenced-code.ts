@@ -29,3 +29,27 @@ export function fencedCode(text: string): [number, number][] {
   if (open !== null) blocks.push([open.start, text.length])
   return blocks
 }
+
+/**
+ * The matches of `gaps` (a global pattern of blank-line runs) in `text` that are not wholly inside one of
+ * `blocks` (`fencedCode`): a blank line inside a code block is code, while the run after a closing fence,
+ * which starts at that fence's own line break, is a break. Gaps and blocks both ascend, so one pointer
+ * walks the blocks: linear however many there are.
+ */
+export function gapsOutsideCode(
+  text: string,
+  gaps: RegExp,
+  blocks: readonly [number, number][],
+): RegExpExecArray[] {
+  const out: RegExpExecArray[] = []
+  let block = 0
+  for (const gap of text.matchAll(gaps)) {
+    while (block < blocks.length && blocks[block]![1] <= gap.index) block++
+    const inside =
+      block < blocks.length &&
+      blocks[block]![0] <= gap.index &&
+      gap.index + gap[0].length <= blocks[block]![1]
+    if (!inside) out.push(gap)
+  }
+  return out
+}

@@ -12,8 +12,9 @@ import { fencedCode, hasFence } from '../fenced-code.js'
  * (`*`, `_`, `~~` strikethrough) at word edges, code span backticks, and inline links and images
  * (`[text](url)`, `![alt](url)`: the text stays, the brackets and destination go); fenced code blocks
  * (`fencedCode`, the chunker's rule too) are blanked whole, line breaks kept (code is not prose:
- * ingesting this project's docs made entities such as `of(entityUuid`). Ordered list markers and intra-word underscores are kept: `1.` and
- * `snake_case` are text too. A code span loses its backticks only (TeX-style ``quotes'' are common).
+ * ingesting this project's docs made entities such as `of(entityUuid`). Ordered list markers and
+ * intra-word underscores are kept: `1.` and `snake_case` are text too. A code span loses its backticks
+ * only (TeX-style ``quotes'' are common).
  */
 export function maskMarkdown(text: string): string {
   if (!MAYBE_MARKDOWN.test(text)) return text
