@@ -123,6 +123,17 @@ describe('chunkText, fenced code', () => {
     for (const c of chunks) expect((c.text.match(/^```/gm) ?? []).length % 2).toBe(0)
   })
 
+  it('breaks the paragraph at the blank line right after a closing fence', () => {
+    const after = prose(30)
+    // A block of 30 tokens: a section of its own, not a short one joined to the next.
+    const lines = Array.from({ length: 10 }, (_, i) => `let v${i} = ${i}`).join('\n')
+    const blockText = `${prose(30)}\n\n\`\`\`js\n${lines}\n\`\`\`\n\n${after}`
+    const chunks = chunkText(blockText, { maxTokens: 64, overlap: 8 })
+    const next = blockText.lastIndexOf(after)
+    // A chunk starts where the paragraph after the block starts: the break there counts.
+    expect(chunks.some((c) => c.start === next)).toBe(true)
+  })
+
   it('cuts a block longer than a chunk like any long sentence, within the bounds', () => {
     const long = `Intro.\n\n\`\`\`\n${Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join('\n\n')}\n\`\`\``
     const chunks = chunkText(long, { maxTokens: 64, overlap: 8 })

@@ -1,4 +1,4 @@
-import { fencedCode, hasFence } from '../fenced-code.js'
+import { fencedCode, gapsOutsideCode, hasFence } from '../fenced-code.js'
 import type { TextChunk } from '../pipeline/ingestion-components.js'
 
 export interface ChunkOptions {
@@ -123,15 +123,8 @@ function sections(
   spans: readonly Span[],
   blocks: readonly [number, number][],
 ): [number, number][] {
-  const breaks: number[] = []
-  // Breaks and blocks both ascend: one pointer walks the blocks (linear however many there are).
-  let block = 0
-  for (const match of text.matchAll(/\n[^\S\n]*\n\s*/g)) {
-    const at = match.index!
-    while (block < blocks.length && blocks[block]![1] <= at) block++
-    if (block < blocks.length && blocks[block]![0] <= at) continue
-    breaks.push(at)
-  }
+  // Blank lines inside a code block are no breaks; the one after its closing fence is.
+  const breaks = gapsOutsideCode(text, /\n[^\S\n]*\n\s*/g, blocks).map((gap) => gap.index)
   const out: [number, number][] = []
   let first = 0
   let b = 0
