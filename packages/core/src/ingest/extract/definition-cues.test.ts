@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { definedKind, definedLabel } from './definition-cues.js'
+import { continuesList, definedKind, definedLabel, kindBefore } from './definition-cues.js'
 
 describe('definition cues', () => {
   it('reads the kind a copula or an apposition gives a name', () => {
@@ -44,5 +44,28 @@ describe('definition cues', () => {
     expect(definedLabel('PLACE', 'ORGANIZATION')).toBe('CONCEPT')
     expect(definedLabel('PLACE', 'CONCEPT')).toBe('CONCEPT')
     expect(definedLabel('PLACE', 'PLACE')).toBe('PLACE')
+  })
+
+  it('reads the kind a noun right before a name gives it, or one opening a list', () => {
+    expect(kindBefore('It was released by the record label ')).toBe('ORGANIZATION')
+    expect(kindBefore('the merger of developer Square and publisher ')).toBe('ORGANIZATION')
+    expect(kindBefore('It was co-written by British singer ')).toBe('PERSON')
+    expect(kindBefore('hard rock bands such as ')).toBe('ORGANIZATION')
+    expect(kindBefore('Bands such as ')).toBe('ORGANIZATION')
+    expect(kindBefore('He met Companies such as ')).toBeNull()
+    expect(kindBefore('new tech companies, including ')).toBe('ORGANIZATION')
+    // A capitalised word is a name, not a kind; a kind noun farther back types nothing.
+    expect(kindBefore('He joined Band ')).toBeNull()
+    expect(kindBefore('the band played with ')).toBeNull()
+    expect(kindBefore('')).toBeNull()
+  })
+
+  it('keeps two names in one list across a comma, "and" or "or" only', () => {
+    expect(continuesList(', ')).toBe(true)
+    expect(continuesList(' and ')).toBe(true)
+    expect(continuesList(', and ')).toBe(true)
+    expect(continuesList(' or ')).toBe(true)
+    expect(continuesList(' played with ')).toBe(false)
+    expect(continuesList('. ')).toBe(false)
   })
 })

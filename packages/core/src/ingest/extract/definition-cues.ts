@@ -98,6 +98,38 @@ export function definedKind(after: string): DefinedKind | null {
   return KIND.get(head) ?? KIND.get(singular(head)) ?? null
 }
 
+/** A lower-case kind noun right before a name: "publisher Enix", "the band Queen", "retailer Barnes & Noble". */
+const KIND_BEFORE = /(?:^|[\s(])(\p{Ll}+)\s+$/u
+
+/**
+ * A kind noun, then "such as" or "including", opening a list of names: "hard rock bands such as"; in
+ * lower case, or capitalised at the start of the sentence ("Bands such as").
+ */
+const KINDS_LISTED = /(?:^\s*(\p{Lu}\p{Ll}+)|(?:^|\s)(\p{Ll}+))\s*,?\s+(?:such\s+as|including)\s+$/u
+
+/** What lies between two names of one list: a comma, "and" or "or". */
+const LIST_GAP = /^\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$/
+
+/**
+ * The kind a text gives a name just before it: a kind noun in lower case right before the name
+ * ("developer Square and publisher Enix", "the band Queen"), or a kind noun opening a list with "such
+ * as" or "including" ("bands such as Kamikaze, Alakran and Rata Blanca": the first name here, the others
+ * by {@link continuesList}). The lexico-syntactic patterns of Hearst (COLING 1992, "NP such as NP, NP
+ * and NP" and the appositive kind) read as the type of a named entity; `before` is the sentence text
+ * before the name.
+ */
+export function kindBefore(before: string): DefinedKind | null {
+  const listed = KINDS_LISTED.exec(before)
+  if (listed !== null) return KIND.get(singular((listed[1] ?? listed[2]!).toLowerCase())) ?? null
+  const kind = KIND_BEFORE.exec(before)
+  return kind === null ? null : (KIND.get(kind[1]!) ?? null)
+}
+
+/** Whether `gap`, the text between two names, keeps them in one list ("A, B and C"). */
+export function continuesList(gap: string): boolean {
+  return LIST_GAP.test(gap)
+}
+
 /**
  * The label a mention takes from its name's definition. An organisation or a person as defined. A place
  * only unmakes a person or an organisation ("Herman is a town in Dodge County": no person), and otherwise

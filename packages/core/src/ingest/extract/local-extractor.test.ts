@@ -118,6 +118,21 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(language.filter((n) => n.startsWith('PLACE:'))).toEqual([])
   })
 
+  it('types a name by the kind noun before it, and every name of a list such a noun opens', async () => {
+    const found = await names(
+      'The 1980s saw hard rock bands such as Kamikaze, Alakran and Rata Blanca. ' +
+        'Defence companies including Aselsan and Havelsan grew. ' +
+        'It is named after the Danish naval officer Christian Krieger.',
+    )
+    for (const org of ['Kamikaze', 'Alakran', 'Rata Blanca', 'Aselsan', 'Havelsan'])
+      expect(found).toContain(`ORGANIZATION:${org}`)
+    expect(found).toContain('PERSON:Christian Krieger')
+    // A list stops where the text between two names is more than a comma, "and" or "or".
+    const after = await names('Bands such as Kamikaze played in Buenos Aires with Mark Ronson.')
+    expect(after).toContain('ORGANIZATION:Kamikaze')
+    expect(after).not.toContain('ORGANIZATION:Mark Ronson')
+  })
+
   it('relates a passive verb\'s agent after "by", and names the event with it', async () => {
     const graph = await run(
       'Don Quixote was written in Spanish by Miguel de Cervantes. The film was directed by Ang Lee.',

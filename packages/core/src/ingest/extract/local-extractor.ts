@@ -18,7 +18,13 @@ import {
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
-import { definedKind, definedLabel, type DefinedKind } from './definition-cues.js'
+import {
+  continuesList,
+  definedKind,
+  definedLabel,
+  kindBefore,
+  type DefinedKind,
+} from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue } from './person-cues.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskedPassageTexts } from './markdown-mask.js'
@@ -405,6 +411,32 @@ const STATED_YEAR =
 function isDateSpan(value: string): boolean {
   const tokens = value.split(/\s+/).filter((t) => t.length > 0)
   return tokens.some((t) => YEAR.test(t)) && tokens.every((t) => DATE_WORDS.test(t) || YEAR.test(t))
+}
+
+/**
+ * Names that a kind noun right before them types (`kindBefore`: "publisher Enix", "bands such as
+ * Kamikaze, Alakran and Rata Blanca", the later names of the list through `continuesList`): an
+ * organisation kind makes an organisation of any other name, a person kind a person of a concept; a place kind changes nothing
+ * (as a definition's place does not type). The kind holds at the name's other mentions too (`defined`),
+ * unless the text defines the name itself. `mentions` are in sentence order.
+ */
+function typeByKindBefore(
+  sentence: string,
+  mentions: Mention[],
+  defined: Map<string, DefinedKind>,
+): void {
+  let listed: { kind: DefinedKind; end: number } | null = null
+  for (const m of mentions) {
+    let kind = kindBefore(sentence.slice(0, m.start))
+    if (kind === null && listed !== null && continuesList(sentence.slice(listed.end, m.start)))
+      kind = listed.kind
+    listed = kind !== null ? { kind, end: m.end } : null
+    if (kind === null || kind === 'PLACE' || !isProperPhrase(m.name)) continue
+    if (m.label !== 'CONCEPT' && !(kind === 'ORGANIZATION' && m.label !== 'ORGANIZATION')) continue
+    m.label = kind
+    const key = m.name.toLowerCase()
+    if (!defined.has(key)) defined.set(key, kind)
+  }
 }
 
 const POSSESSIVE_OR_PRONOUN = /\b(?:he|she|his|her|him|hers)\b/i
@@ -930,6 +962,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             people.addFullName(m.name)
           }
           mentions.sort((a, b) => a.start - b.start)
+          typeByKindBefore(sentence, mentions, defined)
           mentions = joinOfPhrases(sentence, mentions)
           read.push({
             passage,
