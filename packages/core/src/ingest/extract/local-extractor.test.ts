@@ -133,6 +133,25 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(after).not.toContain('ORGANIZATION:Mark Ronson')
   })
 
+  it('ends a name at an opening parenthesis, and reads an abbreviation defined there as the name', async () => {
+    // The phrase ran on into the parenthesis and was dropped as code, with both names in it.
+    const graph = await run(
+      'Janne Johnsen (Conservative Party) is the mayor. The mayor is John Smith (Conservative Party). ' +
+        'The line is operated by the Oberelbische Verkehrsgesellschaft Pirna Sebnitz mbH (OVPS). ' +
+        'OVPS grew.',
+    )
+    const found = graph.entities.map((e) => e.name)
+    for (const name of ['Janne Johnsen', 'John Smith', 'Conservative Party'])
+      expect(found).toContain(name)
+    // The aside is never the subject: "Janne Johnsen is mayor", not "Conservative Party is mayor".
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    expect(events).toContain('Janne Johnsen is mayor')
+    expect(events.some((name) => name.startsWith('Conservative Party'))).toBe(false)
+    // "(OVPS)" abbreviates the name before it: no node of its own, here or in the next sentence.
+    expect(found.filter((name) => name.startsWith('Oberelbische'))).toHaveLength(1)
+    expect(found).not.toContain('OVPS')
+  })
+
   it('relates a passive verb\'s agent after "by", and names the event with it', async () => {
     const graph = await run(
       'Don Quixote was written in Spanish by Miguel de Cervantes. The film was directed by Ang Lee.',

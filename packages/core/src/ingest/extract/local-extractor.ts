@@ -26,6 +26,7 @@ import {
   type DefinedKind,
 } from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue } from './person-cues.js'
+import { abbreviates } from './abbreviations.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskedPassageTexts } from './markdown-mask.js'
 import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
@@ -120,6 +121,8 @@ function clean(text: string): string {
 /** A term of compromise's JSON output; offsets are into the parsed passage. */
 interface Term {
   text: string
+  /** What precedes the word: an opening bracket or quote, for one. */
+  pre: string
   post: string
   tags: string[]
   offset: { start: number; length: number }
@@ -192,7 +195,15 @@ const BREAKS_AFTER = /[,.;:!?()"“”]/
  * "Dr" and a concept "Smith" beside the person.
  */
 const endsPhrase = (t: Term, next: Term | undefined) =>
-  possessor(t, next) || BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
+  possessor(t, next) ||
+  opensBracket(next) ||
+  BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
+/**
+ * Whether a bracket opens before term `next`: compromise keeps it in that term's `pre` ("Janne Johnsen
+ * (Conservative Party)"), so a phrase ran on into the parenthesis and, holding a bracket, was then
+ * dropped as code (`CODE`) with both names in it.
+ */
+const opensBracket = (next: Term | undefined) => next !== undefined && /[([{]/.test(next.pre)
 /** One capital (or a run such as "J.R.R") followed by its period. */
 const initialShape = (t: Term | undefined) =>
   t !== undefined && /^(?:\p{Lu}\.){0,3}\p{Lu}$/u.test(t.text) && /^\.\s*$/.test(t.post)
@@ -271,6 +282,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
         j + 1 < terms.length &&
         tagged(terms[j + 1]!, tag) &&
         !possessor(terms[j]!, terms[j + 1]) &&
+        !opensBracket(terms[j + 1]) &&
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
         j++
@@ -411,6 +423,40 @@ const STATED_YEAR =
 function isDateSpan(value: string): boolean {
   const tokens = value.split(/\s+/).filter((t) => t.length > 0)
   return tokens.some((t) => YEAR.test(t)) && tokens.every((t) => DATE_WORDS.test(t) || YEAR.test(t))
+}
+
+/**
+ * A mention in parentheses right after another that it abbreviates (`abbreviates`: "Escuela
+ * Latinoamericana de Medicina (ELAM)") is no mention of its own: the abbreviation is recorded in
+ * `abbreviations`, so that its other mentions in the text name the same thing, and dropped here.
+ * `mentions` are in sentence order.
+ */
+const ABBREVIATION_GAP = /^\s*([\p{L}.&]+)?\s*\(\s*$/u
+
+function withoutDefinedAbbreviations(
+  sentence: string,
+  mentions: Mention[],
+  abbreviations: Map<string, Mention>,
+): Mention[] {
+  return mentions.filter((short, i) => {
+    const long = mentions[i - 1]
+    // At most one word between the name and the parenthesis: a suffix the name left out ("... mbH (OVPS)").
+    const gap =
+      long === undefined ? null : ABBREVIATION_GAP.exec(sentence.slice(long.end, short.start))
+    if (long === undefined || gap === null || !/^\s*\)/.test(sentence.slice(short.end))) return true
+    if (!abbreviates(short.name, gap[1] ? `${long.name} ${gap[1]}` : long.name)) return true
+    abbreviations.set(short.name, long)
+    return false
+  })
+}
+
+/**
+ * Whether a mention lies inside a parenthesis of its sentence ("Janne Johnsen (Conservative Party) is
+ * the mayor"): an aside, never the sentence's subject.
+ */
+function inParenthesis(sentence: string, m: Mention): boolean {
+  const before = sentence.slice(0, m.start)
+  return before.lastIndexOf('(') > before.lastIndexOf(')')
 }
 
 /**
@@ -855,6 +901,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const people = new PersonNames()
       /** Names the text defines ("Roketsan is a Turkish weapons manufacturer"), lower-cased, with that kind. */
       const defined = new Map<string, DefinedKind>()
+      /** Abbreviations the text defines ("... de Medicina (ELAM)"): the mention of the name each stands for. */
+      const abbreviations = new Map<string, Mention>()
       const read: {
         passage: (typeof input.passages)[number]
         base: number
@@ -962,6 +1010,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             people.addFullName(m.name)
           }
           mentions.sort((a, b) => a.start - b.start)
+          mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
           typeByKindBefore(sentence, mentions, defined)
           mentions = joinOfPhrases(sentence, mentions)
           read.push({
@@ -1050,6 +1099,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         lastPassage = passage.id
         for (const m of mentions) {
+          // An abbreviation the text defined is the name it stands for, typed as that name's mention
+          // was (earlier in the text, so typed already).
+          const long = abbreviations.get(m.name)
+          if (long !== undefined) {
+            m.name = long.name
+            m.label = long.label
+          }
           // A defined organisation or person is that (first pass); a defined place is no person (not
           // even by coreference) or organisation, and the rules below may still type it a place by its
           // head ("Creek").
@@ -1139,7 +1195,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (verb !== null) {
             const before = mentions
               .map((m, i) => ({ m, i }))
-              .filter(({ m }) => m.end <= verb.start && m.label !== 'PLACE')
+              .filter(
+                ({ m }) =>
+                  m.end <= verb.start && m.label !== 'PLACE' && !inParenthesis(sentence, m),
+              )
             const last = before[before.length - 1]
             subjectMention = last?.m ?? null
             if (last !== undefined) subjectKey = keys[last.i]!
@@ -1293,7 +1352,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (main !== null) {
             const opener = sentence.slice(0, main.start).lastIndexOf(',')
             const subject = mentions.findLastIndex(
-              (m) => m.start > opener && m.end <= main.start && m.label !== 'PLACE',
+              (m) =>
+                m.start > opener &&
+                m.end <= main.start &&
+                m.label !== 'PLACE' &&
+                !inParenthesis(sentence, m),
             )
             const object = objectOf(
               mentionsAfter(mentions, keys, main.end, keys[subject]),
