@@ -98,7 +98,7 @@ export function definedKind(after: string): DefinedKind | null {
   return KIND.get(head) ?? KIND.get(singular(head)) ?? null
 }
 
-/** A lower-case kind noun right before a name: "publisher Enix", "the band Queen", "retailer Barnes & Noble". */
+/** A lower-case kind noun right before a name: "the publisher Enix", "the band Queen". */
 const KIND_BEFORE = /(?:^|[\s(])(\p{Ll}+)\s+$/u
 
 /**
@@ -112,7 +112,7 @@ const LIST_GAP = /^\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$/
 
 /**
  * The kind a text gives a name just before it: a kind noun in lower case right before the name
- * ("developer Square and publisher Enix", "the band Queen"), or a kind noun opening a list with "such
+ * ("the publisher Enix", "the band Queen"), or a kind noun opening a list with "such
  * as" or "including" ("bands such as Kamikaze, Alakran and Rata Blanca": the first name here, the others
  * by {@link continuesList}). The lexico-syntactic patterns of Hearst (COLING 1992, "NP such as NP, NP
  * and NP" and the appositive kind) read as the type of a named entity; `before` is the sentence text

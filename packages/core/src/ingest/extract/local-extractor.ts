@@ -425,14 +425,15 @@ function isDateSpan(value: string): boolean {
   return tokens.some((t) => YEAR.test(t)) && tokens.every((t) => DATE_WORDS.test(t) || YEAR.test(t))
 }
 
+/** Between a name and the parenthesis after it: at most one word ("... Pirna Sebnitz mbH (OVPS)"). */
+const ABBREVIATION_GAP = /^\s*([\p{L}.&]+)?\s*\(\s*$/u
+
 /**
  * A mention in parentheses right after another that it abbreviates (`abbreviates`: "Escuela
  * Latinoamericana de Medicina (ELAM)") is no mention of its own: the abbreviation is recorded in
  * `abbreviations`, so that its other mentions in the text name the same thing, and dropped here.
  * `mentions` are in sentence order.
  */
-const ABBREVIATION_GAP = /^\s*([\p{L}.&]+)?\s*\(\s*$/u
-
 function withoutDefinedAbbreviations(
   sentence: string,
   mentions: Mention[],
@@ -440,7 +441,7 @@ function withoutDefinedAbbreviations(
 ): Mention[] {
   return mentions.filter((short, i) => {
     const long = mentions[i - 1]
-    // At most one word between the name and the parenthesis: a suffix the name left out ("... mbH (OVPS)").
+    // A word between the name and the parenthesis is a suffix the name left out ("mbH").
     const gap =
       long === undefined ? null : ABBREVIATION_GAP.exec(sentence.slice(long.end, short.start))
     if (long === undefined || gap === null || !/^\s*\)/.test(sentence.slice(short.end))) return true
@@ -462,9 +463,9 @@ function inParenthesis(sentence: string, m: Mention): boolean {
 /**
  * Names that a kind noun right before them types (`kindBefore`: "publisher Enix", "bands such as
  * Kamikaze, Alakran and Rata Blanca", the later names of the list through `continuesList`): an
- * organisation kind makes an organisation of any other name, a person kind a person of a concept; a place kind changes nothing
- * (as a definition's place does not type). The kind holds at the name's other mentions too (`defined`),
- * unless the text defines the name itself. `mentions` are in sentence order.
+ * organisation kind makes an organisation of any other name, a person kind a person of a concept; a
+ * place kind changes nothing (as a definition's place does not type). The kind holds at the name's other
+ * mentions too (`defined`), unless the text defines the name itself. `mentions` are in sentence order.
  */
 function typeByKindBefore(
   sentence: string,
