@@ -426,7 +426,7 @@ function isDateSpan(value: string): boolean {
 }
 
 /** Between a name and the parenthesis after it: at most one word ("... Pirna Sebnitz mbH (OVPS)"). */
-const ABBREVIATION_GAP = /^\s*([\p{L}.&]+)?\s*\(\s*$/u
+const ABBREVIATION_GAP = /^\s*(?:([\p{L}.&]+)\s*)?\(\s*$/u
 
 /**
  * A mention in parentheses right after another that it abbreviates (`abbreviates`: "Escuela
