@@ -106,7 +106,8 @@ const KIND_BEFORE = /(?:^|[\s(])(\p{Ll}+)\s+$/u
  * lower case, or capitalised at the start of the sentence ("Bands such as"). No two quantifiers of
  * spaces meet: a long run of them costs linear time, not quadratic.
  */
-const KINDS_LISTED = /(?:^\s*(\p{Lu}\p{Ll}+)|(?:^|\s)(\p{Ll}+))(?:\s*,)?\s+(?:such\s+as|including)\s+$/u
+const KINDS_LISTED =
+  /(?:^\s*(\p{Lu}\p{Ll}+)|(?:^|\s)(\p{Ll}+))(?:\s*,)?\s+(?:such\s+as|including)\s+$/u
 
 /** What lies between two names of one list: a comma, "and" or "or". */
 const LIST_GAP = /^\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$/
