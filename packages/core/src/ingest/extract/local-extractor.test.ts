@@ -152,6 +152,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).not.toContain('OVPS')
   })
 
+  it('keeps the name a kind word introduces at the end of a phrase too long for a concept', async () => {
+    const found = await names(
+      'He played two guitar solos for the Italian melodic death metal band Disarmonia Mundi.',
+    )
+    expect(found).toContain('ORGANIZATION:Disarmonia Mundi')
+  })
+
   it('relates a passive verb\'s agent after "by", and names the event with it', async () => {
     const graph = await run(
       'Don Quixote was written in Spanish by Miguel de Cervantes. The film was directed by Ang Lee.',

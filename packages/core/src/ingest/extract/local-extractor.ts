@@ -939,9 +939,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const inDate = (m: { start: number; end: number }) =>
             dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
           const named = namedMentions(passage.text, s.terms, base)
-          const concepts = nounPhrases(passage.text, s.terms, base).filter(
-            (c) => c.name.split(/\s+/).length <= maxWords && !inDate(c),
-          )
+          const phrases = nounPhrases(passage.text, s.terms, base).filter((c) => !inDate(c))
+          const concepts = phrases.filter((c) => c.name.split(/\s+/).length <= maxWords)
+          // A phrase too long for a concept still ends with the name its kind word introduces ("the
+          // Italian melodic death metal band Disarmonia Mundi"): that name is a mention.
+          const longNames = phrases
+            .filter((c) => c.name.split(/\s+/).length > maxWords)
+            .flatMap((c) => nameAfterKind(c) ?? [])
           // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
           let mentions: Mention[] = []
           for (const c of concepts.map(properPart)) {
@@ -955,7 +959,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const titled = titledName(c)
             if (titled !== null) mentions.push(titled)
           }
-          for (const n of named)
+          for (const n of [...named, ...longNames])
             if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
               mentions.push(n)
           for (const d of namedMentions(passage.text, s.terms, base, DEMONYM)) {
