@@ -51,6 +51,8 @@ describe('proper name types', () => {
     expect(properNameType('fridge', 'PLACE', 'put the cake in the ', '.', none)).toBe('CONCEPT')
     // A "person" ending with an organisation head no one has as a surname; "Church" is one.
     expect(properNameType('Barry University', 'PERSON', '', '', none)).toBe('ORGANIZATION')
+    // compromise tags "Janne Johnsen (Conservative Party)" as one person's run.
+    expect(properNameType('Conservative Party', 'PERSON', '(', ')', none)).toBe('ORGANIZATION')
     expect(properNameType('Charlotte Church', 'PERSON', '', '', none)).toBe('PERSON')
     expect(properNameType('Paris', 'PLACE', 'lived in ', '.', none)).toBe('PLACE')
   })

@@ -96,13 +96,14 @@ const PLACE_INITIALISMS = new Set('US USA UK UAE USSR PRC DPRK DRC ROC'.split(' 
 
 /**
  * Organisation heads no one carries as a surname: a name the tagger took for a person that ends with one
- * is an organisation ("Barry University", "Red Greg Records"). "Church", "Bank" or "Press" are surnames too.
+ * is an organisation ("Barry University", "Red Greg Records", "Conservative Party"). "Church", "Bank" or
+ * "Press" are surnames too.
  */
 const UNMISTAKABLE_ORGANIZATION_HEADS = new Set(
   (
     'university college academy institute institution corporation corp inc ltd llc plc records studios ' +
     'conservatory seminary foundation association federation ministry hospital museum library airlines ' +
-    'airways laboratories fc pictures productions conservatoire faculty'
+    'airways laboratories fc pictures productions conservatoire faculty party'
   ).split(' '),
 )
 
