@@ -456,8 +456,8 @@ function withoutDefinedAbbreviations(
  * the mayor"): an aside, never the sentence's subject.
  */
 function inParenthesis(sentence: string, m: Mention): boolean {
-  const before = sentence.slice(0, m.start)
-  return before.lastIndexOf('(') > before.lastIndexOf(')')
+  if (m.start === 0) return false
+  return sentence.lastIndexOf('(', m.start - 1) > sentence.lastIndexOf(')', m.start - 1)
 }
 
 /**
@@ -939,13 +939,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const inDate = (m: { start: number; end: number }) =>
             dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
           const named = namedMentions(passage.text, s.terms, base)
-          const phrases = nounPhrases(passage.text, s.terms, base).filter((c) => !inDate(c))
-          const concepts = phrases.filter((c) => c.name.split(/\s+/).length <= maxWords)
+          const concepts: Mention[] = []
           // A phrase too long for a concept still ends with the name its kind word introduces ("the
           // Italian melodic death metal band Disarmonia Mundi"): that name is a mention.
-          const longNames = phrases
-            .filter((c) => c.name.split(/\s+/).length > maxWords)
-            .flatMap((c) => nameAfterKind(c) ?? [])
+          const longNames: Mention[] = []
+          for (const c of nounPhrases(passage.text, s.terms, base)) {
+            if (inDate(c)) continue
+            if (c.name.split(/\s+/).length <= maxWords) concepts.push(c)
+            else {
+              const name = nameAfterKind(c)
+              if (name !== null) longNames.push(name)
+            }
+          }
           // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
           let mentions: Mention[] = []
           for (const c of concepts.map(properPart)) {
