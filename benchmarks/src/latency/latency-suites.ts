@@ -14,6 +14,7 @@ import type { LatencySummary } from '../metrics/percentiles.js'
 import { fnv1a, SYNTHETIC_DIMENSION, syntheticUnitVector } from '../scale/synthetic-vectors.js'
 import { contextPackSuite, engineSearchSuite, neighbourExpansionSuite } from './engine-suites.js'
 import { cycle, type LatencyFixture } from './latency-fixture.js'
+import { responseBodySuite } from './response-body-suite.js'
 
 /** What a suite set up: a note for the table (corpus, build time) and how to release it. */
 export interface SuiteSetup {
@@ -141,4 +142,5 @@ export const LATENCY_SUITES: readonly LatencySuite[] = [
   engineSearchSuite,
   neighbourExpansionSuite,
   contextPackSuite,
+  responseBodySuite,
 ]

@@ -12,6 +12,7 @@ import FindMyWay from 'find-my-way'
 import { validatorCompiler } from 'fastify-type-provider-zod'
 import { EngramError, isUuid, NO_FOREGROUND, type Engram } from '@engram/core'
 import { lazyDocsSearch, type DocsSearch } from './docs-brain.js'
+import { jsonBody } from './json-body.js'
 import { documentObject, documentRoute } from './openapi-transforms.js'
 import { createDemoRateLimiter, type DemoRateLimiter } from './plugins/demo-rate-limit.js'
 import { demoSearchRoute, searchRoutes } from './routes/search-routes.js'
@@ -55,9 +56,9 @@ export interface BuildAppOptions {
   changelogStream?: ChangelogStreamOptions
 }
 
-/** The serializer of every JSON response (named, so that profiles show it). */
-function serializeJson(data: unknown): string {
-  return JSON.stringify(data)
+/** The serializer of every JSON response (named, so that profiles show it): see `jsonBody`. */
+function serializeJson(data: unknown): string | Buffer | undefined {
+  return jsonBody(data)
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
@@ -109,9 +110,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.setValidatorCompiler(validatorCompiler)
   // Responses are plain JSON; the response schemas document the contract (tests check conformance).
-  // JSON.stringify, not a serializer compiled from the schemas: for a 5 KB search response a
-  // hand-written one was no faster (benchmarks/results/http-profile.md), and it cannot drift.
-  app.setSerializerCompiler(() => serializeJson)
+  // JSON.stringify's output (`jsonBody`), not a serializer compiled from the schemas: for a 5 KB search
+  // response a hand-written one was no faster (benchmarks/results/http-profile.md), and it cannot drift.
+  // Fastify sends the Buffer `jsonBody` returns as it is (Content-Length from its length; the type
+  // says string, its `onSendEnd` takes a string or a Buffer).
+  app.setSerializerCompiler(() => serializeJson as (data: unknown) => string)
 
   // Every path and method, to answer 405 with Allow for a known path and a wrong method.
   const known = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 500 })
