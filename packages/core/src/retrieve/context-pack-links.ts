@@ -90,24 +90,44 @@ export function bridgePaths(graph: GraphIndex, selected: readonly Fact[]): Bridg
       if (seen === undefined || seen.fact.relevance < f.relevance) hubs.set(f.hub, { fact: f, leg })
     }
   }
-  const paths: BridgePath[] = []
+  // The best MAX_PATHS pairs, kept in order as they come (a pair goes after those it ties with, as
+  // a stable sort of all pairs would put it): no object for the hundreds of pairs that never make it.
+  const best: BridgePath[] = []
   for (const [entity, hubs] of byEntity) {
-    const list = [...hubs]
-    for (let i = 0; i < list.length; i++)
+    const list = contenders([...hubs], MAX_PATHS + 1)
+    for (let i = 0; i < list.length; i++) {
+      const [ha, a] = list[i]!
       for (let j = i + 1; j < list.length; j++) {
-        const [ha, a] = list[i]!
         const [hb, b] = list[j]!
-        paths.push({
-          hubs: [ha, hb],
-          shared: entity,
-          weight: (a.fact.relevance + b.fact.relevance) / 2,
-          legs: [a.leg, b.leg],
-        })
+        const weight = (a.fact.relevance + b.fact.relevance) / 2
+        let at = best.length
+        while (at > 0 && precedes(weight, entity, ha, best[at - 1]!)) at--
+        if (at === MAX_PATHS) continue
+        best.splice(at, 0, { hubs: [ha, hb], shared: entity, weight, legs: [a.leg, b.leg] })
+        if (best.length > MAX_PATHS) best.pop()
       }
+    }
   }
-  return paths
-    .sort((a, b) => b.weight - a.weight || a.shared - b.shared || a.hubs[0] - b.hubs[0])
-    .slice(0, MAX_PATHS)
+  return best
+}
+
+/** Whether a pair goes before `path`: higher weight, then lower shared entity, then lower first hub. */
+function precedes(weight: number, shared: number, firstHub: number, path: BridgePath): boolean {
+  if (weight !== path.weight) return weight > path.weight
+  return shared !== path.shared ? shared < path.shared : firstHub < path.hubs[0]
+}
+
+/**
+ * The hubs of one entity that can be in one of the best pairs, in their order: all of them, or those
+ * at least as relevant as the `keep`-th most relevant. With `keep` = {@link MAX_PATHS} + 1, a pair
+ * with a hub below that weighs strictly less than each of the MAX_PATHS pairs of the most relevant hub
+ * with the others above it, so it is never chosen, ties included. A person in all 40 facts of a pack
+ * has 780 pairs of hubs (LoCoMo conv-26's packs: benchmarks/LOG.md, 2026-12-02).
+ */
+function contenders<T extends { fact: Fact }>(list: [number, T][], keep: number): [number, T][] {
+  if (list.length <= keep) return list
+  const threshold = list.map(([, h]) => h.fact.relevance).sort((a, b) => b - a)[keep - 1]!
+  return list.filter(([, h]) => h.fact.relevance >= threshold)
 }
 
 /** The entities the selection is most about: relevance summed over the facts naming them. */

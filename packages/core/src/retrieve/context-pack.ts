@@ -241,7 +241,8 @@ export async function contextPack(
     return selectFacts(graph, pool, maxFacts, reserve, sources)
   })
 
-  return timer.time('context.hydrate', async () => {
+  // The report is taken once the last stage has ended (inside it, `context.hydrate` was left out).
+  const pack = await timer.time('context.hydrate', async (): Promise<ContextPack> => {
     const conflicts = temporalConflicts(graph, facts)
     // Actors with an ended fact of their own: only those have superseded facts to read from the store.
     const actors = [
@@ -408,9 +409,11 @@ export async function contextPack(
             ]
       }),
       topics: topicList,
-      stageTimings: options.profileStages ? timer.report() : null,
+      stageTimings: null,
     }
   })
+  if (options.profileStages) pack.stageTimings = timer.report()
+  return pack
 }
 
 function clip(text: string): string {

@@ -314,6 +314,13 @@ describe('POST /retrieve/context', () => {
       'stage_timings',
     ])
       expect(body).toHaveProperty(key)
+    // Every stage is timed, the last (reading the chosen records) too.
+    const stages = (body.stage_timings as { stages: { stage: string }[] }).stages.map(
+      (s) => s.stage,
+    )
+    expect(stages).toEqual(
+      expect.arrayContaining(['context.seeds', 'context.rank', 'context.hydrate']),
+    )
     const triples = body.triples as { identified_entity: string; triple: Wire[] }[]
     expect(triples.length).toBeGreaterThan(0)
     const first = triples[0]!.triple.map((x) => x.name)
