@@ -441,6 +441,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(legs).toContainEqual(['INVOLVED', key('Google')])
   })
 
+  it("ends a verb's clause at a dash as at a semicolon", async () => {
+    // Before: "Marie Curie moved physics" (the first mention that is no place, past the dash).
+    for (const dash of ['—', ' — ', ' – ', ' - '])
+      expect(
+        await eventNames(
+          `Marie Curie moved to Paris in 1891${dash}she studied physics at the Sorbonne.`,
+        ),
+        JSON.stringify(dash),
+      ).toEqual(['Marie Curie moved Paris'])
+  })
+
   it('takes no interjection of chat as an entity, nor a greeting into a name', async () => {
     const graph = await run('Nate: Thanks Nate! Cool, here it is. Congrats on the win! Great job.')
     const found = graph.entities.filter((e) => !e.labels.includes('EVENT'))

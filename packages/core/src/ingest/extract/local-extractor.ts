@@ -793,10 +793,12 @@ const mentionsAfter = (
 
 /**
  * Where a clause opened by a conjunction and its own subject pronoun begins ("I moved to Boston and I work
- * at Google", "..., but she stayed in Warsaw"), or a semicolon or colon: the end of the verb's clause.
+ * at Google", "..., but she stayed in Warsaw"), or a semicolon, a colon or a dash (an em dash, or an en
+ * dash or hyphen between spaces: "moved to Paris in 1891 — she studied physics" made "Marie Curie moved
+ * physics"): the end of the verb's clause.
  */
 const CLAUSE_BREAK =
-  /[;:]|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
+  /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
 
 /** The offset in `sentence` where the clause of a verb group ending at `from` ends. */
 function clauseEnd(sentence: string, from: number): number {
