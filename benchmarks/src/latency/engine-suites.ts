@@ -120,12 +120,20 @@ interface LocomoBrain {
   close(): Promise<void>
 }
 
-async function ingestLocomoBrain(fixture: LatencyFixture): Promise<LocomoBrain> {
+/** `systemTokenHash`: for a suite that serves the brain through the app (`buildApp`) with a token. */
+export async function ingestLocomoBrain(
+  fixture: LatencyFixture,
+  options: { systemTokenHash?: string } = {},
+): Promise<LocomoBrain> {
   const dir = tempDir()
   const locomo = fixture.locomo()
   const group = locomo.groups[0]!
   const brainId = group.name
-  const engram = createEngine({ storage: sqliteAdapter({ dataDir: dir }), version: 'bench' })
+  const engram = createEngine({
+    storage: sqliteAdapter({ dataDir: dir }),
+    version: 'bench',
+    ...options,
+  })
   await engram.start()
   await engram.brains.create(brainId)
   await engram.indexes.get(brainId)

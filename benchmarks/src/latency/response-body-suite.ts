@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createEngine, hashToken, INGEST_TEXT } from '@engram/core'
-import { sqliteAdapter } from '@engram/adapter-sqlite'
+import { hashToken } from '@engram/core'
 import { buildApp, jsonBody } from '@engram/server'
-import { locomoTasks } from '../ingest/locomo-tasks.js'
+import { ingestLocomoBrain } from './engine-suites.js'
 import { cycle } from './latency-fixture.js'
 import type { LatencySuite } from './latency-suites.js'
 
@@ -26,20 +22,8 @@ export const responseBodySuite: LatencySuite = {
     'JSON response bodies: `jsonBody` (packages/server/src/json-body.ts) against JSON.stringify',
   missing: null,
   async add(bench, fixture) {
-    const dir = mkdtempSync(join(tmpdir(), 'engram-bench-body-'))
-    const engram = createEngine({
-      storage: sqliteAdapter({ dataDir: dir }),
-      version: 'bench',
-      systemTokenHash: hashToken(TOKEN),
-    })
-    await engram.start()
-    const locomo = fixture.locomo()
-    const group = locomo.groups[0]!
-    const brainId = group.name
-    await engram.brains.create(brainId)
-    for (const t of locomoTasks({ ...locomo, groups: [group] }, 'session'))
-      await engram.tasks.submit({ brainId, kind: INGEST_TEXT, payload: t.payload })
-    await engram.tasks.idle()
+    const brain = await ingestLocomoBrain(fixture, { systemTokenHash: hashToken(TOKEN) })
+    const { engram, brainId } = brain
     const app = await buildApp({ engram })
     const headers = { servicepat: TOKEN, 'x-brain-id': brainId }
     const body = async (method: 'GET' | 'POST', url: string, payload?: object) => {
@@ -47,9 +31,8 @@ export const responseBodySuite: LatencySuite = {
       if (r.statusCode !== 200) throw new Error(`${method} ${url} answered ${r.statusCode}`)
       return r.body
     }
-    const questions = group.queries.map((q) => q.text)
     const kinds: Record<string, string[]> = { 'context pack': [], search: [], 'entities page': [] }
-    for (const q of questions) {
+    for (const q of brain.queries) {
       kinds['context pack']!.push(await body('POST', '/retrieve/context', { text: q }))
       kinds.search!.push(await body('GET', `/retrieve/search?query=${encodeURIComponent(q)}&k=10`))
     }
@@ -71,11 +54,10 @@ export const responseBodySuite: LatencySuite = {
       )
     }
     return {
-      note: `LoCoMo ${brainId} ingested by session; ${notes.join('; ')}`,
+      note: `${brain.note}; ${notes.join('; ')}`,
       async teardown() {
         await app.close()
-        await engram.stop({ graceMs: 0 })
-        rmSync(dir, { recursive: true, force: true })
+        await brain.close()
       },
     }
   },
