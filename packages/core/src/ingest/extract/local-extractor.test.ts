@@ -412,7 +412,7 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
   it('takes a chat transcript\'s "User:" for the person User, and "I" after another role for no one', async () => {
     // Before: "User:" was no one, so "I" went to the last person named ("Melanie took Fenway Park").
     expect(await eventNames('User: Melanie visited me in May. I took her to Fenway Park.')).toEqual(
-      ['User took Fenway Park'],
+      ['User: Melanie visited User', 'User took Fenway Park'],
     )
     expect(await eventNames('Human: I moved to Boston.')).toEqual(['User moved Boston'])
     expect(await eventNames('Assistant: Melanie told me about Jon. I went to Paris.')).toEqual([
@@ -450,6 +450,66 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         ),
         JSON.stringify(dash),
       ).toEqual(['Marie Curie moved Paris'])
+  })
+
+  it('takes a place the verb goes to as its object, before a person named after it', async () => {
+    // Before: "Marie Curie moved Pierre Curie" (the first mention that is no place).
+    const graph = await run('Marie Curie moved to Paris in 1891 with Pierre Curie.')
+    const key = (name: string) => graph.entities.find((e) => e.name === name)!.key
+    const event = graph.entities.find((e) => e.labels.includes('EVENT'))
+    expect(event?.name).toBe('Marie Curie moved Paris')
+    const legs = graph.relationships
+      .filter((r) => r.subjectKey === event!.key)
+      .map((r) => [r.name, r.objectKey])
+    expect(legs).toContainEqual(['TARGETED', key('Paris')])
+    expect(legs).toContainEqual(['INVOLVED', key('Pierre Curie')])
+    // Only "to" and "into" make the place the goal: "in" is where something else happened.
+    expect(await eventNames('Caroline: I went into Boston with Melanie.')).toEqual([
+      'Caroline went Boston',
+    ])
+    expect(await eventNames('Caroline: I moved back to Boston with Melanie.')).toEqual([
+      'Caroline moved Boston',
+    ])
+    expect(await eventNames('Caroline: I met Melanie in Boston.')).toEqual(['Caroline met Melanie'])
+    expect(await eventNames('Caroline: I talked in Boston with Melanie.')).toEqual([
+      'Caroline talked Melanie',
+    ])
+  })
+
+  it('takes a subject pronoun before the verb over a name in a phrase before it', async () => {
+    // Before: "husband discovered elements polonium" and "Caroline: Mel went Boston".
+    expect(
+      await eventNames(
+        'Marie Curie was a physicist. Together with her husband, she discovered polonium.',
+      ),
+    ).toEqual(['Marie Curie was physicist', 'Marie Curie discovered polonium'])
+    expect(await eventNames('Caroline: Mel, I went to Boston yesterday.')).toEqual([
+      'Caroline went Boston',
+    ])
+    // A name right before the verb is still its subject.
+    expect(await eventNames('Caroline: Mel, my brother Jon moved to Boston.')).toEqual([
+      'Caroline: Jon moved Boston',
+    ])
+  })
+
+  it('takes a personal pronoun right after the verb as its object when its clause names nothing', async () => {
+    // Before: "Albert Einstein admired character", a noun from past the semicolon.
+    const text =
+      'Marie Curie was a physicist. Albert Einstein admired her; he praised her character.'
+    expect(await eventNames(text)).toEqual([
+      'Marie Curie was physicist',
+      'Albert Einstein admired Marie Curie',
+    ])
+    expect(await eventNames('Melanie: Caroline helped me.')).toEqual([
+      'Melanie: Caroline helped Melanie',
+    ])
+    // "her" before a noun is a possessive; a clause that names something keeps that as the object.
+    expect(
+      await eventNames('Marie Curie was a physicist. Albert Einstein admired her work.'),
+    ).toEqual(['Marie Curie was physicist', 'Albert Einstein admired work'])
+    expect(await eventNames('Melanie: Caroline told me about Jon.')).toEqual([
+      'Melanie: Caroline told Jon',
+    ])
   })
 
   it('takes no interjection of chat as an entity, nor a greeting into a name', async () => {

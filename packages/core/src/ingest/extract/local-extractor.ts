@@ -102,6 +102,8 @@ const opensQuestion = (name: string, sentence: string, start: number) =>
   opensUtterance(sentence.slice(0, start)) &&
   /^\s+(?:you|i|we|he|she|they|it)\b/i.test(sentence.slice(start + name.length))
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
+/** A subject pronoun ending a text but for two words at most (adverbs: "she later"). */
+const PRONOUN_BEFORE_VERB = /(?:^|[^\p{L}'])(I|he|she|we|they)(?:\s+[\p{L}']+){0,2}\s*$/iu
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
 
@@ -488,6 +490,17 @@ function typeByKindBefore(
 
 const POSSESSIVE_OR_PRONOUN = /\b(?:he|she|his|her|him|hers)\b/i
 const PRONOUN_WORD = /\b(?:he|she|they)\b/i
+/**
+ * The person a text opens with as an object pronoun, in its subject form ("him" -> "he"), or null. "her"
+ * only where no noun can follow it ("admired her;", "met her in"): "her character" is possessive.
+ */
+function objectPronoun(text: string): string | null {
+  const found = OBJECT_PRONOUN.exec(text)?.[1]?.toLowerCase()
+  return found === undefined ? null : ({ him: 'he', her: 'she', me: 'i', us: 'we' }[found] ?? null)
+}
+const OBJECT_PRONOUN =
+  /^\s+(him|me|us|her(?=\s*(?:$|[^\s\p{L}]|(?:about|after|again|at|because|before|by|for|from|in|on|once|since|to|today|too|when|while|with|yesterday)\b)))\b/iu
+
 /** The first subject pronoun of `text` ("he", "she", "they"), or null. */
 const firstPronoun = (text: string) => PRONOUN_WORD.exec(text)?.[0].toLowerCase() ?? null
 
@@ -820,14 +833,21 @@ function objectOf<T extends { m: Mention }>(
   const inClause = after.filter(({ m }) => m.start < end)
   const pool = inClause.length > 0 ? inClause : after
   // A place right after the verb is its direct object ("hiked Mount Hood with their dog", "visited
-  // Paris and met John"), not where something else happened.
+  // Paris and met John"), and one after "to" its goal ("moved to Paris with Pierre Curie"), not where
+  // something else happened.
   if (pool[0] !== undefined && pool[0].m.label === 'PLACE' && adjacent(pool[0].m)) return pool[0]
   return pool.find(({ m }) => m.label !== 'PLACE') ?? pool[0]
 }
 
-/** Whether a mention follows offset `end` of `sentence` directly (an article at most between). */
+/**
+ * Whether a mention follows offset `end` of `sentence` directly (an article at most between), or as the
+ * goal of a motion after "to", "into" or "onto" ("moved back to Paris in 1891 with Pierre Curie": where
+ * she moved, not whom; "in" and "with" stay adjuncts).
+ */
 const adjacentTo = (sentence: string, end: number) => (m: Mention) =>
-  /^\s*(?:the\s+)?$/i.test(sentence.slice(end, m.start))
+  /^\s*(?:(?:back|over|away|out|up|down)\s+)?(?:(?:in)?to\s+|onto\s+)?(?:the\s+)?$/i.test(
+    sentence.slice(end, m.start),
+  )
 
 /**
  * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
@@ -1212,8 +1232,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   m.end <= verb.start && m.label !== 'PLACE' && !inParenthesis(sentence, m),
               )
             const last = before[before.length - 1]
-            subjectMention = last?.m ?? null
-            if (last !== undefined) subjectKey = keys[last.i]!
+            // A subject pronoun between the last name and the verb is the verb's subject; the name was in
+            // a phrase before it ("Together with her husband, she discovered polonium" made "husband
+            // discovered polonium"; "Caroline: Mel, I went to Boston" made Mel go).
+            const pronounAfter =
+              last === undefined
+                ? null
+                : (PRONOUN_BEFORE_VERB.exec(sentence.slice(last.m.end, verb.start))?.[1] ?? null)
+            const referent =
+              pronounAfter === null ? null : pronounReferent(pronounAfter.toLowerCase())
+            subjectMention = referent === null ? (last?.m ?? null) : null
+            if (referent !== null) subjectKey = referent
+            else if (last !== undefined) subjectKey = keys[last.i]!
             else {
               const pronoun = SUBJECT_PRONOUNS.has(firstWord)
                 ? firstWord
@@ -1260,13 +1290,24 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               predicate === verb && PASSIVE.test(verbText)
                 ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(verb.end, m.start)))
                 : undefined
+            const clause = clauseEnd(sentence, predicate.end)
+            // A personal pronoun right after a verb whose clause names nothing is its object: the person
+            // it refers to ("Albert Einstein admired her; Einstein later wrote about her character" made
+            // "Albert Einstein admired character", from past the clause).
+            const pronoun =
+              agent === undefined && !after.some(({ m }) => m.start < clause)
+                ? objectPronoun(sentence.slice(predicate.end))
+                : null
+            const referent = pronoun === null ? null : pronounReferent(pronoun)
+            const found = agent ?? objectOf(after, clause, adjacentTo(sentence, predicate.end))
             const object =
-              agent ??
-              objectOf(
-                after,
-                clauseEnd(sentence, predicate.end),
-                adjacentTo(sentence, predicate.end),
-              )
+              referent !== null && referent !== subjectKey && entities.has(referent)
+                ? { key: referent, name: entities.get(referent)!.name, m: null }
+                : found && {
+                    key: keys[found.i]!,
+                    name: possessedPhrase(passage.text, terms, base, found.m),
+                    m: found.m,
+                  }
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
             if (object !== undefined && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
@@ -1277,7 +1318,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   ? subject.name
                   : possessedPhrase(passage.text, terms, base, subjectMention)
               const possessive = subjectMention !== null && subjectPhrase !== subjectMention.name
-              const objectName = `${agent === undefined ? '' : 'by '}${possessedPhrase(passage.text, terms, base, object.m)}`
+              const objectName = `${agent === undefined ? '' : 'by '}${object.name}`
               // What a turn says of someone else is its speaker's account: "Caroline: Jen lives Denver",
               // as the turn reads. The speaker's name in the event also lets a question naming the speaker
               // find the turn through it (benchmarks/LOG.md, 2026-12-01).
@@ -1317,7 +1358,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   eventKey,
                   passageIds: [passage.id],
                 })
-              addLeg(keys[object.i]!, 'TARGETED')
+              addLeg(object.key, 'TARGETED')
               for (const place of placesAfter) {
                 addLeg(keys[place.i]!, 'OCCURRED_IN')
               }
@@ -1325,7 +1366,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               // (the co-occurrence baseline of document-level relation extraction; Yao et al., DocRED, ACL 2019).
               const legged: Set<string> = new Set<string>([
                 subjectKey,
-                keys[object.i]!,
+                object.key,
                 ...placesAfter.map((p) => keys[p.i]!),
               ])
               mentions.forEach((m, i) => {
