@@ -486,6 +486,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('Caroline: Mel, I went to Boston yesterday.')).toEqual([
       'Caroline went Boston',
     ])
+    // "I" or "we" after an opening word, with no name before it: before, no event at all.
+    expect(await eventNames('Caroline: Hey Mel! Yesterday I went to Boston.')).toEqual([
+      'Caroline went Boston',
+    ])
+    expect(await eventNames('Melanie: Last week we took the kids to the beach.')).toEqual([
+      'Melanie took kids',
+    ])
     // A name right before the verb is still its subject.
     expect(await eventNames('Caroline: Mel, my brother Jon moved to Boston.')).toEqual([
       'Caroline: Jon moved Boston',

@@ -1245,9 +1245,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (referent !== null) subjectKey = referent
             else if (last !== undefined) subjectKey = keys[last.i]!
             else {
+              const opening = sentence.slice(0, verb.start)
+              // "Yesterday I went to Boston": "I" or "we" right before the verb after an opening word.
               const pronoun = SUBJECT_PRONOUNS.has(firstWord)
                 ? firstWord
-                : firstPronoun(sentence.slice(0, verb.start))
+                : (firstPronoun(opening) ??
+                  PRONOUN_BEFORE_VERB.exec(opening)?.[1]?.toLowerCase() ??
+                  null)
               if (pronoun !== null) subjectKey = pronounReferent(pronoun)
             }
             // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
