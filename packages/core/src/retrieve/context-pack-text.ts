@@ -1,13 +1,11 @@
+import { clipText } from '../analysis/one-spaced.js'
 import type { Entity } from '../model/entity.js'
 import { sessionOf, type Passage } from '../model/passage.js'
 import type { Relationship } from '../model/relationship.js'
 import type { Fact } from './context-pack-facts.js'
 
 const MAX_ITEM_CHARS = 300
-function clip(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim()
-  return t.length > MAX_ITEM_CHARS ? `${t.slice(0, MAX_ITEM_CHARS - 1)}…` : t
-}
+const clip = (text: string) => clipText(text, MAX_ITEM_CHARS)
 
 /** `name: description @happened_at`, as the original printed fact items. */
 export function itemText(e: Entity | undefined): string {

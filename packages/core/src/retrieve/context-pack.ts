@@ -1,3 +1,4 @@
+import { clipText } from '../analysis/one-spaced.js'
 import { GRAPH_WALK_DEFAULTS, walkRank, type WalkReaders } from '../builtins/stages/graph-walk.js'
 import {
   HOP_COVERAGE_DEFAULTS,
@@ -416,10 +417,7 @@ export async function contextPack(
   return pack
 }
 
-function clip(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim()
-  return t.length > MAX_PASSAGE_CHARS ? `${t.slice(0, MAX_PASSAGE_CHARS - 1)}…` : t
-}
+const clip = (text: string) => clipText(text, MAX_PASSAGE_CHARS)
 
 /** The passages a fact's legs cite, from the graph (`GraphIndex.edgePassages`): a set, in no order. */
 function edgeSources(graph: GraphIndex, f: Fact): Set<string> {

@@ -1,13 +1,7 @@
+import { oneSpaced, WHITESPACE_RUN } from '../analysis/one-spaced.js'
+
 /** Longest snippet a hit carries (CONTRACT.md section 7). */
 export const MAX_SNIPPET = 240
-
-/**
- * Whitespace runs other than a lone space: a run that starts with another whitespace character, or a
- * space followed by more whitespace. Replacing these with one space and trimming is `/\s+/g` -> ' ',
- * but a long passage has hundreds of lone spaces and few other runs, so this rewrites (and allocates)
- * far less: about a third of the cost on SciFact passages.
- */
-const WHITESPACE_RUN = /[^\S ]\s*| \s+/g
 
 /**
  * A snippet builder for one query (terms of 3+ characters, lower-cased and deduplicated once); call it
@@ -55,7 +49,7 @@ function snippetOf(text: string, first: FirstOccurrence): string {
     const windowed = snippetWindow(text, first)
     if (windowed !== null) return windowed
   }
-  const clean = text.replace(WHITESPACE_RUN, ' ').trim()
+  const clean = oneSpaced(text)
   if (clean.length <= MAX_SNIPPET) return clean
   const at = first(clean)
   return cut(clean, at < 0 ? 0 : at, true)
