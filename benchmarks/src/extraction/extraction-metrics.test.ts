@@ -86,6 +86,42 @@ describe('extraction measures', () => {
     expect(s['pair-R']).toBe(0.5)
   })
 
+  it('judges an event by whether its actor and target are a pair the gold set relates', () => {
+    const counts = emptyCounts()
+    const withBerlin = {
+      ...doc,
+      entities: [...doc.entities, { index: 3, type: 'LOC' as const, names: ['Berlin'] }],
+    }
+    const event = (uuid: string) => ({ uuid, names: [uuid], labels: ['EVENT'] })
+    countDocument(counts, withBerlin, {
+      nodes: [
+        { uuid: 'a', names: ['Schneider'], labels: ['PERSON'] },
+        { uuid: 'm', names: ['Mediaș'], labels: ['PLACE'] },
+        { uuid: 'b', names: ['Berlin'], labels: ['PLACE'] },
+        { uuid: 'x', names: ['racer'], labels: ['CONCEPT'] },
+        event('born'),
+        event('visited'),
+        event('was'),
+      ],
+      edges: [
+        // Related in gold (0, 1), and the unrelated Berlin only as another leg.
+        { subject: 'a', object: 'born', name: 'BORN' },
+        { subject: 'born', object: 'm', name: 'TARGETED' },
+        { subject: 'born', object: 'b', name: 'OCCURRED_IN' },
+        // Not related in gold (0, 3), though Mediaș takes part.
+        { subject: 'a', object: 'visited', name: 'VISITED' },
+        { subject: 'visited', object: 'b', name: 'TARGETED' },
+        { subject: 'visited', object: 'm', name: 'INVOLVED' },
+        // A target the gold set does not annotate: not judged.
+        { subject: 'a', object: 'was', name: 'WAS' },
+        { subject: 'was', object: 'x', name: 'TARGETED' },
+      ],
+    })
+    const s = extractionScores(counts)
+    expect(s['events-judged']).toBe(2)
+    expect(s['event-P']).toBe(0.5)
+  })
+
   it('counts a node standing for two people of different full names as a false merge', () => {
     const other: RedocredDoc = {
       ...doc,

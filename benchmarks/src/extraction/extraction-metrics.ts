@@ -11,8 +11,16 @@ export interface ExtractedNode {
 /** What one document's brain holds: nodes (events included) and relationships between them. */
 export interface ExtractedDoc {
   readonly nodes: readonly ExtractedNode[]
-  readonly edges: readonly { readonly subject: string; readonly object: string }[]
+  readonly edges: readonly {
+    readonly subject: string
+    readonly object: string
+    /** The relationship's name (`TARGETED` for an event's object leg). */
+    readonly name?: string
+  }[]
 }
+
+/** The leg from an event to what its verb targeted (local-extractor.ts). */
+const TARGETED = 'TARGETED'
 
 export const EVENT = 'EVENT'
 
@@ -97,6 +105,9 @@ export interface ExtractionCounts {
   nodesMatched: number
   pairs: number
   pairsJoined: number
+  /** Events whose actor and target match two different gold entities; those two related in gold. */
+  eventsJudged: number
+  eventsRelated: number
 }
 
 export function emptyCounts(): ExtractionCounts {
@@ -112,6 +123,8 @@ export function emptyCounts(): ExtractionCounts {
     nodesMatched: 0,
     pairs: 0,
     pairsJoined: 0,
+    eventsJudged: 0,
+    eventsRelated: 0,
   }
 }
 
@@ -178,6 +191,28 @@ export function countDocument(
     )
     if (joined) counts.pairsJoined++
   }
+
+  // An event's actor (the node with an edge into it) and its target (its TARGETED leg): is what the
+  // verb relates a pair the gold set relates?
+  const related = new Set(gold.relatedPairs.flatMap(([h, t]) => [`${h} ${t}`, `${t} ${h}`]))
+  const actors = new Map<string, string[]>()
+  const targets = new Map<string, string[]>()
+  for (const { subject, object, name } of extracted.edges) {
+    if (events.has(object) && !events.has(subject))
+      actors.set(object, [...(actors.get(object) ?? []), subject])
+    if (events.has(subject) && name === TARGETED)
+      targets.set(subject, [...(targets.get(subject) ?? []), object])
+  }
+  const goldOf = (uuids: readonly string[]) =>
+    new Set(uuids.flatMap((u) => (matches.get(u) ?? []).map((e) => e.index)))
+  for (const event of events) {
+    const a = goldOf(actors.get(event) ?? [])
+    const t = goldOf(targets.get(event) ?? [])
+    const pairs = [...a].flatMap((x) => [...t].filter((y) => y !== x).map((y) => `${x} ${y}`))
+    if (pairs.length === 0) continue
+    counts.eventsJudged++
+    if (pairs.some((p) => related.has(p))) counts.eventsRelated++
+  }
 }
 
 const div = (a: number, b: number) => (b === 0 ? 0 : a / b)
@@ -205,5 +240,7 @@ export function extractionScores(c: ExtractionCounts): Record<string, number> {
   out['nodes-per-entity'] = div(c.matchedNodesPerGold, c.matchedGold)
   out['node-P'] = div(c.nodesMatched, c.nodes)
   out['pair-R'] = div(c.pairsJoined, c.pairs)
+  out['event-P'] = div(c.eventsRelated, c.eventsJudged)
+  out['events-judged'] = c.eventsJudged
   return out
 }

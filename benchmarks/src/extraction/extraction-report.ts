@@ -20,6 +20,9 @@ export const MEASURES: Readonly<Record<string, string>> = {
     'non-event nodes that match any gold entity (any type), over all non-event nodes; concepts the gold set does not annotate count as wrong',
   'pair-R':
     'gold related entity pairs (a relation in either direction) joined by a relationship between their nodes or through one event node',
+  'event-P':
+    "events whose actor (the node with an edge into the event) and target (its TARGETED leg) match two different gold entities, with those two related in gold (a relation in either direction), over all such events: whether the verb's subject and object are a pair the text relates",
+  'events-judged': 'the number of events event-P judges (its denominator)',
   'false-merges':
     'all documents in one brain: nodes standing for gold people of different full names (two people sharing a surname)',
 }

@@ -74,10 +74,10 @@ async function readBrain(
     if (page.length < PAGE) break
     after = page.at(-1)!.uuid
   }
-  const edges: { subject: string; object: string }[] = []
+  const edges: { subject: string; object: string; name: string }[] = []
   for (let after: string | null = null; ;) {
     const page = await store.relationships.scan(after, PAGE)
-    for (const r of page) edges.push({ subject: r.subjectUuid, object: r.objectUuid })
+    for (const r of page) edges.push({ subject: r.subjectUuid, object: r.objectUuid, name: r.name })
     if (page.length < PAGE) break
     after = page.at(-1)!.uuid
   }

@@ -499,6 +499,43 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it("takes a sentence's verb from outside a parenthesis that names nothing", async () => {
+    // Before: "Martin Ulrich born retired Austrian ice hockey defenceman", the aside's verb.
+    expect(
+      await eventNames(
+        'Martin Ulrich (born December 16, 1969) is a retired Austrian ice hockey defenceman.',
+      ),
+    ).toEqual(['Martin Ulrich is retired Austrian ice hockey defenceman'])
+    // An aside that names a place is what its verb relates.
+    expect(
+      await eventNames(
+        'Wilfried Schneider (born 13 March 1963 in Mediaș, Transylvania) is a German skeleton racer.',
+      ),
+    ).toEqual(['Wilfried Schneider born Mediaș'])
+  })
+
+  it("reads a relative clause after a copula's complement as the subject's verb", async () => {
+    // Before: "Marie Curie was Nobel Prizes" and "Property Brothers is Cineflix".
+    expect(
+      await eventNames('Marie Curie was a Polish physicist who won two Nobel Prizes.'),
+    ).toEqual(['Marie Curie won Nobel Prizes'])
+    expect(
+      await eventNames(
+        'Property Brothers is a Canadian reality television series that is produced by Cineflix.',
+      ),
+    ).toEqual(['Property Brothers is produced by Cineflix'])
+    expect(await eventNames('Melanie: Oliver is a dog that always loves the park.')).toEqual([
+      'Melanie: Oliver loves park',
+    ])
+    // The pronoun refers to another noun, or is the clause's object: the copula stays the verb.
+    expect(
+      await eventNames('Irène is the daughter of Pierre Curie, who discovered radium.'),
+    ).toEqual(['Irène is daughter'])
+    expect(await eventNames('Melanie: Oliver is a dog that I love.')).toEqual([
+      'Melanie: Oliver is dog',
+    ])
+  })
+
   it('takes a personal pronoun right after the verb as its object when its clause names nothing', async () => {
     // Before: "Albert Einstein admired character", a noun from past the semicolon.
     const text =

@@ -709,6 +709,85 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
 }
 
 /**
+ * The sentence's first verb group that is no aside: a verb inside a parenthesis ("Martin Ulrich (born
+ * December 16, 1969) is a retired Austrian ice hockey defenceman") is the sentence's verb only when the
+ * parenthesis names what it relates ("(born 13 March 1963 in Mediaș, Transylvania)": a place, a person or
+ * anything but a date); otherwise the first verb after it is, since taking the aside's verb made "Martin
+ * Ulrich born retired Austrian ice hockey defenceman" out of a biography's first sentence. The first verb
+ * group as `firstVerb` finds it when none follows.
+ */
+function verbOutsideAsides(
+  sentence: string,
+  text: string,
+  terms: Term[],
+  base: number,
+  mentions: readonly Mention[],
+): VerbGroup | null {
+  const first = firstVerb(text, terms, base)
+  for (let verb = first; verb !== null;) {
+    const open = sentence.lastIndexOf('(', verb.start - 1)
+    if (open < 0 || open < sentence.lastIndexOf(')', verb.start - 1)) return verb
+    const close = sentence.indexOf(')', verb.end)
+    if (close < 0) return verb
+    if (mentions.some((m) => m.start >= verb!.end && m.end <= close && m.label !== 'DATE'))
+      return verb
+    const next = terms.findIndex((t) => t.offset.start - base > close)
+    verb = next < 0 ? null : firstVerb(text, terms, base, next)
+  }
+  return first
+}
+
+/** A copula on its own: the verb group of "X is a painter who ...". */
+const BARE_COPULA = /^(?:is|are|was|were|am|'s)$/
+/**
+ * A copula's complement up to a relative pronoun that restricts it ("a Polish physicist who", "a Canadian
+ * reality television series that"): an article and words, with no comma, parenthesis or preposition that
+ * would bring in another noun the pronoun could refer to ("the son of Pierre Curie, who").
+ */
+const COMPLEMENT_THEN_RELATIVE =
+  /^\s+(?:a|an|the)\s+(?:(?!(?:of|in|at|from|for|with|by|on|to|as|who|which|that)\s)[^\s,;:()]+\s+)*?(who|which|that)\s+$/i
+
+/**
+ * What may stand between a relative pronoun and its verb when the pronoun is the clause's subject: an
+ * adverb ("who later became"). Another word there is the clause's own subject ("a song that I love"),
+ * and the pronoun its object.
+ */
+const RELATIVE_GAP =
+  /^\s+(?:(?:\p{L}+ly|also|always|sometimes|just|later|then|still|now|once|never|first|often|again|soon)\s+)?$/iu
+
+/**
+ * The verb of the relative clause that follows a bare copula's complement: "Marie Curie was a Polish
+ * physicist who won two Nobel Prizes" says who won what (the complement is the subject, so the clause's
+ * subject is the sentence's), where the copula with the first noun after it made "Marie Curie was Nobel
+ * Prizes". The clause's verb group must follow its pronoun (`RELATIVE_GAP`). Null when the sentence has
+ * no such clause.
+ */
+function relativeClauseVerb(
+  sentence: string,
+  text: string,
+  terms: Term[],
+  base: number,
+  verb: VerbGroup,
+): VerbGroup | null {
+  if (!BARE_COPULA.test(verbName(verb))) return null
+  const pronoun = terms.findIndex(
+    (t) =>
+      t.offset.start - base >= verb.end &&
+      COMPLEMENT_THEN_RELATIVE.test(
+        sentence.slice(verb.end, t.offset.start - base + t.offset.length) + ' ',
+      ),
+  )
+  if (pronoun < 0 || BREAKS_AFTER.test(terms[pronoun]!.post)) return null
+  const clause = firstVerb(text, terms, base, pronoun + 1)
+  if (clause === null) return null
+  const gap = sentence.slice(
+    terms[pronoun]!.offset.start - base + terms[pronoun]!.offset.length,
+    clause.start,
+  )
+  return RELATIVE_GAP.test(gap) ? clause : null
+}
+
+/**
  * The verb group with an adjective's complement when it ends on a copula ("is afraid of", "was happy
  * with", "are allergic to"): a form of "be", adverbs, one or more adjectives and a preposition. The
  * preposition's object is what the adjective relates the subject to, so naming the event by the copula
@@ -1222,7 +1301,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           /** The mention the subject was read from; null for a pronoun's or none. */
           let subjectMention: Mention | null = null
           let placeSubject = -1
-          const verb = firstVerb(passage.text, terms, base)
+          const verb = verbOutsideAsides(sentence, passage.text, terms, base, mentions)
           const verbText = verb === null ? '' : verbName(verb)
           if (verb !== null) {
             const before = mentions
@@ -1285,14 +1364,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (verb !== null && subjectKey !== null) {
             // What the subject does to itself is no event: "Albert Einstein admired her; Einstein later
             // wrote ..." made "Albert Einstein admired Albert Einstein".
-            const predicate = withAdjectiveComplement(passage.text, terms, base, verb)
+            const head = relativeClauseVerb(sentence, passage.text, terms, base, verb) ?? verb
+            const predicate = withAdjectiveComplement(passage.text, terms, base, head)
             // "am" agrees only with "I", and the event names the speaker: "Caroline is so proud of kids".
             const predicateText = verbName(predicate).replace(/^am\b/, 'is')
             const after = mentionsAfter(mentions, keys, predicate.end, subjectKey)
             // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
             const agent =
-              predicate === verb && PASSIVE.test(verbText)
-                ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(verb.end, m.start)))
+              predicate === head && PASSIVE.test(verbName(head))
+                ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(head.end, m.start)))
                 : undefined
             const clause = clauseEnd(sentence, predicate.end)
             // A personal pronoun right after a verb whose clause names nothing is its object: the person
