@@ -514,6 +514,16 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ).toEqual(['Wilfried Schneider born Mediaș'])
   })
 
+  it('names an object opened by a nationality adjective with its noun', async () => {
+    // Before: "Edvard Munch was Norwegian" and "Caroline love Italian": the adjective is the mention.
+    expect(await eventNames('Edvard Munch was a Norwegian painter.')).toEqual([
+      'Edvard Munch was Norwegian painter',
+    ])
+    expect(await eventNames('Caroline: I love Italian food and French wine.')).toEqual([
+      'Caroline love Italian food',
+    ])
+  })
+
   it("reads a relative clause after a copula's complement as the subject's verb", async () => {
     // Before: "Marie Curie was Nobel Prizes" and "Property Brothers is Cineflix".
     expect(

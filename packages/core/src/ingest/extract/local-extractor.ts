@@ -869,6 +869,24 @@ function possessedPhrase(text: string, terms: Term[], base: number, m: Mention):
   return oneLine(clean(text.slice(base + m.start, end)))
 }
 
+/**
+ * The noun phrase a mention ending on a nationality adjective opens, as written ("Norwegian painter" for
+ * the mention "Norwegian" in "Edvard Munch was a Norwegian painter"): what an event's name calls such an
+ * object, since the adjective is the mention (a place, the annotation convention of Re-DocRED) and the noun
+ * after it none of its own, so the event read "Edvard Munch was Norwegian". Otherwise what
+ * `possessedPhrase` names.
+ */
+function nationalityPhrase(text: string, terms: Term[], base: number, m: Mention): string {
+  const k = terms.findIndex((t) => t.offset.start + t.offset.length - base === m.end)
+  if (k < 0 || !tagged(terms[k]!, 'Demonym')) return possessedPhrase(text, terms, base, m)
+  let j = k
+  while (j + 1 < terms.length && nominal(terms[j + 1]!) && !endsPhrase(terms[j]!, terms[j + 1])) j++
+  while (j > k && !has(terms[j]!, 'Noun')) j--
+  if (j === k) return m.name
+  const end = terms[j]!.offset.start + terms[j]!.offset.length
+  return oneLine(clean(text.slice(base + m.start, end)))
+}
+
 /** A verb group in the passive voice: a form of "be" or "get" before a participle (no "-ing" form). */
 const PASSIVE = /\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\S+\s+)*(?!\S*ing$)\S+$/
 /** "by" (and an article) right before the mention: the agent of a passive verb. */
@@ -1389,7 +1407,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 ? { key: referent, name: entities.get(referent)!.name, m: null }
                 : found && {
                     key: keys[found.i]!,
-                    name: possessedPhrase(passage.text, terms, base, found.m),
+                    name: nationalityPhrase(passage.text, terms, base, found.m),
                     m: found.m,
                   }
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
