@@ -512,6 +512,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Wilfried Schneider (born 13 March 1963 in Mediaș, Transylvania) is a German skeleton racer.',
       ),
     ).toEqual(['Wilfried Schneider born Mediaș'])
+    // What such a verb relates lies in its parenthesis: before, "Pavol Sedlák born SK Schwadorf".
+    expect(
+      await eventNames(
+        'Pavol Sedlák (born 21 November 1979 in Bratislava) is a Slovak footballer, who currently plays for SK Schwadorf.',
+      ),
+    ).toEqual(['Pavol Sedlák born Bratislava'])
   })
 
   it('names an object opened by a nationality adjective with its noun', async () => {
@@ -534,6 +540,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Property Brothers is a Canadian reality television series that is produced by Cineflix.',
       ),
     ).toEqual(['Property Brothers is produced by Cineflix'])
+    // "who" or "which" after a comma describes the complement too.
+    expect(
+      await eventNames(
+        'Lehmann Bernheimer was a German antique dealer, who built the Bernheimer-Haus in Munich.',
+      ),
+    ).toEqual(['Lehmann Bernheimer built Bernheimer-Haus'])
     expect(await eventNames('Melanie: Oliver is a dog that always loves the park.')).toEqual([
       'Melanie: Oliver loves park',
     ])

@@ -741,11 +741,12 @@ function verbOutsideAsides(
 const BARE_COPULA = /^(?:is|are|was|were|am|'s)$/
 /**
  * A copula's complement up to a relative pronoun that restricts it ("a Polish physicist who", "a Canadian
- * reality television series that"): an article and words, with no comma, parenthesis or preposition that
- * would bring in another noun the pronoun could refer to ("the son of Pierre Curie, who").
+ * reality television series that") or describes it ("a German antique dealer, who"): an article and words,
+ * with no parenthesis or preposition that would bring in another noun the pronoun could refer to ("the son
+ * of Pierre Curie, who"), and a comma only right before "who" or "which".
  */
 const COMPLEMENT_THEN_RELATIVE =
-  /^\s+(?:a|an|the)\s+(?:(?!(?:of|in|at|from|for|with|by|on|to|as|who|which|that)\s)[^\s,;:()]+\s+)*?(who|which|that)\s+$/i
+  /^\s+(?:a|an|the)\s+(?:(?!(?:of|in|at|from|for|with|by|on|to|as|who|which|that)\s)[^\s,;:()]+\s+)*?(?:who|which|that|[^\s,;:()]+,\s*(?:who|which))\s+$/i
 
 /**
  * What may stand between a relative pronoun and its verb when the pronoun is the clause's subject: an
@@ -909,6 +910,12 @@ const mentionsAfter = (
  */
 const CLAUSE_BREAK =
   /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
+
+/** The offset of the first ")" in `sentence` from `from` on; the sentence's length when there is none. */
+function closing(sentence: string, from: number): number {
+  const at = sentence.indexOf(')', from)
+  return at < 0 ? sentence.length : at
+}
 
 /** The offset in `sentence` where the clause of a verb group ending at `from` ends. */
 function clauseEnd(sentence: string, from: number): number {
@@ -1392,7 +1399,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               predicate === head && PASSIVE.test(verbName(head))
                 ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(head.end, m.start)))
                 : undefined
-            const clause = clauseEnd(sentence, predicate.end)
+            // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
+            const aside = sentence.lastIndexOf('(', head.start - 1)
+            const clause =
+              aside >= 0 && aside > sentence.lastIndexOf(')', head.start - 1)
+                ? Math.min(clauseEnd(sentence, predicate.end), closing(sentence, predicate.end))
+                : clauseEnd(sentence, predicate.end)
             // A personal pronoun right after a verb whose clause names nothing is its object: the person
             // it refers to ("Albert Einstein admired her; Einstein later wrote about her character" made
             // "Albert Einstein admired character", from past the clause).
