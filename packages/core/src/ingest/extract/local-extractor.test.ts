@@ -116,6 +116,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'The novel was written in Spanish by Cervantes. She sang in French at the festival.',
     )
     expect(language.filter((n) => n.startsWith('PLACE:'))).toEqual([])
+    // A compass word opening the adjective is part of it: before, the concept "South African" and the place
+    // "African".
+    const compound = await names('She is a South African singer. He was a North Korean defector.')
+    expect(compound.filter((n) => /African|Korean/.test(n)).sort()).toEqual([
+      'PLACE:North Korean',
+      'PLACE:South African',
+    ])
   })
 
   it('types a name by the kind noun before it, and every name of a list such a noun opens', async () => {
@@ -518,6 +525,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Pavol Sedlák (born 21 November 1979 in Bratislava) is a Slovak footballer, who currently plays for SK Schwadorf.',
       ),
     ).toEqual(['Pavol Sedlák born Bratislava'])
+    // A common noun is not what an aside's verb relates: before, "Tyche meaning luck".
+    expect(
+      await eventNames(
+        'Tyche (from Túkhē, meaning luck) was the presiding tutelary deity who governed the fortune of a city.',
+      ),
+    ).toEqual(['Tyche governed fortune'])
   })
 
   it('names an object opened by a nationality adjective with its noun', async () => {

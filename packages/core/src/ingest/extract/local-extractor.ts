@@ -273,6 +273,9 @@ function mention(
   return { name, label, start, end: start + cleaned.length }
 }
 
+/** A capitalised compass word that may open a nationality adjective ("South African", "North Korean"). */
+const COMPASS = /^(?:North|South|East|West|Northern|Southern|Eastern|Western|Central)$/
+
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
 function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED): Mention[] {
   const out: Mention[] = []
@@ -291,8 +294,16 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
       // What a name possesses is no name ("Yeltsin's administration": compromise's organisation).
       const possessed =
         i > 0 && possessor(terms[i - 1]!, terms[i]) && !/^\p{Lu}/u.test(terms[i]!.text)
+      // "South Korean", "East German": the compass word belongs to the nationality (a country of its own).
+      const from =
+        tag === 'Demonym' &&
+        i > 0 &&
+        COMPASS.test(terms[i - 1]!.text) &&
+        !BREAKS_AFTER.test(terms[i - 1]!.post)
+          ? i - 1
+          : i
       const m =
-        onlyTitles(terms, i, j) || possessed ? null : mention(text, terms, i, j, label, base)
+        onlyTitles(terms, i, j) || possessed ? null : mention(text, terms, from, j, label, base)
       if (m !== null) out.push(m)
       i = j
     }
@@ -711,8 +722,9 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
 /**
  * The sentence's first verb group that is no aside: a verb inside a parenthesis ("Martin Ulrich (born
  * December 16, 1969) is a retired Austrian ice hockey defenceman") is the sentence's verb only when the
- * parenthesis names what it relates ("(born 13 March 1963 in Mediaș, Transylvania)": a place, a person or
- * anything but a date); otherwise the first verb after it is, since taking the aside's verb made "Martin
+ * parenthesis names what it relates ("(born 13 March 1963 in Mediaș, Transylvania)": a place, a person, an
+ * organisation or another proper name, no date and no common noun: "Tyche (from Túkhē, meaning luck) was
+ * the presiding deity who governed ..." is about what Tyche was); otherwise the first verb after it is, since taking the aside's verb made "Martin
  * Ulrich born retired Austrian ice hockey defenceman" out of a biography's first sentence. The first verb
  * group as `firstVerb` finds it when none follows.
  */
@@ -729,7 +741,15 @@ function verbOutsideAsides(
     if (open < 0 || open < sentence.lastIndexOf(')', verb.start - 1)) return verb
     const close = sentence.indexOf(')', verb.end)
     if (close < 0) return verb
-    if (mentions.some((m) => m.start >= verb!.end && m.end <= close && m.label !== 'DATE'))
+    if (
+      mentions.some(
+        (m) =>
+          m.start >= verb!.end &&
+          m.end <= close &&
+          m.label !== 'DATE' &&
+          (m.label !== 'CONCEPT' || isProperPhrase(m.name)),
+      )
+    )
       return verb
     const next = terms.findIndex((t) => t.offset.start - base > close)
     verb = next < 0 ? null : firstVerb(text, terms, base, next)
