@@ -543,6 +543,22 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('keeps a name whole whose first word reads as a verb, in a sentence that defines it', async () => {
+    // Before: the names "Enix" and "Caves", and no event (the verb "Square" had no subject).
+    const found = await names(
+      'Square Enix is a Japanese video game company. Camp Caves was a US Army training camp.',
+    )
+    // The company's defining noun types it.
+    expect(found).toContain('ORGANIZATION:Square Enix')
+    expect(found.some((n) => n.endsWith(':Camp Caves'))).toBe(true)
+    expect(found.some((n) => /:(?:Enix|Caves)$/.test(n))).toBe(false)
+    expect(await eventNames('Square Enix is a Japanese video game company.')).toEqual([
+      'Square Enix is Japanese video game company',
+    ])
+    // A wish or an order keeps its verb, and a person's name after it stays a person.
+    expect(await names('Hope Jon is a good friend.')).toContain('PERSON:Jon')
+  })
+
   it("reads a relative clause after a copula's complement as the subject's verb", async () => {
     // Before: "Marie Curie was Nobel Prizes" and "Property Brothers is Cineflix".
     expect(

@@ -1007,6 +1007,66 @@ function parse(text: string): Sentence[] {
   }
 }
 
+/** The tags that make a term a verb for these rules. */
+const VERB_TAGS = new Set([
+  'Verb',
+  'Infinitive',
+  'Imperative',
+  'PresentTense',
+  'PastTense',
+  'Gerund',
+  'Participle',
+  'PhrasalVerb',
+  'Passive',
+])
+
+/**
+ * A name whose first word the tagger reads as a verb, in a sentence that defines it ("Square Enix is a
+ * Japanese video game company", "Hope Town is one of the districts of the Bahamas", "Camp Caves was a US Army
+ * training camp", "Mount Shinn is a mountain"): that word is retagged as a proper noun, taking the named kind
+ * of the word after it, so the name is whole ("Enix", "Town", "Caves" and "Shinn" were the names) and the
+ * copula is the sentence's verb (the sentence had no event, its verb having no subject before it). Only a
+ * capitalised first word of the sentence, followed by capitalised words none of which is a person's name
+ * ("Hope Jon is doing well" keeps its verb) and then a copula and an article or "one": the shape of a
+ * definition, not of a wish or an order.
+ */
+function nameOpeningVerb(terms: Term[]): void {
+  const first = terms[0]
+  if (
+    first === undefined ||
+    !has(first, 'Verb') ||
+    has(first, 'Copula') ||
+    has(first, 'Auxiliary') ||
+    has(first, 'Modal') ||
+    !/^\p{Lu}\p{Ll}/u.test(first.text) ||
+    BREAKS_AFTER.test(first.post)
+  )
+    return
+  let j = 1
+  while (
+    j < terms.length &&
+    /^\p{Lu}/u.test(terms[j]!.text) &&
+    !has(terms[j]!, 'Verb') &&
+    !has(terms[j]!, 'Person') &&
+    !has(terms[j]!, 'Pronoun')
+  ) {
+    if (BREAKS_AFTER.test(terms[j]!.post)) return
+    j++
+  }
+  const copula = terms[j]
+  const article = terms[j + 1]
+  if (
+    j === 1 ||
+    copula === undefined ||
+    !has(copula, 'Copula') ||
+    article === undefined ||
+    !/^(?:a|an|the|one)$/i.test(article.text)
+  )
+    return
+  const kinds = terms[1]!.tags.filter((tag) => tag === 'Place' || tag === 'Organization')
+  first.tags = [...first.tags.filter((tag) => !VERB_TAGS.has(tag)), 'Noun', 'ProperNoun', ...kinds]
+}
+
 export interface LocalExtractorOptions {
   /** Longest noun phrase kept as a concept, in words (default 5). */
   maxConceptWords?: number
@@ -1077,6 +1137,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }))
         // One parse per passage: compromise's tagging is most of the cost (~0.75 of ~1 ms a turn).
         const parsed = parse(passage.text)
+        for (const s of parsed) nameOpeningVerb(s.terms)
         for (const s of parsed) {
           await pause()
           const base = s.offset.start
