@@ -724,9 +724,9 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
  * December 16, 1969) is a retired Austrian ice hockey defenceman") is the sentence's verb only when the
  * parenthesis names what it relates ("(born 13 March 1963 in Mediaș, Transylvania)": a place, a person, an
  * organisation or another proper name, no date and no common noun: "Tyche (from Túkhē, meaning luck) was
- * the presiding deity who governed ..." is about what Tyche was); otherwise the first verb after it is, since taking the aside's verb made "Martin
- * Ulrich born retired Austrian ice hockey defenceman" out of a biography's first sentence. The first verb
- * group as `firstVerb` finds it when none follows.
+ * the presiding deity who governed ..." is about what Tyche was); otherwise the first verb after it is,
+ * since taking the aside's verb made "Martin Ulrich born retired Austrian ice hockey defenceman" out of a
+ * biography's first sentence. The first verb group as `firstVerb` finds it when none follows.
  */
 function verbOutsideAsides(
   sentence: string,
