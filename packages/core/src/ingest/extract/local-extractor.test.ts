@@ -541,6 +541,28 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('Caroline: I love Italian food and French wine.')).toEqual([
       'Caroline love Italian food',
     ])
+    // After "is a" or "was an", the nationality is the object, before a noun further on: before,
+    // "Alfred Geist Zantzinger was documentaries" and "Patrick Stettner is writer".
+    expect(
+      await eventNames(
+        'Alfred Geist Zantzinger was an American documentary filmmaker specializing in documentaries.',
+      ),
+    ).toEqual(['Alfred Geist Zantzinger was American documentary filmmaker'])
+    expect(await eventNames('Patrick Stettner is an American film director and writer.')).toEqual([
+      'Patrick Stettner is American film director',
+    ])
+  })
+
+  it("reads a month's name inside a person's name as part of the name", async () => {
+    // Before: "August" was a date, the name overlapping it was dropped, and the sentence had no subject.
+    const found = await names(
+      'Henrik August Angell was a military officer. June Carter Cash was a singer.',
+    )
+    expect(found).toContain('PERSON:Henrik August Angell')
+    expect(found).toContain('PERSON:June Carter Cash')
+    // A month after a word that dates it stays a date.
+    const graph = await run('Melanie: I went camping in August with my kids.')
+    expect(graph.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/-08/)
   })
 
   it('keeps a name whole whose first word reads as a verb, in a sentence that defines it', async () => {

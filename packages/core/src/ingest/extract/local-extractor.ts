@@ -890,6 +890,12 @@ function possessedPhrase(text: string, terms: Term[], base: number, m: Mention):
   return oneLine(clean(text.slice(base + m.start, end)))
 }
 
+/** The index of the nationality adjective a mention ends on; -1 when it ends on another word. */
+function demonymEnding(terms: Term[], base: number, m: Mention): number {
+  const k = terms.findIndex((t) => t.offset.start + t.offset.length - base === m.end)
+  return k >= 0 && tagged(terms[k]!, 'Demonym') ? k : -1
+}
+
 /**
  * The noun phrase a mention ending on a nationality adjective opens, as written ("Norwegian painter" for
  * the mention "Norwegian" in "Edvard Munch was a Norwegian painter"): what an event's name calls such an
@@ -898,8 +904,8 @@ function possessedPhrase(text: string, terms: Term[], base: number, m: Mention):
  * `possessedPhrase` names.
  */
 function nationalityPhrase(text: string, terms: Term[], base: number, m: Mention): string {
-  const k = terms.findIndex((t) => t.offset.start + t.offset.length - base === m.end)
-  if (k < 0 || !tagged(terms[k]!, 'Demonym')) return possessedPhrase(text, terms, base, m)
+  const k = demonymEnding(terms, base, m)
+  if (k < 0) return possessedPhrase(text, terms, base, m)
   let j = k
   while (j + 1 < terms.length && nominal(terms[j + 1]!) && !endsPhrase(terms[j]!, terms[j + 1])) j++
   while (j > k && !has(terms[j]!, 'Noun')) j--
@@ -972,6 +978,34 @@ const adjacentTo = (sentence: string, end: number) => (m: Mention) =>
   /^\s*(?:(?:back|over|away|out|up|down)\s+)?(?:(?:in)?to\s+|onto\s+)?(?:the\s+)?$/i.test(
     sentence.slice(end, m.start),
   )
+
+/** A month's name alone, as chrono-node reads one ("August", "June", "Sept."). */
+const MONTH_ONLY =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i
+/** A word that makes the month after it a date ("in June", "last May", "since April"). */
+const DATE_LEAD =
+  /\b(?:in|on|last|this|next|since|until|till|by|of|early|late|mid|during|every|through|from|to|before|after)\s+$/i
+
+/**
+ * A month's name alone that is part of a person's name the tagger reads ("Henrik August Angell", "June
+ * Carter Cash"): no date. chrono-node read it as that month of the reference year, and a name overlapping a
+ * date is dropped, so the person was lost and the sentence had no subject. A month after a word that dates
+ * ("in June Caroline ran ...") stays a date.
+ */
+function monthInName(d: chrono.ParsedResult, sentence: string, named: readonly Mention[]): boolean {
+  const end = d.index + d.text.length
+  return (
+    MONTH_ONLY.test(d.text.trim()) &&
+    !DATE_LEAD.test(sentence.slice(0, d.index)) &&
+    named.some(
+      (n) =>
+        n.label === 'PERSON' &&
+        n.start <= d.index &&
+        end <= n.end &&
+        (n.start < d.index || n.end > end),
+    )
+  )
+}
 
 /**
  * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
@@ -1142,10 +1176,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           await pause()
           const base = s.offset.start
           const sentence = passage.text.slice(base, base + s.offset.length)
-          const dates = chrono.parse(sentence, reference).filter((d) => !isCountRange(d))
+          const named = namedMentions(passage.text, s.terms, base)
+          const dates = chrono
+            .parse(sentence, reference)
+            .filter((d) => !isCountRange(d) && !monthInName(d, sentence, named))
           const inDate = (m: { start: number; end: number }) =>
             dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
-          const named = namedMentions(passage.text, s.terms, base)
           const concepts: Mention[] = []
           // A phrase too long for a concept still ends with the name its kind word introduces ("the
           // Italian melodic death metal band Disarmonia Mundi"): that name is a mention.
@@ -1494,7 +1530,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 ? objectPronoun(sentence.slice(predicate.end))
                 : null
             const referent = pronoun === null ? null : pronounReferent(pronoun)
-            const found = agent ?? objectOf(after, clause, adjacentTo(sentence, predicate.end))
+            // After a bare copula and "a" or "an", a nationality is what the sentence says the subject is
+            // ("Alfred Geist Zantzinger was an American documentary filmmaker specializing in
+            // documentaries" made "... was documentaries"), named with its noun (`nationalityPhrase`).
+            const adjacent = (m: Mention) =>
+              adjacentTo(sentence, predicate.end)(m) ||
+              (BARE_COPULA.test(predicateText) &&
+                /^\s+an?\s+$/i.test(sentence.slice(predicate.end, m.start)) &&
+                demonymEnding(terms, base, m) >= 0)
+            const found = agent ?? objectOf(after, clause, adjacent)
             const object =
               referent !== null && referent !== subjectKey && entities.has(referent)
                 ? { key: referent, name: entities.get(referent)!.name, m: null }
