@@ -531,6 +531,21 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Tyche (from Túkhē, meaning luck) was the presiding tutelary deity who governed the fortune of a city.',
       ),
     ).toEqual(['Tyche governed fortune'])
+    // A verb giving another name is an aside's: before, "Lookin Ass titled Lookin Ass Nigga".
+    expect(
+      await eventNames(
+        '"Lookin Ass" (originally titled "Lookin Ass Nigga") is a song by American rapper Nicki Minaj.',
+      ),
+    ).toEqual(['Lookin Ass is song'])
+  })
+
+  it("takes a passive verb's agent past a nationality that describes it", async () => {
+    // Before: "... was established by Australian".
+    expect(
+      await eventNames(
+        'The Association of Australian Artistes was established in London in 1975 by Australian expatriate James Hunt.',
+      ),
+    ).toEqual(['Association of Australian Artistes was established by James Hunt'])
   })
 
   it('names an object opened by a nationality adjective with its noun', async () => {

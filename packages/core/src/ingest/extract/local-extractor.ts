@@ -719,6 +719,10 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
   return { text: text.slice(start, end), start: start - base, end: end - base }
 }
 
+/** A verb that gives another name ("also known as", "originally titled"): an aside's, never the sentence's. */
+const ALIAS_VERB =
+  /\b(?:known|called|named|renamed|nicknamed|titled|retitled|styled|spelled|abbreviated)$/
+
 /**
  * The sentence's first verb group that is no aside: a verb inside a parenthesis ("Martin Ulrich (born
  * December 16, 1969) is a retired Austrian ice hockey defenceman") is the sentence's verb only when the
@@ -726,7 +730,8 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
  * organisation or another proper name, no date and no common noun: "Tyche (from Túkhē, meaning luck) was
  * the presiding deity who governed ..." is about what Tyche was); otherwise the first verb after it is,
  * since taking the aside's verb made "Martin Ulrich born retired Austrian ice hockey defenceman" out of a
- * biography's first sentence. The first verb group as `firstVerb` finds it when none follows.
+ * biography's first sentence. A verb that gives the subject another name ("(also known as Wedding
+ * Trough)") is never the sentence's. The first verb group as `firstVerb` finds it when none follows.
  */
 function verbOutsideAsides(
   sentence: string,
@@ -742,6 +747,7 @@ function verbOutsideAsides(
     const close = sentence.indexOf(')', verb.end)
     if (close < 0) return verb
     if (
+      !ALIAS_VERB.test(verbName(verb)) &&
       mentions.some(
         (m) =>
           m.start >= verb!.end &&
@@ -918,6 +924,32 @@ function nationalityPhrase(text: string, terms: Term[], base: number, m: Mention
 const PASSIVE = /\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\S+\s+)*(?!\S*ing$)\S+$/
 /** "by" (and an article) right before the mention: the agent of a passive verb. */
 const AGENT_BEFORE = /\bby\s+(?:the\s+|a\s+|an\s+)?$/i
+/**
+ * "by", a nationality and lower-case words right before the mention: the agent that nationality describes
+ * ("by Australian expatriate James Hunt", "by the American singer Lee Greenwood").
+ */
+const AGENT_AFTER_NATIONALITY =
+  /\bby\s+(?:the\s+|a\s+|an\s+)?\p{Lu}[\p{L}-]*\s+(?:\p{Ll}[\p{L}-]*\s+){1,3}$/u
+
+/**
+ * The agent of a passive verb ending at `end`: the first mention right after "by", unless that is a
+ * nationality describing the one after it ("was established in London in 1975 by Australian expatriate
+ * James Hunt" was established by Hunt, not by "Australian").
+ */
+function passiveAgent<T extends { m: Mention }>(
+  after: readonly T[],
+  sentence: string,
+  end: number,
+  terms: Term[],
+  base: number,
+): T | undefined {
+  const agent = after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(end, m.start)))
+  if (agent === undefined || demonymEnding(terms, base, agent.m) < 0) return agent
+  const described = after.find(
+    ({ m }) => m.start > agent.m.end && AGENT_AFTER_NATIONALITY.test(sentence.slice(end, m.start)),
+  )
+  return described ?? agent
+}
 
 /** The mentions from offset `from` on (each with its index) other than `subjectKey`'s. */
 const mentionsAfter = (
@@ -1514,7 +1546,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
             const agent =
               predicate === head && PASSIVE.test(verbName(head))
-                ? after.find(({ m }) => AGENT_BEFORE.test(sentence.slice(head.end, m.start)))
+                ? passiveAgent(after, sentence, head.end, terms, base)
                 : undefined
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
             const aside = sentence.lastIndexOf('(', head.start - 1)
