@@ -197,11 +197,14 @@ export function countDocument(
   const related = new Set(gold.relatedPairs.flatMap(([h, t]) => [`${h} ${t}`, `${t} ${h}`]))
   const actors = new Map<string, string[]>()
   const targets = new Map<string, string[]>()
+  const add = (map: Map<string, string[]>, event: string, node: string) => {
+    const list = map.get(event)
+    if (list === undefined) map.set(event, [node])
+    else list.push(node)
+  }
   for (const { subject, object, name } of extracted.edges) {
-    if (events.has(object) && !events.has(subject))
-      actors.set(object, [...(actors.get(object) ?? []), subject])
-    if (events.has(subject) && name === TARGETED)
-      targets.set(subject, [...(targets.get(subject) ?? []), object])
+    if (events.has(object) && !events.has(subject)) add(actors, object, subject)
+    if (events.has(subject) && name === TARGETED) add(targets, subject, object)
   }
   const goldOf = (uuids: readonly string[]) =>
     new Set(uuids.flatMap((u) => (matches.get(u) ?? []).map((e) => e.index)))

@@ -465,10 +465,10 @@ function withoutDefinedAbbreviations(
 }
 
 /**
- * Whether a mention lies inside a parenthesis of its sentence ("Janne Johnsen (Conservative Party) is
- * the mayor"): an aside, never the sentence's subject.
+ * Whether a mention (or a verb group) lies inside a parenthesis of its sentence ("Janne Johnsen
+ * (Conservative Party) is the mayor"): an aside, never the sentence's subject.
  */
-function inParenthesis(sentence: string, m: Mention): boolean {
+function inParenthesis(sentence: string, m: { start: number }): boolean {
   if (m.start === 0) return false
   return sentence.lastIndexOf('(', m.start - 1) > sentence.lastIndexOf(')', m.start - 1)
 }
@@ -742,8 +742,7 @@ function verbOutsideAsides(
 ): VerbGroup | null {
   const first = firstVerb(text, terms, base)
   for (let verb = first; verb !== null;) {
-    const open = sentence.lastIndexOf('(', verb.start - 1)
-    if (open < 0 || open < sentence.lastIndexOf(')', verb.start - 1)) return verb
+    if (!inParenthesis(sentence, verb)) return verb
     const close = sentence.indexOf(')', verb.end)
     if (close < 0) return verb
     if (
@@ -774,6 +773,8 @@ const BARE_COPULA = /^(?:is|are|was|were|am|'s)$/
 const COMPLEMENT_THEN_RELATIVE =
   /^\s+(?:a|an|the)\s+(?:(?!(?:of|in|at|from|for|with|by|on|to|as|who|which|that)\s)[^\s,;:()]+\s+)*?(?:who|which|that|[^\s,;:()]+,\s*(?:who|which))\s+$/i
 
+const RELATIVE_PRONOUN = /^(?:who|which|that)$/i
+
 /**
  * What may stand between a relative pronoun and its verb when the pronoun is the clause's subject: an
  * adverb ("who later became"). Another word there is the clause's own subject ("a song that I love"),
@@ -800,6 +801,7 @@ function relativeClauseVerb(
   const pronoun = terms.findIndex(
     (t) =>
       t.offset.start - base >= verb.end &&
+      RELATIVE_PRONOUN.test(t.text) &&
       COMPLEMENT_THEN_RELATIVE.test(
         sentence.slice(verb.end, t.offset.start - base + t.offset.length) + ' ',
       ),
@@ -881,12 +883,27 @@ function possessedPhrase(text: string, terms: Term[], base: number, m: Mention):
       t.offset.start + t.offset.length - base >= m.end &&
       possessor(t, terms[i + 1]),
   )
-  if (k < 0) return m.name
+  // The possessive ending ends a phrase: the possessed noun is on the other side of it.
+  return k < 0 ? m.name : phraseOn(text, terms, base, m, k, true)
+}
+
+/**
+ * A mention's name run on over the nominal terms after its term `k`, to the last noun, as written; the
+ * name alone when no noun follows. `acrossFirst`: the first step may cross what ends a phrase.
+ */
+function phraseOn(
+  text: string,
+  terms: Term[],
+  base: number,
+  m: Mention,
+  k: number,
+  acrossFirst: boolean,
+): string {
   let j = k
   while (
     j + 1 < terms.length &&
     nominal(terms[j + 1]!) &&
-    (j === k || !endsPhrase(terms[j]!, terms[j + 1]))
+    ((acrossFirst && j === k) || !endsPhrase(terms[j]!, terms[j + 1]))
   )
     j++
   // The phrase ends on its last noun ("LeBron's new", cut at a verb the tagger missed, is no phrase).
@@ -911,13 +928,7 @@ function demonymEnding(terms: Term[], base: number, m: Mention): number {
  */
 function nationalityPhrase(text: string, terms: Term[], base: number, m: Mention): string {
   const k = demonymEnding(terms, base, m)
-  if (k < 0) return possessedPhrase(text, terms, base, m)
-  let j = k
-  while (j + 1 < terms.length && nominal(terms[j + 1]!) && !endsPhrase(terms[j]!, terms[j + 1])) j++
-  while (j > k && !has(terms[j]!, 'Noun')) j--
-  if (j === k) return m.name
-  const end = terms[j]!.offset.start + terms[j]!.offset.length
-  return oneLine(clean(text.slice(base + m.start, end)))
+  return k < 0 ? possessedPhrase(text, terms, base, m) : phraseOn(text, terms, base, m, k, false)
 }
 
 /** A verb group in the passive voice: a form of "be" or "get" before a participle (no "-ing" form). */
@@ -1549,11 +1560,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 ? passiveAgent(after, sentence, head.end, terms, base)
                 : undefined
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
-            const aside = sentence.lastIndexOf('(', head.start - 1)
-            const clause =
-              aside >= 0 && aside > sentence.lastIndexOf(')', head.start - 1)
-                ? Math.min(clauseEnd(sentence, predicate.end), closing(sentence, predicate.end))
-                : clauseEnd(sentence, predicate.end)
+            const clause = inParenthesis(sentence, head)
+              ? Math.min(clauseEnd(sentence, predicate.end), closing(sentence, predicate.end))
+              : clauseEnd(sentence, predicate.end)
             // A personal pronoun right after a verb whose clause names nothing is its object: the person
             // it refers to ("Albert Einstein admired her; Einstein later wrote about her character" made
             // "Albert Einstein admired character", from past the clause).
@@ -1565,8 +1574,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             // After a bare copula and "a" or "an", a nationality is what the sentence says the subject is
             // ("Alfred Geist Zantzinger was an American documentary filmmaker specializing in
             // documentaries" made "... was documentaries"), named with its noun (`nationalityPhrase`).
+            const nextTo = adjacentTo(sentence, predicate.end)
             const adjacent = (m: Mention) =>
-              adjacentTo(sentence, predicate.end)(m) ||
+              nextTo(m) ||
               (BARE_COPULA.test(predicateText) &&
                 /^\s+an?\s+$/i.test(sentence.slice(predicate.end, m.start)) &&
                 demonymEnding(terms, base, m) >= 0)
