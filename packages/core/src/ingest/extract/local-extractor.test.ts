@@ -580,6 +580,31 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(graph.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/-08/)
   })
 
+  it('takes the verb after an adverb that splits its group, and names the event without the adverb', async () => {
+    // Before: "John Smith was Senate", "Anna Berg has Sony Music", "understanding will people": the
+    // group ended at the auxiliary, and a passive lost its agent ("band was Ian Brown" went to the object).
+    expect(await eventNames('John Smith was later elected to the Senate in 1990.')).toEqual([
+      'John Smith was elected Senate',
+    ])
+    expect(await eventNames('Anna Berg has also worked with Sony Music in London.')).toEqual([
+      'Anna Berg has worked Sony Music',
+    ])
+    expect(await eventNames('Their understanding will really help the people.')).toEqual([
+      'understanding will help people',
+    ])
+    const graph = await run('The band was originally formed in Manchester by Ian Brown.')
+    const event = graph.entities.find((e) => e.labels.includes('EVENT'))!
+    expect(event.name).toBe('band was formed by Ian Brown')
+    const target = graph.relationships.find(
+      (r) => r.eventKey === event.key && r.name === 'TARGETED',
+    )
+    expect(graph.entities.find((e) => e.key === target?.objectKey)?.name).toBe('Ian Brown')
+    // An adverb before an adjective leaves the copula alone.
+    expect(await eventNames('Caroline: I was very excited about the parade.')).toEqual([
+      'Caroline was very excited about parade',
+    ])
+  })
+
   it('keeps a name whole whose first word reads as a verb, in a sentence that defines it', async () => {
     // Before: the names "Enix" and "Caves", and no event (the verb "Square" had no subject).
     const found = await names(

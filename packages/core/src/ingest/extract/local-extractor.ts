@@ -695,8 +695,17 @@ interface VerbGroup {
 const verbName = (verb: VerbGroup) => oneLine(clean(verb.text)).toLowerCase()
 
 /**
+ * An adverb that may split a verb group between its auxiliary and its verb ("was later elected", "has
+ * also worked", "will really help"), or a relative pronoun and its verb (`RELATIVE_GAP`).
+ */
+const ADVERBS = String.raw`\p{L}+ly|also|always|sometimes|just|later|then|still|now|once|never|first|often|again|soon`
+const SPLITTING_ADVERB = new RegExp(`^(?:${ADVERBS})$`, 'iu')
+
+/**
  * The first verb group (auxiliaries, modals, negation and the verb) of a sentence, or of its terms from
- * index `from` on.
+ * index `from` on. One or two adverbs between an auxiliary and its verb belong to the group's span but
+ * not to its name: "John Smith was later elected to the Senate" is "was elected" (the copula alone made
+ * "John Smith was Senate"), "The band was originally formed ... by Ian Brown" a passive with its agent.
  */
 function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGroup | null {
   const verbal = (t: Term) =>
@@ -708,15 +717,47 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
   while (first > from && verbal(terms[first - 1]!) && !BREAKS_AFTER.test(terms[first - 1]!.post))
     first--
   let last = i
-  while (
-    last + 1 < terms.length &&
-    verbal(terms[last + 1]!) &&
-    !BREAKS_AFTER.test(terms[last]!.post)
-  )
-    last++
+  const skipped = new Set<number>()
+  for (;;) {
+    while (
+      last + 1 < terms.length &&
+      verbal(terms[last + 1]!) &&
+      !BREAKS_AFTER.test(terms[last]!.post)
+    )
+      last++
+    const helper = terms[last]!
+    if (!has(helper, 'Auxiliary') && !has(helper, 'Copula') && !has(helper, 'Modal')) break
+    let k = last + 1
+    while (
+      k < terms.length &&
+      k - last <= 2 &&
+      !BREAKS_AFTER.test(terms[k - 1]!.post) &&
+      SPLITTING_ADVERB.test(terms[k]!.text)
+    )
+      k++
+    const verb = terms[k]
+    if (
+      k === last + 1 ||
+      verb === undefined ||
+      BREAKS_AFTER.test(terms[k - 1]!.post) ||
+      !has(verb, 'Verb') ||
+      has(verb, 'Adjective')
+    )
+      break
+    for (let j = last + 1; j < k; j++) skipped.add(j)
+    last = k
+  }
   const start = terms[first]!.offset.start
   const end = terms[last]!.offset.start + terms[last]!.offset.length
-  return { text: text.slice(start, end), start: start - base, end: end - base }
+  const named =
+    skipped.size === 0
+      ? text.slice(start, end)
+      : terms
+          .slice(first, last + 1)
+          .filter((_, j) => !skipped.has(first + j))
+          .map((t) => t.text)
+          .join(' ')
+  return { text: named, start: start - base, end: end - base }
 }
 
 /** A verb that gives another name ("also known as", "originally titled"): an aside's, never the sentence's. */
@@ -780,8 +821,7 @@ const RELATIVE_PRONOUN = /^(?:who|which|that)$/i
  * adverb ("who later became"). Another word there is the clause's own subject ("a song that I love"),
  * and the pronoun its object.
  */
-const RELATIVE_GAP =
-  /^\s+(?:(?:\p{L}+ly|also|always|sometimes|just|later|then|still|now|once|never|first|often|again|soon)\s+)?$/iu
+const RELATIVE_GAP = new RegExp(String.raw`^\s+(?:(?:${ADVERBS})\s+)?$`, 'iu')
 
 /**
  * The verb of the relative clause that follows a bare copula's complement: "Marie Curie was a Polish
