@@ -1242,6 +1242,122 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
       const maskedTexts = maskedPassageTexts(input)
       const fields = fieldLabels(maskedTexts)
+      /**
+       * The first pass over one sentence: its mentions, typed and joined, into `read`. The two passes'
+       * bodies are functions of their own, not the loops' bodies, so that V8 optimises each on its own:
+       * as one function of ~570 lines, `extract` took about half a second to compile, again after each
+       * deoptimisation (benchmarks/LOG.md, 2026-12-02).
+       */
+      const readSentence = (
+        passage: (typeof input.passages)[number],
+        stored: (typeof input.passages)[number],
+        index: number,
+        nicknamed: readonly { start: number; end: number; name: string; nickname: string }[],
+        s: Sentence,
+      ): void => {
+        const base = s.offset.start
+        const sentence = passage.text.slice(base, base + s.offset.length)
+        const named = namedMentions(passage.text, s.terms, base)
+        const dates = chrono
+          .parse(sentence, reference)
+          .filter((d) => !isCountRange(d) && !monthInName(d, sentence, named))
+        const inDate = (m: { start: number; end: number }) =>
+          dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
+        const concepts: Mention[] = []
+        // A phrase too long for a concept still ends with the name its kind word introduces ("the
+        // Italian melodic death metal band Disarmonia Mundi"): that name is a mention.
+        const longNames: Mention[] = []
+        for (const c of nounPhrases(passage.text, s.terms, base)) {
+          if (inDate(c)) continue
+          if (c.name.split(/\s+/).length <= maxWords) concepts.push(c)
+          else {
+            const name = nameAfterKind(c)
+            if (name !== null) longNames.push(name)
+          }
+        }
+        // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
+        let mentions: Mention[] = []
+        for (const c of concepts.map(properPart)) {
+          const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
+          const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
+          // A name typed by the kind beside it ("band Ladytron") outranks the tagger's lexicon.
+          const typed = c.label !== 'CONCEPT'
+          if (!typed && covered.length === 1 && covered[0]!.name === c.name) continue
+          if (!typed && covered.length > 0 && !capitalised) continue
+          mentions.push(c)
+          const titled = titledName(c)
+          if (titled !== null) mentions.push(titled)
+        }
+        for (const n of [...named, ...longNames])
+          if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
+            mentions.push(n)
+        for (const d of namedMentions(passage.text, s.terms, base, DEMONYM)) {
+          const same = mentions.find((m) => m.start === d.start && m.end === d.end)
+          if (namesLanguage(sentence, d)) {
+            if (same !== undefined) same.language = true
+            continue
+          }
+          if (same === undefined) mentions.push(d)
+          else if (same.label === 'CONCEPT') same.label = d.label
+        }
+        for (const nick of nicknamed) {
+          const start = nick.start - base
+          const end = nick.end - base
+          if (start < 0 || end > sentence.length) continue
+          mentions = mentions.filter((m) => m.end <= start || m.start >= end)
+          mentions.push({ name: nick.name, label: 'PERSON', start, end })
+          people.addFullName(nick.name, [nick.nickname])
+        }
+        for (const m of mentions) {
+          const place = m.label === 'ORGANIZATION' ? null : placeInPhrase(m.name)
+          if (place === null) continue
+          m.start += m.name.lastIndexOf(place)
+          m.end = m.start + place.length
+          m.name = place
+          m.label = 'PLACE'
+        }
+        // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
+        // capitalised part of a phrase ("Great" of "Great job!").
+        mentions = mentions.filter(
+          (m) =>
+            !CODE.test(m.name) &&
+            !isInterjection(m.name, sentence, 0, m.start) &&
+            !opensQuestion(m.name, sentence, m.start) &&
+            !fields[index]!.some(([from, to]) => base + m.start < to && from < base + m.end),
+        )
+        const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
+        if (speaker) {
+          mentions = mentions.filter((m) => m.start > speaker.end)
+          mentions.push(speaker)
+        }
+        // A name the text defines takes that kind, here and at its other mentions (second pass).
+        for (const m of mentions) {
+          if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
+          const kind = definedKind(sentence.slice(m.end))
+          if (kind === null) continue
+          m.label = definedLabel(kind, m.label)
+          defined.set(m.name.toLowerCase(), kind)
+        }
+        for (const m of mentions) {
+          if (m.label !== 'PERSON') continue
+          m.name = stripTitles(m.name)
+          people.addFullName(m.name)
+        }
+        mentions.sort((a, b) => a.start - b.start)
+        mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
+        typeByKindBefore(sentence, mentions, defined)
+        mentions = joinOfPhrases(sentence, mentions)
+        read.push({
+          passage,
+          base,
+          sentence,
+          terms: s.terms,
+          dates,
+          mentions,
+          masked: passage.text !== stored.text,
+          speakerless: speaker === null,
+        })
+      }
       for (const [index, stored] of input.passages.entries()) {
         if (ctx.signal.aborted) throw new Error('extraction aborted')
         const passage = { ...stored, text: maskedTexts[index]! }
@@ -1257,108 +1373,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         for (const s of parsed) nameOpeningVerb(s.terms)
         for (const s of parsed) {
           await pause()
-          const base = s.offset.start
-          const sentence = passage.text.slice(base, base + s.offset.length)
-          const named = namedMentions(passage.text, s.terms, base)
-          const dates = chrono
-            .parse(sentence, reference)
-            .filter((d) => !isCountRange(d) && !monthInName(d, sentence, named))
-          const inDate = (m: { start: number; end: number }) =>
-            dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
-          const concepts: Mention[] = []
-          // A phrase too long for a concept still ends with the name its kind word introduces ("the
-          // Italian melodic death metal band Disarmonia Mundi"): that name is a mention.
-          const longNames: Mention[] = []
-          for (const c of nounPhrases(passage.text, s.terms, base)) {
-            if (inDate(c)) continue
-            if (c.name.split(/\s+/).length <= maxWords) concepts.push(c)
-            else {
-              const name = nameAfterKind(c)
-              if (name !== null) longNames.push(name)
-            }
-          }
-          // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
-          let mentions: Mention[] = []
-          for (const c of concepts.map(properPart)) {
-            const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
-            const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
-            // A name typed by the kind beside it ("band Ladytron") outranks the tagger's lexicon.
-            const typed = c.label !== 'CONCEPT'
-            if (!typed && covered.length === 1 && covered[0]!.name === c.name) continue
-            if (!typed && covered.length > 0 && !capitalised) continue
-            mentions.push(c)
-            const titled = titledName(c)
-            if (titled !== null) mentions.push(titled)
-          }
-          for (const n of [...named, ...longNames])
-            if (!mentions.some((c) => n.start >= c.start && n.end <= c.end) && !inDate(n))
-              mentions.push(n)
-          for (const d of namedMentions(passage.text, s.terms, base, DEMONYM)) {
-            const same = mentions.find((m) => m.start === d.start && m.end === d.end)
-            if (namesLanguage(sentence, d)) {
-              if (same !== undefined) same.language = true
-              continue
-            }
-            if (same === undefined) mentions.push(d)
-            else if (same.label === 'CONCEPT') same.label = d.label
-          }
-          for (const nick of nicknamed) {
-            const start = nick.start - base
-            const end = nick.end - base
-            if (start < 0 || end > sentence.length) continue
-            mentions = mentions.filter((m) => m.end <= start || m.start >= end)
-            mentions.push({ name: nick.name, label: 'PERSON', start, end })
-            people.addFullName(nick.name, [nick.nickname])
-          }
-          for (const m of mentions) {
-            const place = m.label === 'ORGANIZATION' ? null : placeInPhrase(m.name)
-            if (place === null) continue
-            m.start += m.name.lastIndexOf(place)
-            m.end = m.start + place.length
-            m.name = place
-            m.label = 'PLACE'
-          }
-          // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
-          // capitalised part of a phrase ("Great" of "Great job!").
-          mentions = mentions.filter(
-            (m) =>
-              !CODE.test(m.name) &&
-              !isInterjection(m.name, sentence, 0, m.start) &&
-              !opensQuestion(m.name, sentence, m.start) &&
-              !fields[index]!.some(([from, to]) => base + m.start < to && from < base + m.end),
-          )
-          const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
-          if (speaker) {
-            mentions = mentions.filter((m) => m.start > speaker.end)
-            mentions.push(speaker)
-          }
-          // A name the text defines takes that kind, here and at its other mentions (second pass).
-          for (const m of mentions) {
-            if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
-            const kind = definedKind(sentence.slice(m.end))
-            if (kind === null) continue
-            m.label = definedLabel(kind, m.label)
-            defined.set(m.name.toLowerCase(), kind)
-          }
-          for (const m of mentions) {
-            if (m.label !== 'PERSON') continue
-            m.name = stripTitles(m.name)
-            people.addFullName(m.name)
-          }
-          mentions.sort((a, b) => a.start - b.start)
-          mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
-          typeByKindBefore(sentence, mentions, defined)
-          mentions = joinOfPhrases(sentence, mentions)
-          read.push({
-            passage,
-            base,
-            sentence,
-            terms: s.terms,
-            dates,
-            mentions,
-            masked: passage.text !== stored.text,
-            speakerless: speaker === null,
-          })
+          readSentence(passage, stored, index, nicknamed, s)
         }
       }
 
@@ -1424,9 +1439,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
       const organizations = new OrganizationNames()
-      for (const r of read) {
+      /** The second pass over one sentence: its entities, events, edges and observations. */
+      const relateSentence = (r: (typeof read)[number]): void => {
         const { passage, base, sentence, terms, dates, mentions, masked } = r
-        await pause()
         if (passage.id !== lastPassage) {
           lastPerson = null
           recentPeople = []
@@ -1778,6 +1793,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             })
           }
         }
+      }
+      for (const r of read) {
+        await pause()
+        relateSentence(r)
       }
       return { entities: [...entities.values()], relationships, observations }
     },
