@@ -209,8 +209,56 @@ export async function resolveEntities(
     return best
   }
 
-  for (const candidate of candidates) {
-    await pause()
+  /**
+   * The similarity step: settles `candidate` into the one stored entity of compatible labels and a
+   * nesting name whose vector is within the threshold, clearly ahead of any other (null: settled), or
+   * returns the entities it could have been (`merge_candidates`).
+   */
+  const bySimilarity = async (
+    candidate: EntityCandidate,
+    similar: NonNullable<ResolverOptions['similar']>,
+  ): Promise<Resolution['mergeCandidates'] | null> => {
+    const now = options.now
+    const hits = (await similar(candidate)).filter((hit) => hit.score >= threshold)
+    const existing = hits.length === 0 ? [] : await store.entities.get(hits.map((h) => h.uuid))
+    const compatible = hits
+      .map((hit) => ({ hit, entity: existing.find((e) => e.uuid === hit.uuid) }))
+      .filter(
+        (x): x is { hit: { uuid: string; score: number }; entity: Entity } =>
+          x.entity !== undefined &&
+          labelsCompatible(x.entity.labels, candidate.labels) &&
+          [x.entity.name, ...x.entity.aliases].some((n) => namesNest(candidate.name, n)),
+      )
+    const [first, second] = compatible
+    if (
+      first !== undefined &&
+      (second === undefined || first.hit.score - second.hit.score >= band)
+    ) {
+      settle(candidate, {
+        key: candidate.key,
+        uuid: first.entity.uuid,
+        entity: mergeInto(first.entity, candidate, now),
+        outcome: 'merged',
+        reason: 'embedding',
+        similarity: first.hit.score,
+        mergeCandidates: [],
+      })
+      return null
+    }
+    return compatible.map(({ hit, entity }) => ({
+      uuid: entity.uuid,
+      name: entity.name,
+      similarity: hit.score,
+    }))
+  }
+
+  /**
+   * One candidate's resolution, settled. The loop's body is a function of its own (and the similarity
+   * step another) so that V8 optimises and deoptimises each apart: as one function, a deoptimisation
+   * in a rare branch recompiled all of it, some twelve times over a LoCoMo run (benchmarks/LOG.md,
+   * 2026-12-02).
+   */
+  const resolveOne = async (candidate: EntityCandidate): Promise<void> => {
     const now = options.now
 
     if (candidate.uuid !== undefined) {
@@ -227,7 +275,7 @@ export async function resolveEntities(
         similarity: null,
         mergeCandidates: [],
       })
-      continue
+      return
     }
 
     if (candidate.labels.includes(EVENT_LABEL)) {
@@ -245,14 +293,14 @@ export async function resolveEntities(
         similarity: null,
         mergeCandidates: [],
       })
-      continue
+      return
     }
 
     const normalized = normalizeEntityName(candidate.name)
     const sameTask = inTask(normalized, candidate.labels)
     if (sameTask !== undefined) {
       settle(candidate, { ...sameTask, key: candidate.key })
-      continue
+      return
     }
 
     const named = (await findStored(normalized)).filter((e) =>
@@ -272,42 +320,14 @@ export async function resolveEntities(
         similarity: null,
         mergeCandidates: [],
       })
-      continue
+      return
     }
 
     let mergeCandidates: Resolution['mergeCandidates'] = []
     if (options.similar !== undefined) {
-      const hits = (await options.similar(candidate)).filter((hit) => hit.score >= threshold)
-      const existing = hits.length === 0 ? [] : await store.entities.get(hits.map((h) => h.uuid))
-      const compatible = hits
-        .map((hit) => ({ hit, entity: existing.find((e) => e.uuid === hit.uuid) }))
-        .filter(
-          (x): x is { hit: { uuid: string; score: number }; entity: Entity } =>
-            x.entity !== undefined &&
-            labelsCompatible(x.entity.labels, candidate.labels) &&
-            [x.entity.name, ...x.entity.aliases].some((n) => namesNest(candidate.name, n)),
-        )
-      const [first, second] = compatible
-      if (
-        first !== undefined &&
-        (second === undefined || first.hit.score - second.hit.score >= band)
-      ) {
-        settle(candidate, {
-          key: candidate.key,
-          uuid: first.entity.uuid,
-          entity: mergeInto(first.entity, candidate, now),
-          outcome: 'merged',
-          reason: 'embedding',
-          similarity: first.hit.score,
-          mergeCandidates: [],
-        })
-        continue
-      }
-      mergeCandidates = compatible.map(({ hit, entity }) => ({
-        uuid: entity.uuid,
-        name: entity.name,
-        similarity: hit.score,
-      }))
+      const found = await bySimilarity(candidate, options.similar)
+      if (found === null) return
+      mergeCandidates = found
     }
 
     const uuid = stableId(
@@ -331,6 +351,11 @@ export async function resolveEntities(
       similarity: null,
       mergeCandidates,
     })
+  }
+
+  for (const candidate of candidates) {
+    await pause()
+    await resolveOne(candidate)
   }
   // Every key of an entity sees its final merged record (earlier keys were settled before later merges).
   const resolutions = new Map<string, Resolution>()
