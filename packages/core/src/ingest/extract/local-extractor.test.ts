@@ -787,6 +787,19 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Liverpool School of Tropical Medicine')
   })
 
+  it('reads a given name and a place-like surname as a person beside a person cue', async () => {
+    // Before: "Mary Field" and "Peter Hall" were places (the tagger reads "Field" and "Hall" as heads of
+    // place names), so "Mary Field was born in Leeds" had no subject and no event.
+    expect(await names('Mary Field was born in Leeds.')).toContain('PERSON:Mary Field')
+    expect(await eventNames('Mary Field was born in Leeds.')).toEqual(['Mary Field was born Leeds'])
+    expect(await names('Peter Hall (born 1931) is an English director.')).toContain(
+      'PERSON:Peter Hall',
+    )
+    // Without a cue, or without a given name, the place stays.
+    expect(await names('She moved to Albert Hall in 1990.')).toContain('PLACE:Albert Hall')
+    expect(await names('Victoria Park was opened in 1845.')).toContain('PLACE:Victoria Park')
+  })
+
   it('reads a one-word name after a kinship or acquaintance noun as a person', async () => {
     const found = await names(
       'My daughter Lily just started kindergarten. My neighbor Zoltan lent us his ladder.',

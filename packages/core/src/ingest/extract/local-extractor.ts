@@ -25,7 +25,7 @@ import {
   kindBefore,
   type DefinedKind,
 } from './definition-cues.js'
-import { POSSESSIVE_ENDING, personByCue } from './person-cues.js'
+import { POSSESSIVE_ENDING, personByCue, personNamedLikePlace } from './person-cues.js'
 import { abbreviates } from './abbreviations.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
 import { maskedPassageTexts } from './markdown-mask.js'
@@ -146,6 +146,14 @@ const NAMED: [tag: string, label: string][] = [
  * al., ACL 2019: nationalities are LOC), and is kept as a place even inside a phrase ("German skeleton racer").
  */
 const DEMONYM: [tag: string, label: string][] = [['Demonym', 'PLACE']]
+
+/** Whether the tagger's lexicon knows `word` alone as a man's or a woman's given name ("Mary", "Peter"). */
+function isGivenName(word: string): boolean {
+  const tags = ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? [])
+  return tags.includes('MaleName') || tags.includes('FemaleName')
+}
+const LEXICON = (nlp.model() as { one: { lexicon: Record<string, string | string[] | undefined> } })
+  .one.lexicon
 /**
  * Countries' one-word nationality adjectives compromise 14.17's lexicon does not tag `Demonym` ("British",
  * "Spanish", "Turkish", "Soviet"; it knows "American", "German", "Italian"), checked word by word against it
@@ -1388,6 +1396,19 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       // People the tagger left as concepts, found by a title, a birth date or a later bare surname.
       for (const r of read)
         for (const m of r.mentions) {
+          if (
+            m.label === 'PLACE' &&
+            personNamedLikePlace(
+              m.name,
+              r.sentence.slice(0, m.start),
+              r.sentence.slice(m.end),
+              isGivenName(m.name.split(/\s+/)[0]!),
+            )
+          ) {
+            m.label = 'PERSON'
+            people.addFullName(m.name)
+            continue
+          }
           if (m.label !== 'CONCEPT') continue
           const before = r.sentence.slice(0, m.start)
           const first = r.terms.find((t) => t.offset.start - r.base === m.start)

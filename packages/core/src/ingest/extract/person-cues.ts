@@ -64,3 +64,26 @@ export function personByCue(
     return bare
   return standalone.has(words.at(-1)!.toLowerCase()) ? bare : null
 }
+
+/** "was born", "died", "married" right after a name: what a person does and a place does not. */
+const BIOGRAPHY_AFTER = /^\s+(?:was\s+born|died|married)\b/u
+
+/**
+ * A two-word name the tagger read as a place because its second word also heads place names ("Mary Field
+ * was born in Leeds", "Peter Hall (born 1931)") is a person when its first word is a given name
+ * (`givenName`: the tagger's lexicon, alone) and a person's cue stands beside it: a title or a role noun
+ * before it, a birth date or life span after it, or "was born", "died" or "married" right after it. The
+ * same cues as `personByCue`, where the kind word ("Hall", "Field") would otherwise rule the name out.
+ */
+export function personNamedLikePlace(
+  name: string,
+  before: string,
+  after: string,
+  givenName: boolean,
+): boolean {
+  const words = name.split(/\s+/)
+  if (!givenName || words.length !== 2) return false
+  if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return false
+  const titled = /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/.test(before)
+  return titled || ROLE_BEFORE.test(before) || LIFE_SPAN.test(after) || BIOGRAPHY_AFTER.test(after)
+}
