@@ -14,6 +14,9 @@ import { hasKindWord, isProperPhrase } from './proper-name-type.js'
 const LIFE_SPAN =
   /^\s*\(\s*(?:born\b|b\.\s|née\b|[^()]{0,30}?\b\d{3,4}\s*[–-]\s*(?:[^()]{0,30}?\b\d{3,4}\b|\)))/u
 
+/** A person's title right before a name: "Mr. ", "Dame ". */
+const TITLE_BEFORE = /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/
+
 /** Role nouns of people: "guitarist", "actor", "wife". */
 const ROLE =
   '(?:\\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach)'
@@ -53,7 +56,7 @@ export function personByCue(
 ): string | null {
   if (!isProperPhrase(name)) return null
   const bare = stripTitles(name)
-  const titled = bare !== name || /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/.test(before)
+  const titled = bare !== name || TITLE_BEFORE.test(before)
   const words = bare.split(/\s+/)
   if (words.length < 2 || words.length > 3) return null
   if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return null
@@ -84,6 +87,10 @@ export function personNamedLikePlace(
   const words = name.split(/\s+/)
   if (!givenName || words.length !== 2) return false
   if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return false
-  const titled = /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/.test(before)
-  return titled || ROLE_BEFORE.test(before) || LIFE_SPAN.test(after) || BIOGRAPHY_AFTER.test(after)
+  return (
+    TITLE_BEFORE.test(before) ||
+    ROLE_BEFORE.test(before) ||
+    LIFE_SPAN.test(after) ||
+    BIOGRAPHY_AFTER.test(after)
+  )
 }
