@@ -146,14 +146,6 @@ const NAMED: [tag: string, label: string][] = [
  * al., ACL 2019: nationalities are LOC), and is kept as a place even inside a phrase ("German skeleton racer").
  */
 const DEMONYM: [tag: string, label: string][] = [['Demonym', 'PLACE']]
-
-/** Whether the tagger's lexicon knows `word` alone as a man's or a woman's given name ("Mary", "Peter"). */
-function isGivenName(word: string): boolean {
-  const tags = ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? [])
-  return tags.includes('MaleName') || tags.includes('FemaleName')
-}
-const LEXICON = (nlp.model() as { one: { lexicon: Record<string, string | string[] | undefined> } })
-  .one.lexicon
 /**
  * Countries' one-word nationality adjectives compromise 14.17's lexicon does not tag `Demonym` ("British",
  * "Spanish", "Turkish", "Soviet"; it knows "American", "German", "Italian"), checked word by word against it
@@ -1393,17 +1385,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
           else if (/^\p{Lu}[\p{L}'’-]+$/u.test(m.name)) standalone.add(m.name.toLowerCase())
         }
-      // People the tagger left as concepts, found by a title, a birth date or a later bare surname.
+      // People the tagger left as concepts or read as places ("Mary Field"), found by a title, a birth
+      // date, a later bare surname or a verb only a person takes.
       for (const r of read)
         for (const m of r.mentions) {
           if (
             m.label === 'PLACE' &&
-            personNamedLikePlace(
-              m.name,
-              r.sentence.slice(0, m.start),
-              r.sentence.slice(m.end),
-              isGivenName(m.name.split(/\s+/)[0]!),
-            )
+            personNamedLikePlace(m.name, r.sentence.slice(0, m.start), r.sentence.slice(m.end))
           ) {
             m.label = 'PERSON'
             people.addFullName(m.name)

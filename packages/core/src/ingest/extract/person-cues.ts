@@ -8,7 +8,7 @@
  * phrases with no word naming a kind of thing ("Records", "River", "Cup").
  */
 import { stripTitles } from './coreference.js'
-import { hasKindWord, isProperPhrase } from './proper-name-type.js'
+import { hasKindWord, isGivenName, isProperPhrase } from './proper-name-type.js'
 
 /** "(born 12 May 1943", "(1943 –", "( c. 1890 -": a birth date or life span right after a name. */
 const LIFE_SPAN =
@@ -74,18 +74,13 @@ const BIOGRAPHY_AFTER = /^\s+(?:was\s+born|died|married)\b/u
 /**
  * A two-word name the tagger read as a place because its second word also heads place names ("Mary Field
  * was born in Leeds", "Peter Hall (born 1931)") is a person when its first word is a given name
- * (`givenName`: the tagger's lexicon, alone) and a person's cue stands beside it: a title or a role noun
+ * (`isGivenName`: the tagger's lexicon, alone) and a person's cue stands beside it: a title or a role noun
  * before it, a birth date or life span after it, or "was born", "died" or "married" right after it. The
  * same cues as `personByCue`, where the kind word ("Hall", "Field") would otherwise rule the name out.
  */
-export function personNamedLikePlace(
-  name: string,
-  before: string,
-  after: string,
-  givenName: boolean,
-): boolean {
+export function personNamedLikePlace(name: string, before: string, after: string): boolean {
   const words = name.split(/\s+/)
-  if (!givenName || words.length !== 2) return false
+  if (words.length !== 2 || !isGivenName(words[0]!)) return false
   if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return false
   return (
     TITLE_BEFORE.test(before) ||

@@ -57,6 +57,12 @@ const COMMON_INITIALISMS = new Set(
 const LEXICON = (
   nlp.world() as unknown as { model: { one: { lexicon: Record<string, string | string[]> } } }
 ).model.one.lexicon
+/** Whether the lexicon knows `word` alone as a man's or a woman's given name ("Mary", "Peter"). */
+export function isGivenName(word: string): boolean {
+  const tags = ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? [])
+  return tags.includes('MaleName') || tags.includes('FemaleName')
+}
+
 /** The lexicon's tags of common words: a word carrying only these is no name. */
 const COMMON_WORD_TAGS = new Set([
   'Singular',
