@@ -506,6 +506,23 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('reads a subject pronoun with a contracted auxiliary as the subject', async () => {
+    // Before: no event in a turn's later sentences ("I'm" was not read as "I"), and the name before
+    // it was the subject in the same sentence ("Mel, I'm moving" made Mel move).
+    expect(await eventNames("Jon: Thanks! I'm working on my business.")).toEqual([
+      'Jon working business',
+    ])
+    expect(await eventNames('Jon: Hey Gina! I’ve emailed some wholesalers.')).toEqual([
+      'Jon emailed wholesalers',
+    ])
+    expect(await eventNames("Caroline: Mel, I'm moving to Boston.")).toEqual([
+      'Caroline moving Boston',
+    ])
+    expect(
+      await eventNames("Melanie: The kids loved it. Yeah, we're taking them to the beach."),
+    ).toEqual(['Melanie taking beach'])
+  })
+
   it("takes a sentence's verb from outside a parenthesis that names nothing", async () => {
     // Before: "Martin Ulrich born retired Austrian ice hockey defenceman", the aside's verb.
     expect(

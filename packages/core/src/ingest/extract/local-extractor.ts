@@ -102,8 +102,19 @@ const opensQuestion = (name: string, sentence: string, start: number) =>
   opensUtterance(sentence.slice(0, start)) &&
   /^\s+(?:you|i|we|he|she|they|it)\b/i.test(sentence.slice(start + name.length))
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
+/**
+ * The auxiliary a subject pronoun may carry contracted ("I'm", "we've", "she'll", "they'd"): the tagger
+ * reads it as the start of the verb group, so the pronoun's word ends in it.
+ */
+const CONTRACTED = `['\u2019](?:m|re|ve|ll|d|s)`
+/** A sentence's first word without a contracted auxiliary: "I'm" is "i". */
+const CONTRACTION_END = new RegExp(`${CONTRACTED}$`, 'iu')
+const withoutContraction = (word: string) => word.replace(CONTRACTION_END, '')
 /** A subject pronoun ending a text but for two words at most (adverbs: "she later"). */
-const PRONOUN_BEFORE_VERB = /(?:^|[^\p{L}'])(I|he|she|we|they)(?:\s+[\p{L}']+){0,2}\s*$/iu
+const PRONOUN_BEFORE_VERB = new RegExp(
+  `(?:^|[^\\p{L}'\u2019])(I|he|she|we|they)(?:${CONTRACTED})?(?:\\s+[\\p{L}'\u2019]+){0,2}\\s*$`,
+  'iu',
+)
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
 
@@ -1545,7 +1556,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           }
 
           const person = mentions.findIndex((m) => m.label === 'PERSON')
-          const firstWord = sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? ''
+          const firstWord = withoutContraction(sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? '')
           let subjectKey: string | null = null
           /** The mention the subject was read from; null for a pronoun's or none. */
           let subjectMention: Mention | null = null
