@@ -510,17 +510,31 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     // Before: no event in a turn's later sentences ("I'm" was not read as "I"), and the name before
     // it was the subject in the same sentence ("Mel, I'm moving" made Mel move).
     expect(await eventNames("Jon: Thanks! I'm working on my business.")).toEqual([
-      'Jon working business',
+      'Jon is working business',
     ])
     expect(await eventNames('Jon: Hey Gina! I’ve emailed some wholesalers.')).toEqual([
-      'Jon emailed wholesalers',
+      'Jon has emailed wholesalers',
     ])
     expect(await eventNames("Caroline: Mel, I'm moving to Boston.")).toEqual([
-      'Caroline moving Boston',
+      'Caroline is moving Boston',
     ])
     expect(
       await eventNames("Melanie: The kids loved it. Yeah, we're taking them to the beach."),
-    ).toEqual(['Melanie taking beach'])
+    ).toEqual(['Melanie is taking beach'])
+  })
+
+  it('names a contracted auxiliary as written out, agreeing with the speaker', async () => {
+    // Before: "Jon open dance studio" (a plan read as done), "Gina been Paris", "Jon not going Boston".
+    expect(await eventNames("Jon: I'll open a dance studio in Boston.")).toEqual([
+      'Jon will open dance studio',
+    ])
+    expect(await eventNames("Gina: We've been to Paris.")).toEqual(['Gina has been Paris'])
+    expect(await eventNames("Jon: I'm not going to Boston.")).toEqual(['Jon is not going Boston'])
+    expect(await eventNames('Jon: I have worked on my business.')).toEqual([
+      'Jon has worked business',
+    ])
+    // A contracted copula alone is still no event ("I'm here", "Here's a pic"), as before.
+    expect(await eventNames("Caroline: I'm so proud of the kids.")).toEqual([])
   })
 
   it("takes a sentence's verb from outside a parenthesis that names nothing", async () => {

@@ -110,6 +110,9 @@ const CONTRACTED = `['\u2019](?:m|re|ve|ll|d|s)`
 /** A sentence's first word without a contracted auxiliary: "I'm" is "i". */
 const CONTRACTION_END = new RegExp(`${CONTRACTED}$`, 'iu')
 const withoutContraction = (word: string) => word.replace(CONTRACTION_END, '')
+/** The third person singular of the first verbs of a group whose subject is the speaker. */
+const SINGULAR: Record<string, string> = { am: 'is', are: 'is', were: 'was', have: 'has' }
+const SPEAKER_AGREEMENT = /^(?:am|are|were|have)\b/
 /** A subject pronoun ending a text but for two words at most (adverbs: "she later"). */
 const PRONOUN_BEFORE_VERB = new RegExp(
   `(?:^|[^\\p{L}'\u2019])(I|he|she|we|they)(?:${CONTRACTED})?(?:\\s+[\\p{L}'\u2019]+){0,2}\\s*$`,
@@ -139,6 +142,8 @@ interface Term {
   post: string
   tags: string[]
   offset: { start: number; length: number }
+  /** What a contraction's part stands for: "am" for the empty second term of "I'm". */
+  implicit?: string
 }
 
 interface Sentence {
@@ -760,13 +765,17 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
   }
   const start = terms[first]!.offset.start
   const end = terms[last]!.offset.start + terms[last]!.offset.length
+  // A contracted auxiliary has no text of its own ("I'm working": "", "working"): before a verb it is
+  // named by what it stands for, "am working", as "I am working" is. Alone ("I'm here", "Here's a pic")
+  // the group stays unnamed, so the sentence makes no event.
+  const contracted = terms[first]!.text === '' && last > first ? (terms[first]!.implicit ?? '') : ''
   const named =
     skipped.size === 0
-      ? text.slice(start, end)
+      ? contracted + text.slice(start, end)
       : terms
           .slice(first, last + 1)
           .filter((_, j) => !skipped.has(first + j))
-          .map((t) => t.text)
+          .map((t) => t.text || (t.implicit ?? ''))
           .join(' ')
   return { text: named, start: start - base, end: end - base }
 }
@@ -904,7 +913,7 @@ function withAdjectiveComplement(
   )
     return verb
   const end = terms[i]!.offset.start + terms[i]!.offset.length - base
-  return { text: text.slice(verb.start + base, end + base), start: verb.start, end }
+  return { text: verb.text + text.slice(verb.end + base, end + base), start: verb.start, end }
 }
 
 /**
@@ -1627,7 +1636,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const head = relativeClauseVerb(sentence, passage.text, terms, base, verb) ?? verb
             const predicate = withAdjectiveComplement(passage.text, terms, base, head)
             // "am" agrees only with "I", and the event names the speaker: "Caroline is so proud of kids".
-            const predicateText = verbName(predicate).replace(/^am\b/, 'is')
+            // The speaker is one person, whether "I" or "we": "Gina has been Paris", "Gina was there".
+            const predicateText = verbName(predicate).replace(
+              subjectKey === speakerKey ? SPEAKER_AGREEMENT : /^am\b/,
+              (verb) => SINGULAR[verb.toLowerCase()]!,
+            )
             const after = mentionsAfter(mentions, keys, predicate.end, subjectKey)
             // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
             const agent =
