@@ -760,6 +760,21 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     )
   })
 
+  it('takes no imperative opening a turn for a concept', async () => {
+    const found = await names(
+      "Jon: Keep it up!\nGina: Go for it!\nJon: Let's keep going and chase our dreams!",
+    )
+    expect(found).not.toContain('CONCEPT:Keep')
+    expect(found).not.toContain('CONCEPT:Go')
+    expect(found).not.toContain('CONCEPT:Let')
+    expect(found).toContain('CONCEPT:dreams')
+    expect(await eventNames("Jon: Let's keep going and chase our dreams!")).toEqual([
+      'Jon keep going dreams',
+    ])
+    // The same word as the subject of a verb stays a concept.
+    expect(await names('Jon: Love is all you need.')).toContain('CONCEPT:Love')
+  })
+
   it('takes no symbol into a name, but the ampersand of a company', async () => {
     const names = async (text: string) =>
       (await run(text)).entities.filter((e) => !e.labels.includes('EVENT')).map((e) => e.name)

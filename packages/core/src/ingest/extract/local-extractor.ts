@@ -11,6 +11,7 @@ import { loopYielder } from '../../loop-yielder.js'
 import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
 import {
   isEventOrWorkHead,
+  isInfinitive,
   isOrganizationHead,
   isProperPhrase,
   NAME_LABELS,
@@ -97,6 +98,19 @@ const isInterjection = (name: string, text: string, from: number, to: number) =>
  */
 const OPENING_AUXILIARY =
   /^(?:can|could|would|will|should|shall|may|might|must|do|does|did|have|has|is|are|was|were)$/i
+/**
+ * An imperative opening an utterance ("Jon: Keep it up!", "Take care, Gina!", "Let's keep going"): after a
+ * speaker's label compromise reads the capitalised verb as a noun, which made concepts "Keep", "Take care"
+ * and "Let", and "Let" the subject of "Let keep going dreams". A concept whose first word the lexicon knows
+ * as a verb's base form, at the opening and not followed by a verb of its own ("Love is all you need").
+ */
+const opensWithImperative = (m: Mention, sentence: string) =>
+  m.label === 'CONCEPT' &&
+  isInfinitive(m.name.split(' ')[0]!) &&
+  opensUtterance(sentence.slice(0, m.start)) &&
+  !/^\s+(?:is|are|was|were|has|have|had|can|could|will|would|makes?|made|means?)\b/i.test(
+    sentence.slice(m.end),
+  )
 const opensQuestion = (name: string, sentence: string, start: number) =>
   OPENING_AUXILIARY.test(name) &&
   opensUtterance(sentence.slice(0, start)) &&
@@ -1343,6 +1357,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             !CODE.test(m.name) &&
             !isInterjection(m.name, sentence, 0, m.start) &&
             !opensQuestion(m.name, sentence, m.start) &&
+            !opensWithImperative(m, sentence) &&
             !fields[index]!.some(([from, to]) => base + m.start < to && from < base + m.end),
         )
         const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined

@@ -63,6 +63,11 @@ export function isGivenName(word: string): boolean {
   return tags.includes('MaleName') || tags.includes('FemaleName')
 }
 
+/** Whether the lexicon knows `word` as a verb's base form ("let", "keep", "take", "go"). */
+export function isInfinitive(word: string): boolean {
+  return ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? []).includes('Infinitive')
+}
+
 /** The lexicon's tags of common words: a word carrying only these is no name. */
 const COMMON_WORD_TAGS = new Set([
   'Singular',
