@@ -99,9 +99,9 @@ const isInterjection = (name: string, text: string, from: number, to: number) =>
 const OPENING_AUXILIARY =
   /^(?:can|could|would|will|should|shall|may|might|must|do|does|did|have|has|is|are|was|were)$/i
 /**
- * An imperative opening an utterance ("Jon: Keep it up!", "Take care, Gina!", "Let's keep going"): after a
- * speaker's label compromise reads the capitalised verb as a noun, which made concepts "Keep", "Take care"
- * and "Let", and "Let" the subject of "Let keep going dreams". A concept whose first word the lexicon knows
+ * An imperative opening an utterance ("Jon: Keep it up!", "Go for it!", "Let's keep going"): after a
+ * speaker's label compromise reads the capitalised verb as a noun, which made concepts "Keep", "Go" and
+ * "Let", and "Let" the subject of "Let keep going dreams". A concept whose first word the lexicon knows
  * as a verb's base form, at the opening and not followed by a verb of its own ("Love is all you need").
  */
 const opensWithImperative = (m: Mention, sentence: string) =>

@@ -57,16 +57,17 @@ const COMMON_INITIALISMS = new Set(
 const LEXICON = (
   nlp.world() as unknown as { model: { one: { lexicon: Record<string, string | string[]> } } }
 ).model.one.lexicon
+/** The lexicon's tags of `word` in lower case; none for a word it does not know. */
+const lexiconTags = (word: string): string[] =>
+  ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? [])
 /** Whether the lexicon knows `word` alone as a man's or a woman's given name ("Mary", "Peter"). */
 export function isGivenName(word: string): boolean {
-  const tags = ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? [])
+  const tags = lexiconTags(word)
   return tags.includes('MaleName') || tags.includes('FemaleName')
 }
 
 /** Whether the lexicon knows `word` as a verb's base form ("let", "keep", "take", "go"). */
-export function isInfinitive(word: string): boolean {
-  return ([] as string[]).concat(LEXICON[word.toLowerCase()] ?? []).includes('Infinitive')
-}
+export const isInfinitive = (word: string): boolean => lexiconTags(word).includes('Infinitive')
 
 /** The lexicon's tags of common words: a word carrying only these is no name. */
 const COMMON_WORD_TAGS = new Set([
@@ -95,8 +96,8 @@ const COMMON_WORD_TAGS = new Set([
  * the organisations is such a word, two places are ("FLOW", "STAR") and one other ("SURREAL").
  */
 function isWordInCapitals(name: string): boolean {
-  const tags = LEXICON[name.toLowerCase()]
-  return tags !== undefined && ([] as string[]).concat(tags).every((t) => COMMON_WORD_TAGS.has(t))
+  const tags = lexiconTags(name)
+  return tags.length > 0 && tags.every((t) => COMMON_WORD_TAGS.has(t))
 }
 
 /** An all-capital name that is no acronym of an organisation: a common initialism or a word in capitals. */
