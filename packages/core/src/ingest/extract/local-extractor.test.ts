@@ -760,6 +760,19 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     )
   })
 
+  it('relates no person addressed at the end of a turn', async () => {
+    // Before: "Caroline: bowl is Mel", "Caroline sounds Mel".
+    expect(await eventNames('Caroline: That bowl is amazing, Mel!')).toEqual([])
+    expect(await eventNames('Caroline: That sounds great, Mel! 😊')).toEqual([])
+    expect(await eventNames('Caroline: I went to the park with Mel.')).toEqual([
+      'Caroline went park',
+    ])
+    // An appositive still leaves its noun the object; outside a conversation nothing changes.
+    expect(await eventNames('Caroline: I visited my brother, Jon.')).toEqual([
+      'Caroline visited brother',
+    ])
+  })
+
   it('takes no imperative opening a turn for a concept', async () => {
     const found = await names(
       "Jon: Keep it up!\nGina: Go for it!\nJon: Let's keep going and chase our dreams!",

@@ -1037,6 +1037,16 @@ function passiveAgent<T extends { m: Mention }>(
 }
 
 /** The mentions from offset `from` on (each with its index) other than `subjectKey`'s. */
+/**
+ * A person addressed at the end of a conversation turn's sentence ("That bowl is amazing, Mel!"): a comma
+ * before the name and nothing but punctuation or emoji after it. No part of what the sentence says, so
+ * "Caroline: bowl is Mel" was its event.
+ */
+const isVocative = (m: Mention, sentence: string) =>
+  m.label === 'PERSON' &&
+  /,\s*$/.test(sentence.slice(0, m.start)) &&
+  /^[^\p{L}\p{N}]*$/u.test(sentence.slice(m.end))
+
 const mentionsAfter = (
   mentions: readonly Mention[],
   keys: readonly string[],
@@ -1656,7 +1666,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               subjectKey === speakerKey ? SPEAKER_AGREEMENT : /^am\b/,
               (verb) => SINGULAR[verb.toLowerCase()]!,
             )
-            const after = mentionsAfter(mentions, keys, predicate.end, subjectKey)
+            const after = mentionsAfter(mentions, keys, predicate.end, subjectKey).filter(
+              ({ m }) => speakerKey === null || !isVocative(m, sentence),
+            )
             // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
             const agent =
               predicate === head && PASSIVE.test(verbName(head))
