@@ -38,6 +38,11 @@ const ROLE_BEFORE = new RegExp(
 const NAME_WORD = /^\p{Lu}[\p{L}'’-]*\.?$/u
 /** The ending of a possessive: "Tolkien's", "Mercedes'". */
 export const POSSESSIVE_ENDING = /(?<=\p{L})['’]s?$/u
+
+/** Words each of which could be part of a person's name, none a possessive. */
+const areNameWords = (words: readonly string[]) =>
+  words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))
+
 /** A word of initials: "C.", "J.R.R.". */
 const INITIALS = /^(?:\p{Lu}\.)+$/u
 
@@ -59,7 +64,7 @@ export function personByCue(
   const titled = bare !== name || TITLE_BEFORE.test(before)
   const words = bare.split(/\s+/)
   if (words.length < 2 || words.length > 3) return null
-  if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return null
+  if (!areNameWords(words)) return null
   if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
   // "N. C. Wyeth", "A. R. Rahman": initials before a surname.
   const initialled = words.slice(0, -1).every((w) => INITIALS.test(w))
@@ -81,7 +86,7 @@ const BIOGRAPHY_AFTER = /^\s+(?:was\s+born|died|married)\b/u
 export function personNamedLikePlace(name: string, before: string, after: string): boolean {
   const words = name.split(/\s+/)
   if (words.length !== 2 || !isGivenName(words[0]!)) return false
-  if (!words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))) return false
+  if (!areNameWords(words)) return false
   return (
     TITLE_BEFORE.test(before) ||
     ROLE_BEFORE.test(before) ||
