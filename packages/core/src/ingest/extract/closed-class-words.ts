@@ -52,6 +52,7 @@ export const INTERJECTIONS: ReadonlySet<string> = new Set([
   'definitely',
   'absolutely',
   'totally',
+  'anytime',
   'nope',
   'hello',
   'bye',

@@ -712,6 +712,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     const names = async (text: string) =>
       (await run(text)).entities.filter((e) => !e.labels.includes('EVENT')).map((e) => e.name)
     expect(await names('Joanna: Woah Joanna, that is great!')).toEqual(['Joanna'])
+    // A reply or an imperative the tagger joins to the given name after it, at the opening of a turn.
+    expect(await names("Jon: Absolutely Jon, let's do it!")).toEqual(['Jon'])
+    expect(await names("Joanna: Anytime Nate! I'm here for you.")).toContain('Nate')
+    expect(await names("Joanna: Anytime Nate! I'm here for you.")).not.toContain('Anytime Nate')
+    expect(await names('Gina: Remember Jon, the studio opens at nine.')).toContain('Jon')
+    expect(await names('Gina: Remember Jon, the studio opens at nine.')).not.toContain(
+      'Remember Jon',
+    )
+    // A name whose first word is no reply stays whole at the opening.
+    expect(await names('Gina: Rob Thomas sang that song.')).toContain('Rob Thomas')
+    expect(await names('Gina: Sue Perkins hosts the show.')).toContain('Sue Perkins')
     expect(await names('Maria moved to Nice in 2019.')).toContain('Nice')
     // An abbreviated discourse marker opening a turn is no entity, and no event's subject.
     const fyi = await run('Melanie: FYI, I joined the support group in Boston.')

@@ -11,6 +11,7 @@ import { loopYielder } from '../../loop-yielder.js'
 import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
 import {
   isEventOrWorkHead,
+  isFirstName,
   isInfinitive,
   isOrganizationHead,
   isProperPhrase,
@@ -91,6 +92,21 @@ const PRONOUNS = new Set([
  */
 const isInterjection = (name: string, text: string, from: number, to: number) =>
   INTERJECTIONS.has(name.toLowerCase()) && opensUtterance(text.slice(from, to))
+/**
+ * A reply or an imperative that the tagger joined into one name with the first name after it at the
+ * opening of an utterance ("Absolutely Jon, let's do it!", "Awesome John!", "Remember Jon, ..."): a word
+ * of `INTERJECTIONS` or a verb's base form (the lexicon has none that is also a first name). Returns how
+ * many characters of `written` to cut (0: none). Only at the opening (`before`: the sentence up to the
+ * mention) and only before a first name: "Go Packers!" makes no person.
+ */
+function replyBeforeName(written: string, before: string): number {
+  const [, word, name] = /^(\p{L}+)\s+(\p{Lu}\p{L}*)$/u.exec(written) ?? []
+  if (word === undefined || name === undefined || !opensUtterance(before)) return 0
+  if (!isFirstName(name)) return 0
+  return INTERJECTIONS.has(word.toLowerCase()) || isInfinitive(word)
+    ? written.length - name.length
+    : 0
+}
 /**
  * An auxiliary opening a question before its subject pronoun ("User: Can you remind me ...", "Could you
  * book ..."): capitalised after a speaker's label, compromise takes it for a noun, which made "Can" a
@@ -288,7 +304,13 @@ function mention(
       : 0)
   const written = text.slice(from, to)
   // "Thanks Nate": the name is what follows the greeting.
-  const lead = LEADING_GREETING.exec(written)?.[0].length ?? 0
+  let lead = LEADING_GREETING.exec(written)?.[0].length ?? 0
+  // "Absolutely Jon": the tagger's person or a concept typed later; either way the person is "Jon".
+  const replied =
+    lead === 0 && (label === 'PERSON' || label === 'CONCEPT')
+      ? replyBeforeName(written, text.slice(base, from))
+      : 0
+  if (replied > 0) [lead, label] = [replied, 'PERSON']
   const raw = written.slice(lead)
   // Whitespace inside a name is one space: a name may run across a line break, and blanked Markdown
   // ("the ingestion's `source_timestamp`") leaves two spaces where its syntax was. The offsets still

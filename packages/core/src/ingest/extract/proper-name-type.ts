@@ -66,6 +66,10 @@ export function isGivenName(word: string): boolean {
   return tags.includes('MaleName') || tags.includes('FemaleName')
 }
 
+/** Whether the lexicon knows `word` alone as a first name: a given name, or one it tags only `FirstName` ("Mel", "Grace"). */
+export const isFirstName = (word: string): boolean =>
+  isGivenName(word) || lexiconTags(word).includes('FirstName')
+
 /** Whether the lexicon knows `word` as a verb's base form ("let", "keep", "take", "go"). */
 export const isInfinitive = (word: string): boolean => lexiconTags(word).includes('Infinitive')
 
