@@ -102,6 +102,23 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('PLACE:Guilderland')
   })
 
+  it("gives a list's untyped names the type its typed names share", async () => {
+    const found = await names(
+      'The river flows through Barcelona, Alt Penedès and Garraf. ' +
+        'He has deals with Nike, Gatorade and Under Armour.',
+    )
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'PLACE:Barcelona',
+        'PLACE:Alt Penedès',
+        'PLACE:Garraf',
+        'ORGANIZATION:Nike',
+        'ORGANIZATION:Gatorade',
+        'ORGANIZATION:Under Armour',
+      ]),
+    )
+  })
+
   it("takes a country's nationality adjective and a capitalised US for places", async () => {
     const found = await names(
       'Roketsan is a major Turkish weapons manufacturer. Astley is a British singer. ' +

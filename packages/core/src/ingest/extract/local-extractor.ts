@@ -8,6 +8,7 @@ import { predicateName } from '../../model/relationship.js'
 import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
 import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
+import { typeCoordinatedNames } from './coordinated-names.js'
 import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
 import {
   isEventOrWorkHead,
@@ -1561,6 +1562,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
           if (m.label === 'ORGANIZATION') m.name = organizations.fullNameOf(m.name)
         }
+        // "Tarragona, Alt Penedès and Garraf": a list's untyped names take the type its typed ones share.
+        typeCoordinatedNames(
+          sentence,
+          [...mentions].sort((a, b) => a.start - b.start),
+        )
+        for (const m of mentions) if (m.label === 'PLACE') places.add(m.name.toLowerCase())
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
           const spoken = mentions.findIndex((m) => m.speaker === true && m.label === 'PERSON')
