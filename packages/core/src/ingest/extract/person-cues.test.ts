@@ -51,7 +51,21 @@ describe('person cues', () => {
     expect(personByCue('Abbas Kiarostami', 'directed by ', '.', alone, noPlace)).toBe(
       'Abbas Kiarostami',
     )
-    expect(personByCue('Abbas Kiarostami', 'directed by ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('Abbas Kiarostami', 'met with ', '.', none, noPlace)).toBeNull()
+  })
+
+  it("finds a work's maker, a kin noun's complement and an office holder", () => {
+    expect(personByCue('Abbas Kiarostami', 'a film directed by ', '.', none, noPlace)).toBe(
+      'Abbas Kiarostami',
+    )
+    expect(personByCue('Raja Ram', 'the son of ', '.', none, noPlace)).toBe('Raja Ram')
+    // Offices are roles too.
+    expect(personByCue('Pravin Gordhan', 'finance minister ', '.', none, noPlace)).toBe(
+      'Pravin Gordhan',
+    )
+    // "produced by" is not listed (studios produce too); a name opening with an article is no person.
+    expect(personByCue('Harry Jones', 'produced by ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('The Beatles', 'written by ', '.', none, noPlace)).toBeNull()
   })
 
   it('leaves kinds of things, places and single words alone', () => {

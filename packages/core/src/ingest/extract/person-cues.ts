@@ -1,7 +1,8 @@
 /**
  * Person names the tagger's lexicon does not know ("Abbas Kiarostami", "Zhou Enlai"), from the evidence
  * around a capitalised phrase: a person title before it ("General Pervez Musharraf"), a birth parenthesis
- * after it ("Randy Bachman (born 1943)"), a role noun before it ("guitarist Tim Commerford"), or its last word standing alone elsewhere in the same text, the
+ * after it ("Randy Bachman (born 1943)"), a role noun before it ("guitarist Tim Commerford"), a maker's
+ * verb or a kin noun before it ("directed by Abbas Kiarostami", "the son of Raja Ram"), or its last word standing alone elsewhere in the same text, the
  * way a person is named in full once and by surname after ("... Kiarostami directed"). These are the
  * context cues and the document-centred "one name, one type" reuse of Mikheev, Moens & Grover, "Named
  * entity recognition without gazetteers" (EACL 1999, sections 3-4), restricted to two- and three-word
@@ -17,9 +18,9 @@ const LIFE_SPAN =
 /** A person's title right before a name: "Mr. ", "Dame ". */
 const TITLE_BEFORE = /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/
 
-/** Role nouns of people: "guitarist", "actor", "wife". */
+/** Role nouns of people: "guitarist", "actor", "wife", and offices ("minister", "bishop"). */
 const ROLE =
-  '(?:\\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach)'
+  '(?:\\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach|minister|president|premier|dictator|governor|senator|mayor|chancellor|ambassador|emperor|empress|chairman|chairwoman|secretary|bishop|archbishop|priest|monk|nun|professor|teacher|lawyer|judge|physician|officer|commander|captain|lieutenant|sergeant|colonel)'
 
 /**
  * A role noun right before a name ("guitarist Tim Commerford", "actor Maurice Sendak", "wife Lena"), or a
@@ -30,6 +31,15 @@ const ROLE_BEFORE = new RegExp(
   `\\b(?:${ROLE}|${ROLE}s(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,4}(?:\\s*,\\s*\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})*\\s*(?:,|\\band\\b|,\\s*and\\b)|${ROLE}s)\\s+$`,
   'u',
 )
+
+/**
+ * Who made a work, or whose child or spouse someone is, right before a name: "directed by", "written by",
+ * "composed by", "the son of", "the wife of". The agent of these verbs and the complement of these kin
+ * nouns is a person far more often than anything else (a studio or a band is "produced by" or "performed
+ * by", which are not listed); an article opening the name ("The Beatles") still rules it out.
+ */
+const MAKER_OR_KIN_BEFORE =
+  /\b(?:(?:co-)?(?:directed|written|composed|illustrated|painted|sculpted|narrated|choreographed|authored|photographed)\s+by|(?:son|daughter|wife|husband|widow|widower|father|mother|brother|sister|grandson|granddaughter)\s+of)\s+$/u
 
 /**
  * One word of a person name: a capital, then letters (accents, apostrophes and hyphens allowed), and no
@@ -70,6 +80,7 @@ export function personByCue(
   const initialled = words.slice(0, -1).every((w) => INITIALS.test(w))
   if (titled || givenName || initialled || LIFE_SPAN.test(after) || ROLE_BEFORE.test(before))
     return bare
+  if (MAKER_OR_KIN_BEFORE.test(before) && !/^(?:The|A|An)$/.test(words[0]!)) return bare
   return standalone.has(words.at(-1)!.toLowerCase()) ? bare : null
 }
 
