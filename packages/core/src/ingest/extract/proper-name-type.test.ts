@@ -20,6 +20,10 @@ describe('proper name types', () => {
     expect(properNameType('Union Square Park', 'PLACE', '', '', none)).toBe('PLACE')
     expect(properNameType('Hudson River', 'CONCEPT', '', '', none)).toBe('PLACE')
     expect(properNameType('2002 Winter Olympics', 'CONCEPT', 'at the ', '', none)).toBe('CONCEPT')
+    // What a company does to a work, before the name: "published by", "produced by".
+    for (const before of ['It was published by ', 'The album was produced by '])
+      expect(properNameType('Avex Trax', 'CONCEPT', before, '.', none), before).toBe('ORGANIZATION')
+    expect(properNameType('Avex Trax', 'CONCEPT', 'It was sung by ', '.', none)).toBe('CONCEPT')
     // A state named by its kind, which the tagger calls an organisation.
     for (const name of ['Roman Empire', 'Dutch Republic', 'Umayyad Caliphate'])
       expect(properNameType(name, 'ORGANIZATION', '', '', none), name).toBe('PLACE')

@@ -296,11 +296,12 @@ const FIELD_CONTEXT =
   /\b(?:prize|prizes|degree|degrees|doctorate|phd|ph\.d\.|diploma|master's|masters|bachelor's|bachelors|bsc|msc)\s+in\s+$/i
 
 /**
- * Verbs and prepositions an organisation follows: "published by", "signed to", "played for", "by the".
+ * Verbs and prepositions an organisation follows: "published by", "produced by", "signed to", "played for",
+ * "by the" (a person the cues of `personByCue` found is typed before this is read).
  * Chosen on Re-DocRED dev (gold mentions' preceding words; docs/local-extractor.md).
  */
 const ORGANIZATION_CONTEXT =
-  /(?:\b(?:published|released|developed|distributed|owned|operated|acquired|manufactured|marketed|broadcast|signed|played|playing|plays|joined|joining|founded|co-founded|formed|sponsored|employed|hired)\s+(?:by|to|with|for|on|from)?\s*(?:the\s+)?|\b(?:by|from|member of|members of)\s+the\s+|\bsigned\s+)$/i
+  /(?:\b(?:published|released|developed|produced|distributed|owned|operated|acquired|manufactured|marketed|broadcast|signed|played|playing|plays|joined|joining|founded|co-founded|formed|sponsored|employed|hired)\s+(?:by|to|with|for|on|from)?\s*(?:the\s+)?|\b(?:by|from|member of|members of)\s+the\s+|\bsigned\s+)$/i
 
 /**
  * The label a mention should carry: `label` as tagged, unless the head of a proper noun phrase or the
