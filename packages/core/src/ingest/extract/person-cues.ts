@@ -2,11 +2,12 @@
  * Person names the tagger's lexicon does not know ("Abbas Kiarostami", "Zhou Enlai"), from the evidence
  * around a capitalised phrase: a person title before it ("General Pervez Musharraf"), a birth parenthesis
  * after it ("Randy Bachman (born 1943)"), a role noun before it ("guitarist Tim Commerford"), a maker's
- * verb or a kin noun before it ("directed by Abbas Kiarostami", "the son of Raja Ram"), or its last word standing alone elsewhere in the same text, the
- * way a person is named in full once and by surname after ("... Kiarostami directed"). These are the
- * context cues and the document-centred "one name, one type" reuse of Mikheev, Moens & Grover, "Named
- * entity recognition without gazetteers" (EACL 1999, sections 3-4), restricted to two- and three-word
- * phrases with no word naming a kind of thing ("Records", "River", "Cup").
+ * verb or a kin noun before it ("directed by Abbas Kiarostami", "the son of Raja Ram"), or its last word
+ * standing alone elsewhere in the same text, the way a person is named in full once and by surname after
+ * ("... Kiarostami directed"). These are the context cues and the document-centred "one name, one type"
+ * reuse of Mikheev, Moens & Grover, "Named entity recognition without gazetteers" (EACL 1999, sections
+ * 3-4), restricted to two- and three-word phrases with no word naming a kind of thing ("Records",
+ * "River", "Cup").
  */
 import { stripTitles } from './coreference.js'
 import { hasKindWord, isGivenName, isProperPhrase } from './proper-name-type.js'

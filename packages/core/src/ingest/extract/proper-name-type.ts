@@ -66,7 +66,10 @@ export function isGivenName(word: string): boolean {
   return tags.includes('MaleName') || tags.includes('FemaleName')
 }
 
-/** Whether the lexicon knows `word` alone as a first name: a given name, or one it tags only `FirstName` ("Mel", "Grace"). */
+/**
+ * Whether the lexicon knows `word` alone as a first name: a given name, or one it tags only `FirstName`
+ * ("Mel", "Grace").
+ */
 export const isFirstName = (word: string): boolean =>
   isGivenName(word) || lexiconTags(word).includes('FirstName')
 
