@@ -334,6 +334,26 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.some((n) => /['’]s?$/.test(n))).toBe(false)
   })
 
+  it("splits a place's possessive from the name after it, and keeps a saint's whole", async () => {
+    const found = await names(
+      "He worked on Tehran's Central Railway Station. Italy's Franca Raimondi sang first. " +
+        "She studied at London's St. Martin's College and sailed to Martha's Vineyard.",
+    )
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'PLACE:Tehran',
+        'PLACE:Central Railway Station',
+        'PLACE:Italy',
+        'PLACE:London',
+        "ORGANIZATION:St. Martin's College",
+        "CONCEPT:Martha's Vineyard",
+      ]),
+    )
+    // The name after the possessive is a mention of its own (typed by its own cues, none here).
+    expect(found.some((n) => n.endsWith(':Franca Raimondi'))).toBe(true)
+    expect(found.filter((n) => /Tehran's|Italy's|London's/.test(n))).toEqual([])
+  })
+
   it("takes an organisation's kind word alone for the organisation named before with it", async () => {
     const found = await names(
       'Calgary City Council approved the plan. Later the Council voted against the Board.',

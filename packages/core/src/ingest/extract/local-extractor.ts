@@ -245,6 +245,7 @@ const BREAKS_AFTER = /[,.;:!?()"“”]/
  */
 const endsPhrase = (t: Term, next: Term | undefined) =>
   possessor(t, next) ||
+  possessorBeforeName(t, next) ||
   opensBracket(next) ||
   BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
 /**
@@ -278,14 +279,30 @@ const onlyTitles = (terms: Term[], first: number, last: number) =>
  * Whether `t` is a named possessor: a capitalised possessive before no capitalised word. A phrase ends
  * there and the name is the possessor without its ending ("Boris Yeltsin's administration" names "Boris
  * Yeltsin", then "administration"; "J.R.R. Tolkien's fictional universe"); before a capital the possessive
- * is part of a name ("King's College London", "Martha's Vineyard"), and a common noun's stays in its
- * phrase ("dog's toys").
+ * is part of a name ("King's College London", "Martha's Vineyard"; but see `possessorBeforeName`), and a
+ * common noun's stays in its phrase ("dog's toys").
  */
 const possessor = (t: Term, next: Term | undefined) =>
   has(t, 'Possessive') &&
   /^\p{Lu}/u.test(t.text) &&
   POSSESSIVE_ENDING.test(t.text) &&
   (next === undefined || !/^\p{Lu}/u.test(next.text) || BREAKS_AFTER.test(t.post))
+
+/**
+ * Whether `t` is a place's possessive before another name ("Tehran's Central Railway Station", "Italy's
+ * Franca Raimondi"): the tagger knows the possessor as a place, so "St. Martin's College", "Martha's
+ * Vineyard" and "King's College London" stay whole. Both are names: the place without its ending, and
+ * what follows it. A surname's possessive ("James Joyce's Ulysses") is left inside its name: split too,
+ * it gained Re-DocRED dev 0.0006 of typed-F1 and cost MuSiQue-100's graph-only search one passage at
+ * R@2 (benchmarks/LOG.md, 2026-12-04).
+ */
+const possessorBeforeName = (t: Term, next: Term | undefined) =>
+  next !== undefined &&
+  has(t, 'Possessive') &&
+  /^\p{Lu}/u.test(t.text) &&
+  POSSESSIVE_ENDING.test(t.text) &&
+  /^\p{Lu}/u.test(next.text) &&
+  has(t, 'Place')
 
 /** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
 function mention(
@@ -300,7 +317,7 @@ function mention(
   const to =
     terms[last]!.offset.start +
     terms[last]!.offset.length -
-    (possessor(terms[last]!, terms[last + 1])
+    (possessor(terms[last]!, terms[last + 1]) || possessorBeforeName(terms[last]!, terms[last + 1])
       ? (POSSESSIVE_ENDING.exec(terms[last]!.text)?.[0].length ?? 0)
       : 0)
   const written = text.slice(from, to)
@@ -340,6 +357,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
         j + 1 < terms.length &&
         tagged(terms[j + 1]!, tag) &&
         !possessor(terms[j]!, terms[j + 1]) &&
+        !possessorBeforeName(terms[j]!, terms[j + 1]) &&
         !opensBracket(terms[j + 1]) &&
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
