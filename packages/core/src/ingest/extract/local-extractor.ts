@@ -283,9 +283,7 @@ const onlyTitles = (terms: Term[], first: number, last: number) =>
  * common noun's stays in its phrase ("dog's toys").
  */
 const possessor = (t: Term, next: Term | undefined) =>
-  has(t, 'Possessive') &&
-  /^\p{Lu}/u.test(t.text) &&
-  POSSESSIVE_ENDING.test(t.text) &&
+  namedPossessive(t) &&
   (next === undefined || !/^\p{Lu}/u.test(next.text) || BREAKS_AFTER.test(t.post))
 
 /**
@@ -297,12 +295,11 @@ const possessor = (t: Term, next: Term | undefined) =>
  * R@2 (benchmarks/LOG.md, 2026-12-04).
  */
 const possessorBeforeName = (t: Term, next: Term | undefined) =>
-  next !== undefined &&
-  has(t, 'Possessive') &&
-  /^\p{Lu}/u.test(t.text) &&
-  POSSESSIVE_ENDING.test(t.text) &&
-  /^\p{Lu}/u.test(next.text) &&
-  has(t, 'Place')
+  next !== undefined && namedPossessive(t) && /^\p{Lu}/u.test(next.text) && has(t, 'Place')
+
+/** A capitalised word with a possessive ending: "Yeltsin's", "Tehran's", "Mercedes'". */
+const namedPossessive = (t: Term) =>
+  has(t, 'Possessive') && /^\p{Lu}/u.test(t.text) && POSSESSIVE_ENDING.test(t.text)
 
 /** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
 function mention(
