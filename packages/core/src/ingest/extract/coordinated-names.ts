@@ -28,15 +28,20 @@ const LIST_SEPARATOR = /^(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)$/
  *
  * On Re-DocRED dev this moved typed F1 from 0.7483 to 0.7567 (recall 0.6944 -> 0.7134, precision 0.8113
  * -> 0.8055); requiring two typed items in the run instead of one gained less (benchmarks/LOG.md,
- * 2026-12-04). `mentions` are sorted by `start`; labels change in place.
+ * 2026-12-04). `mentions` are sorted by `start`; labels change in place, and the mentions retyped are
+ * returned.
  */
-export function typeCoordinatedNames(sentence: string, mentions: CoordinatedMention[]): void {
-  let run: CoordinatedMention[] = []
+export function typeCoordinatedNames<M extends CoordinatedMention>(
+  sentence: string,
+  mentions: M[],
+): M[] {
+  const retyped: M[] = []
+  let run: M[] = []
   let conjoined = false
   const close = () => {
     // Two names and a bare comma are no list: an apposition ("Mediaș, Transylvania") or a name and
     // the one it addresses ("Gotcha, Jon!").
-    if (run.length > 2 || (run.length === 2 && conjoined)) typeRun(run)
+    if (run.length > 2 || (run.length === 2 && conjoined)) retyped.push(...typeRun(run))
     run = []
     conjoined = false
   }
@@ -49,12 +54,17 @@ export function typeCoordinatedNames(sentence: string, mentions: CoordinatedMent
     run.push(m)
   }
   close()
+  return retyped
 }
 
-function typeRun(run: readonly CoordinatedMention[]): void {
+/** Gives a run's proper-name concepts the type its typed items share; returns those it retyped. */
+function typeRun<M extends CoordinatedMention>(run: readonly M[]): M[] {
   const typed = run.filter((m) => NAME_TYPES.has(m.label))
   const type = typed[0]?.label
-  if (type === undefined || typed.some((m) => m.label !== type)) return
-  for (const m of run)
-    if (m.label === 'CONCEPT' && isProperPhrase(m.name) && !/[\d'’]/.test(m.name)) m.label = type
+  if (type === undefined || typed.some((m) => m.label !== type)) return []
+  const retyped = run.filter(
+    (m) => m.label === 'CONCEPT' && isProperPhrase(m.name) && !/[\d'’]/.test(m.name),
+  )
+  for (const m of retyped) m.label = type
+  return retyped
 }

@@ -244,8 +244,7 @@ const BREAKS_AFTER = /[,.;:!?()"“”]/
  * "Dr" and a concept "Smith" beside the person.
  */
 const endsPhrase = (t: Term, next: Term | undefined) =>
-  possessor(t, next) ||
-  possessorBeforeName(t, next) ||
+  endsAtPossessive(t, next) ||
   opensBracket(next) ||
   BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
 /**
@@ -297,6 +296,10 @@ const possessor = (t: Term, next: Term | undefined) =>
 const possessorBeforeName = (t: Term, next: Term | undefined) =>
   next !== undefined && namedPossessive(t) && /^\p{Lu}/u.test(next.text) && has(t, 'Place')
 
+/** Whether a name ends at `t`'s possessive ending (`possessor` or `possessorBeforeName`). */
+const endsAtPossessive = (t: Term, next: Term | undefined) =>
+  possessor(t, next) || possessorBeforeName(t, next)
+
 /** A capitalised word with a possessive ending: "Yeltsin's", "Tehran's", "Mercedes'". */
 const namedPossessive = (t: Term) =>
   has(t, 'Possessive') && /^\p{Lu}/u.test(t.text) && POSSESSIVE_ENDING.test(t.text)
@@ -314,7 +317,7 @@ function mention(
   const to =
     terms[last]!.offset.start +
     terms[last]!.offset.length -
-    (possessor(terms[last]!, terms[last + 1]) || possessorBeforeName(terms[last]!, terms[last + 1])
+    (endsAtPossessive(terms[last]!, terms[last + 1])
       ? (POSSESSIVE_ENDING.exec(terms[last]!.text)?.[0].length ?? 0)
       : 0)
   const written = text.slice(from, to)
@@ -353,8 +356,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
       while (
         j + 1 < terms.length &&
         tagged(terms[j + 1]!, tag) &&
-        !possessor(terms[j]!, terms[j + 1]) &&
-        !possessorBeforeName(terms[j]!, terms[j + 1]) &&
+        !endsAtPossessive(terms[j]!, terms[j + 1]) &&
         !opensBracket(terms[j + 1]) &&
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
@@ -1578,11 +1580,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (m.label === 'ORGANIZATION') m.name = organizations.fullNameOf(m.name)
         }
         // "Tarragona, Alt Penedès and Garraf": a list's untyped names take the type its typed ones share.
-        typeCoordinatedNames(
+        for (const m of typeCoordinatedNames(
           sentence,
           [...mentions].sort((a, b) => a.start - b.start),
-        )
-        for (const m of mentions) if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+        ))
+          if (m.label === 'PLACE') places.add(m.name.toLowerCase())
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
           const spoken = mentions.findIndex((m) => m.speaker === true && m.label === 'PERSON')
