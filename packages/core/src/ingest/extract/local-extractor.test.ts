@@ -1090,3 +1090,14 @@ describe('local extractor, a passage cut inside a code block', () => {
     expect(await names({})).not.toContain('Ada Lovelace')
   })
 })
+
+describe('local extractor, what it read before', () => {
+  it('extracts a text the same after a text that splits one of its numbers from a word', async () => {
+    const text = 'Prévost was commander of St. Vincent from 1731 to 1733.'
+    const dates = async () =>
+      (await run(text)).entities.filter((e) => e.labels.includes('DATE')).map((e) => e.name)
+    // wink-nlp cached "1733" as a word when "c.1733" came first (wink-entities.ts).
+    await run('Thomas Bevan (c.1733 – 31 January 1819) was a Welsh missionary.')
+    expect(await dates()).toEqual(['from 1731 to 1733'])
+  })
+})

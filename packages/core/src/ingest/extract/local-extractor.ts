@@ -1,7 +1,5 @@
 import nlp from 'compromise'
 import * as chrono from 'chrono-node'
-import winkNLP from 'wink-nlp'
-import model from 'wink-eng-lite-web-model'
 import type { Extractor } from '../../contracts/extractor.js'
 import type { ExtractedGraph } from '../../contracts/extractor.js'
 import { predicateName } from '../../model/relationship.js'
@@ -35,6 +33,7 @@ import { maskedPassageTexts } from './markdown-mask.js'
 import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
+import { winkEntities } from './wink-entities.js'
 
 interface Mention {
   name: string
@@ -49,12 +48,8 @@ interface Mention {
 
 type Entity = ExtractedGraph['entities'][number]
 
-// Only the entity recogniser: wink's other annotations (sentence boundaries, negation, sentiment,
-// part of speech) are not read here, and NER does not depend on them (wink-nlp src/wink-nlp.js).
-const wink = winkNLP(model, ['ner'])
 // compromise's rule sweep with its candidate rules gathered more cheaply (same tags: compromise-sweep.ts).
 installBulkMatch(nlp.world() as unknown as Parameters<typeof installBulkMatch>[0], nlp.version)
-const its = wink.its
 const WINK_LABELS: Record<string, string> = {
   MONEY: 'MONEY',
   EMAIL: 'EMAIL',
@@ -1600,10 +1595,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             )
             genders.note(keys[i]!, mentionGender(inName, sentence.slice(0, m.start)))
           })
-          for (const e of wink.readDoc(sentence).entities().out(its.detail) as unknown as {
-            value: string
-            type: string
-          }[]) {
+          for (const e of winkEntities(sentence)) {
             let label = WINK_LABELS[e.type]
             if (label === undefined) continue
             // A span chrono reads as a date ("from 1992 to 2002") is a date; a bare count ("four", "8") is
