@@ -47,6 +47,23 @@ describe('local extractor on worker threads', () => {
     }
   }, 30_000)
 
+  it('extracts a text of several passages whole, as the in-thread extractor does', async () => {
+    // 11 KB: cut into parts of 8,000 characters (the default until 2026-12-04), the second part's "she"
+    // went to Mary Somerville and its "Lovelace" stayed apart from Ada Lovelace.
+    const filler = 'The committee met in the hall and discussed the budget for the year in detail. '
+    const passages = Array.from({ length: 12 }, (_, i) => ({
+      id: `p${i}`,
+      text:
+        i === 0
+          ? 'Ada Lovelace was an English mathematician who worked with Charles Babbage in London.'
+          : `${filler.repeat(10)}In ${1830 + i}, she wrote letter ${i} to Mary Somerville. Lovelace kept a copy.`,
+    }))
+    const whole = { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] }
+    const fromPool = await pool.extract(whole, { signal: signal() })
+    expect(fromPool).toEqual(await localExtractor().extract(whole, { signal: signal() }))
+    expect(fromPool.entities.map((e) => e.name)).not.toContain('Lovelace')
+  }, 30_000)
+
   it('reads a passage cut inside a code block as the in-thread extractor does with the whole text', async () => {
     const text =
       'Start it.\n\n```sh\nexport TOKEN=secret\n\nROLE=api PORT=8000 npm start\n```\n\nAda Lovelace met Charles Babbage.\n'

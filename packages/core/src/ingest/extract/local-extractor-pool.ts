@@ -25,6 +25,8 @@ interface Slot {
   worker: Worker
   /** Requests sent whose reply has not come back (an aborted one still holds the worker). */
   busy: number
+  /** Of those, the ids of long ones (`LONG_REQUEST`): nothing is queued behind one. */
+  long: Set<number>
   pending: Map<number, Pending>
 }
 
@@ -39,11 +41,19 @@ interface Waiting {
 export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
   /** Worker threads (default 2). */
   workers?: number
-  /** Passages per worker request: a large input is split so every worker takes part (default 16). */
+  /**
+   * Passages per worker request (default 256): an input with more is cut into parts, each extracted
+   * alone (see `charsPerRequest`).
+   */
   passagesPerRequest?: number
   /**
-   * Characters per worker request (default 8,000; a longer passage goes alone). A worker serves one
-   * request at a time, so this bounds how long another brain's request waits for it.
+   * Characters per worker request (default 65,536; a longer passage goes alone). An input up to this
+   * size is extracted whole by one worker, as `localExtractor()` extracts it; a longer one is cut into
+   * parts that the workers extract at once, and a part reads nothing of the others: a surname is not
+   * joined to the full name another part gives, and "she" goes to a person of its own part. So this
+   * bounds how much of a text is read together. Another brain's request never waits behind more
+   * than the one long request (over 8,000 characters) a busy worker is extracting: about 0.5 s at the
+   * default on one core (7.6 ms per KB of SciFact abstracts, benchmarks/LOG.md 2026-12-04).
    */
   charsPerRequest?: number
   /**
@@ -67,6 +77,8 @@ export interface ExtractionWorkerData {
  * so it does not idle while the main thread is busy, and another brain's slice waits behind one more.
  */
 const IN_FLIGHT = 2
+/** A request of more characters than this is long: a worker extracting one is sent nothing more. */
+const LONG_REQUEST = 8000
 
 /** Consecutive slices of `input`'s passages within `maxPassages` and `maxChars`. */
 function slicesOf(
@@ -145,11 +157,16 @@ export function mergeExtractedGraphs(graphs: ExtractedGraph[]): ExtractedGraph {
 /**
  * The local extractor on worker threads: compromise's tagging is synchronous and costs about 1 ms per
  * short passage, so on the main thread it would compete with request handling and use one core only.
- * A call is cut into slices of a few passages; each worker takes one slice at a time from a queue that
- * serves brains in turn (`FairQueue`, `ExtractionContext.brainId`), so one brain's megabyte of text
- * delays another brain's next slice by one slice, not by the whole text. Results are identical to
- * `localExtractor()` (the same code runs in the worker). A worker that dies fails its requests (the
- * task is retried by the queue) and is replaced on the next request.
+ * A call of up to `charsPerRequest` characters goes to one worker whole, so its results are those of
+ * `localExtractor()` (the same code runs in the worker: a text's later surname joins its full name, "she"
+ * goes to its main person); a longer call is cut into parts of that size, which the workers extract at
+ * once. Each worker takes requests from a queue that serves brains in turn (`FairQueue`,
+ * `ExtractionContext.brainId`), so one brain's megabyte of text delays another brain's next request by
+ * one part, not by the whole text. (Parts were 8,000 characters until 2026-12-04: a README of 45 KB was
+ * then read in six parts, and 5% of the relationships of this project's docs differed from the in-thread
+ * extractor's: "Smith" and "Tim" were nodes of their own beside "John Smith" and "Tim Commerford".) A
+ * worker that dies fails its requests (the task is retried by the queue) and is replaced on the next
+ * request.
  */
 export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Extractor & {
   /**
@@ -161,8 +178,8 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
   close(): Promise<void>
 } {
   const size = Math.max(1, options.workers ?? 2)
-  const perRequest = Math.max(1, options.passagesPerRequest ?? 16)
-  const charsPerRequest = Math.max(1, options.charsPerRequest ?? 8000)
+  const perRequest = Math.max(1, options.passagesPerRequest ?? 256)
+  const charsPerRequest = Math.max(1, options.charsPerRequest ?? 65_536)
   const {
     workers: _workers,
     passagesPerRequest: _perRequest,
@@ -179,7 +196,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     const worker = spawnModuleWorker(new URL('./local-extractor-worker.js', import.meta.url), {
       workerData: { options: extractorOptions, niceness } satisfies ExtractionWorkerData,
     })
-    const slot: Slot = { worker, busy: 0, pending: new Map() }
+    const slot: Slot = { worker, busy: 0, long: new Set(), pending: new Map() }
     const failAll = (error: unknown) => {
       for (const p of slot.pending.values()) p.reject(error)
       slot.pending.clear()
@@ -188,6 +205,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     }
     worker.on('message', (reply: ExtractionReply) => {
       slot.busy--
+      slot.long.delete(reply.id)
       const pending = slot.pending.get(reply.id)
       slot.pending.delete(reply.id)
       // The reply of an aborted request has no one waiting, but may still be the worker's last.
@@ -211,6 +229,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     const id = nextId++
     slot.pending.set(id, pending)
     slot.busy++
+    if (input.passages.reduce((n, p) => n + p.text.length, 0) > LONG_REQUEST) slot.long.add(id)
     slot.worker.ref()
     slot.worker.postMessage({ id, input } satisfies ExtractionRequest)
     return id
@@ -220,12 +239,14 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
    * Keeps every worker fed with up to IN_FLIGHT waiting slices, brains in turn, least loaded first: a
    * slice queues behind another in a busy worker only when no worker is idle. (Filling worker 0 to
    * IN_FLIGHT first left worker 1 idle whenever two slices waited, e.g. a few short tasks at once.)
+   * A worker extracting a long request is sent nothing more until it ends.
    */
   function dispatch(): void {
     if (closed) return
     for (let load = 0; load < IN_FLIGHT && waiting.size > 0; load++) {
       for (let index = 0; index < size && waiting.size > 0; index++) {
-        if ((slots[index]?.busy ?? 0) > load) continue
+        const held = slots[index]
+        if ((held?.busy ?? 0) > load || (held?.long.size ?? 0) > 0) continue
         const next = waiting.shift()!
         const slot = (slots[index] ??= start(index))
         next.sent(slot, send(slot, next.input, next.pending))
