@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
+import { isOrganizationHead } from './proper-name-type.js'
 
 describe('person-name coreference', () => {
   it('maps a surname, a first name and a nickname to the full name', () => {
@@ -29,7 +30,7 @@ describe('person-name coreference', () => {
 
 describe('organisation-name coreference', () => {
   it('maps a kind word alone to the last organisation named with it', () => {
-    const names = new OrganizationNames()
+    const names = new OrganizationNames(isOrganizationHead)
     expect(names.fullNameOf('Council')).toBe('Council')
     expect(names.fullNameOf('Calgary City Council')).toBe('Calgary City Council')
     expect(names.fullNameOf('Council')).toBe('Calgary City Council')

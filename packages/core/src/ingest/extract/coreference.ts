@@ -1,5 +1,3 @@
-import { isOrganizationHead } from './proper-name-type.js'
-
 /**
  * In-document coreference of person names: a later surname, first name or nickname stands for the
  * full name it is part of ("Schneider", "Willi" -> "Wilfried Schneider"), when exactly one full
@@ -69,6 +67,13 @@ export class PersonNames {
 export class OrganizationNames {
   readonly #byHead = new Map<string, string>()
 
+  /**
+   * `isHead`: whether a word is an organisation's kind word (`isOrganizationHead`; given, not imported,
+   * so that this module loads no tagger: the extraction pool's merge reads `PersonNames` on the main
+   * thread).
+   */
+  constructor(private readonly isHead: (word: string) => boolean) {}
+
   /** The full name `name` refers to; records `name` when it is a full name itself. */
   fullNameOf(name: string): string {
     const parts = words(name)
@@ -77,6 +82,6 @@ export class OrganizationNames {
       this.#byHead.set(head, name)
       return name
     }
-    return isOrganizationHead(head) ? (this.#byHead.get(head) ?? name) : name
+    return this.isHead(head) ? (this.#byHead.get(head) ?? name) : name
   }
 }

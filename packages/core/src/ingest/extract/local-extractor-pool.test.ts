@@ -64,6 +64,32 @@ describe('local extractor on worker threads', () => {
     expect(fromPool.entities.map((e) => e.name)).not.toContain('Lovelace')
   }, 30_000)
 
+  it('joins a surname one part names alone to the full name another part gives', async () => {
+    const passages = [
+      'John Smith founded Acme Corp in Boston in 1990.',
+      `${'The committee met in the hall and discussed the budget in detail. '.repeat(4)}`,
+      'Smith moved to Paris in 1995. Later, Smith sold the company.',
+    ].map((text, i) => ({ id: `p${i}`, text }))
+    const whole = { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] }
+    const inThread = await localExtractor().extract(whole, { signal: signal() })
+    const split = localExtractorPool({ workers: 2, charsPerRequest: 100 })
+    try {
+      const fromParts = await split.extract(whole, { signal: signal() })
+      const people = (g: typeof inThread) =>
+        g.entities.filter((e) => e.labels.includes('PERSON')).map((e) => [e.name, e.passageIds])
+      expect(people(fromParts)).toEqual(people(inThread))
+      expect(people(fromParts)).toEqual([['John Smith', ['p0', 'p2']]])
+      const keys = new Set(fromParts.entities.map((e) => e.key))
+      for (const r of fromParts.relationships) {
+        expect(keys.has(r.subjectKey)).toBe(true)
+        expect(keys.has(r.objectKey)).toBe(true)
+      }
+      for (const o of fromParts.observations) expect(keys.has(o.aboutKey)).toBe(true)
+    } finally {
+      await split.close()
+    }
+  }, 30_000)
+
   it('reads a passage cut inside a code block as the in-thread extractor does with the whole text', async () => {
     const text =
       'Start it.\n\n```sh\nexport TOKEN=secret\n\nROLE=api PORT=8000 npm start\n```\n\nAda Lovelace met Charles Babbage.\n'

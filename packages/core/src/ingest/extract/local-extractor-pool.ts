@@ -6,6 +6,7 @@ import { FairQueue } from '../../fair-queue.js'
 import { EngramError } from '../../errors.js'
 import type { ExtractedGraph } from '../../contracts/extractor.js'
 import type { LocalExtractorOptions } from './local-extractor.js'
+import { PersonNames, stripTitles } from './coreference.js'
 import { withoutWholeText } from './markdown-mask.js'
 
 export interface ExtractionRequest {
@@ -49,9 +50,9 @@ export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
   /**
    * Characters per worker request (default 65,536; a longer passage goes alone). An input up to this
    * size is extracted whole by one worker, as `localExtractor()` extracts it; a longer one is cut into
-   * parts that the workers extract at once, and a part reads nothing of the others: a surname is not
-   * joined to the full name another part gives, and "she" goes to a person of its own part. So this
-   * bounds how much of a text is read together. Another brain's request never waits behind more
+   * parts that the workers extract at once, and a part reads nothing of the others: "she" goes to a
+   * person of its own part (a short name alone is joined to another part's full name at the merge,
+   * `joinPeopleAcrossParts`). So this bounds how much of a text is read together. Another brain's request never waits behind more
    * than the one long request (over 8,000 characters) a busy worker is extracting: about 0.5 s at the
    * default on one core (7.6 ms per KB of SciFact abstracts, benchmarks/LOG.md 2026-12-04).
    */
@@ -139,14 +140,57 @@ function sliceMerger(count: number) {
     },
     result(): ExtractedGraph {
       if (next < count) throw new Error(`merged ${next} of ${count} slices`)
-      return only ?? { entities: [...entities.values()], relationships, observations }
+      return only ?? joinPeopleAcrossParts([...entities.values()], relationships, observations)
     },
   }
 }
 
 /**
+ * The people of a text read in parts, joined as the extractor joins them within a part (`PersonNames`,
+ * coreference.ts): a person named by a surname, first name or nickname alone ("Smith") is the full name
+ * of the text that contains it ("John Smith", the first named when several do), wherever in the text
+ * each stands. Within a part the extractor did this already; a part that named only "Smith" made a
+ * person of its own, whose records now go to the full name's. What the extractor derived from the
+ * short name inside its part (an event's name, "she" resolved in that part) stays as it was.
+ */
+function joinPeopleAcrossParts(
+  entities: ExtractedGraph['entities'],
+  relationships: ExtractedGraph['relationships'],
+  observations: ExtractedGraph['observations'],
+): ExtractedGraph {
+  const isPerson = (e: ExtractedGraph['entities'][number]) => e.labels.includes('PERSON')
+  const people = new PersonNames()
+  /** A full name (titles stripped) -> the first person entity of that name. */
+  const byFullName = new Map<string, ExtractedGraph['entities'][number]>()
+  for (const e of entities.filter(isPerson)) {
+    people.addFullName(e.name)
+    const clean = stripTitles(e.name)
+    if (!byFullName.has(clean)) byFullName.set(clean, e)
+  }
+  const joined = new Map<string, string>()
+  for (const e of entities.filter(isPerson)) {
+    const full = people.fullNameOf(e.name)
+    const target = full === null ? undefined : byFullName.get(full)
+    if (target === undefined || target.key === e.key) continue
+    joined.set(e.key, target.key)
+    for (const id of e.passageIds) if (!target.passageIds.includes(id)) target.passageIds.push(id)
+  }
+  if (joined.size === 0) return { entities, relationships, observations }
+  const to = (key: string) => joined.get(key) ?? key
+  return {
+    entities: entities.filter((e) => !joined.has(e.key)),
+    relationships: relationships
+      .map((r) => ({ ...r, subjectKey: to(r.subjectKey), objectKey: to(r.objectKey) }))
+      .filter((r) => r.subjectKey !== r.objectKey),
+    observations: observations.map((o) => ({ ...o, aboutKey: to(o.aboutKey) })),
+  }
+}
+
+/**
  * Joins the graphs of consecutive slices of one input, in slice order: entity keys are stable across
- * slices (`LABEL:normalised name`), so an entity seen in several slices becomes one, citing every passage.
+ * slices (`LABEL:normalised name`), so an entity seen in several slices becomes one, citing every passage,
+ * and a person one slice names by a short name alone joins the full name of another
+ * (`joinPeopleAcrossParts`).
  */
 export function mergeExtractedGraphs(graphs: ExtractedGraph[]): ExtractedGraph {
   const merger = sliceMerger(graphs.length)

@@ -1527,7 +1527,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (key !== null && genders.agrees(key, gender)) return key
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
-      const organizations = new OrganizationNames()
+      const organizations = new OrganizationNames(isOrganizationHead)
       /** The second pass over one sentence: its entities, events, edges and observations. */
       const relateSentence = (r: (typeof read)[number]): void => {
         const { passage, base, sentence, terms, dates, mentions, masked } = r
