@@ -28,6 +28,10 @@ interface Slot {
   busy: number
   /** Of those, the ids of long ones (`LONG_REQUEST`): nothing is queued behind one. */
   long: Set<number>
+  /** Characters of text sent to this worker so far. */
+  chars: number
+  /** Past `recycleAfterChars`: sent nothing more, and replaced once its requests are answered. */
+  retiring: boolean
   pending: Map<number, Pending>
 }
 
@@ -65,6 +69,18 @@ export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
    * not applied there.
    */
   niceness?: number
+  /**
+   * Characters of text a worker thread extracts before it is replaced by a fresh one (default 256 Mi;
+   * 0 never). wink-nlp keeps every token it has met for the life of its instance (`wink-entities.ts`),
+   * about 0.6 MB of heap per MB of new text on SciFact abstracts, growing as long as new words come, and
+   * a second instance in one thread is no way out (wink-eng-lite-web-model 1.8.1 serialises its
+   * custom-entity model into itself at every load, so it grows until a load fails). A retiring worker
+   * is sent nothing more and ends once its requests are answered; its replacement loads the libraries
+   * again (about 1 s of CPU).
+   */
+  recycleAfterChars?: number
+  /** Called with the thread id of each worker thread started (for metrics and tests). */
+  onWorkerStart?: (threadId: number) => void
 }
 
 /** What an extraction worker thread is started with. */
@@ -229,6 +245,8 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     passagesPerRequest: _perRequest,
     charsPerRequest: _chars,
     niceness = 10,
+    recycleAfterChars = 256 * 2 ** 20,
+    onWorkerStart,
     ...extractorOptions
   } = options
   const slots: (Slot | null)[] = Array.from({ length: size }, () => null)
@@ -240,7 +258,15 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     const worker = spawnModuleWorker(new URL('./local-extractor-worker.js', import.meta.url), {
       workerData: { options: extractorOptions, niceness } satisfies ExtractionWorkerData,
     })
-    const slot: Slot = { worker, busy: 0, long: new Set(), pending: new Map() }
+    onWorkerStart?.(worker.threadId)
+    const slot: Slot = {
+      worker,
+      busy: 0,
+      long: new Set(),
+      chars: 0,
+      retiring: false,
+      pending: new Map(),
+    }
     const failAll = (error: unknown) => {
       for (const p of slot.pending.values()) p.reject(error)
       slot.pending.clear()
@@ -258,6 +284,11 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
         else pending.reject(new EngramError('INTERNAL_ERROR', `Extraction failed: ${reply.error}`))
       }
       if (slot.busy === 0) worker.unref()
+      if (slot.retiring && slot.busy === 0 && slots[index] === slot) {
+        // Nothing in flight: its exit fails no request, and the next dispatch starts a fresh worker here.
+        slots[index] = null
+        void worker.terminate()
+      }
       dispatch()
     })
     worker.on('error', failAll)
@@ -273,7 +304,10 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     const id = nextId++
     slot.pending.set(id, pending)
     slot.busy++
-    if (input.passages.reduce((n, p) => n + p.text.length, 0) > LONG_REQUEST) slot.long.add(id)
+    const chars = input.passages.reduce((n, p) => n + p.text.length, 0)
+    if (chars > LONG_REQUEST) slot.long.add(id)
+    slot.chars += chars
+    if (recycleAfterChars > 0 && slot.chars >= recycleAfterChars) slot.retiring = true
     slot.worker.ref()
     slot.worker.postMessage({ id, input } satisfies ExtractionRequest)
     return id
@@ -290,7 +324,7 @@ export function localExtractorPool(options: LocalExtractorPoolOptions = {}): Ext
     for (let load = 0; load < IN_FLIGHT && waiting.size > 0; load++) {
       for (let index = 0; index < size && waiting.size > 0; index++) {
         const held = slots[index]
-        if ((held?.busy ?? 0) > load || (held?.long.size ?? 0) > 0) continue
+        if ((held?.busy ?? 0) > load || (held?.long.size ?? 0) > 0 || held?.retiring) continue
         const next = waiting.shift()!
         const slot = (slots[index] ??= start(index))
         next.sent(slot, send(slot, next.input, next.pending))
