@@ -56,9 +56,10 @@ export interface LocalExtractorPoolOptions extends LocalExtractorOptions {
    * size is extracted whole by one worker, as `localExtractor()` extracts it; a longer one is cut into
    * parts that the workers extract at once, and a part reads nothing of the others: "she" goes to a
    * person of its own part (a short name alone is joined to another part's full name at the merge,
-   * `joinPeopleAcrossParts`). So this bounds how much of a text is read together. Another brain's request never waits behind more
-   * than the one long request (over 8,000 characters) a busy worker is extracting: about 0.5 s at the
-   * default on one core (7.6 ms per KB of SciFact abstracts, benchmarks/LOG.md 2026-12-04).
+   * `joinPeopleAcrossParts`). So this bounds how much of a text is read together. Another brain's
+   * request never waits behind more than the one long request (over 8,000 characters) a busy worker is
+   * extracting: about 0.5 s at the default on one core (7.6 ms per KB of SciFact abstracts,
+   * benchmarks/LOG.md 2026-12-04).
    */
   charsPerRequest?: number
   /**
