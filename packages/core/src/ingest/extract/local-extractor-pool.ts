@@ -127,20 +127,23 @@ function sliceMerger(count: number) {
   const relationships: ExtractedGraph['relationships'] = []
   const observations: ExtractedGraph['observations'] = []
 
+  /** Adds `ids` to the passages a merged entity cites, each once. */
+  function cite(entity: ExtractedGraph['entities'][number], ids: readonly string[]) {
+    const known = cited.get(entity.key)!
+    for (const id of ids)
+      if (!known.has(id)) {
+        known.add(id)
+        entity.passageIds.push(id)
+      }
+  }
+
   function fold(graph: ExtractedGraph) {
     for (const entity of graph.entities) {
       const seen = entities.get(entity.key)
       if (seen === undefined) {
         entities.set(entity.key, { ...entity, passageIds: [...entity.passageIds] })
         cited.set(entity.key, new Set(entity.passageIds))
-        continue
-      }
-      const ids = cited.get(entity.key)!
-      for (const id of entity.passageIds)
-        if (!ids.has(id)) {
-          ids.add(id)
-          seen.passageIds.push(id)
-        }
+      } else cite(seen, entity.passageIds)
     }
     for (const r of graph.relationships) relationships.push(r)
     for (const o of graph.observations) observations.push(o)
@@ -157,7 +160,9 @@ function sliceMerger(count: number) {
     },
     result(): ExtractedGraph {
       if (next < count) throw new Error(`merged ${next} of ${count} slices`)
-      return only ?? joinPeopleAcrossParts([...entities.values()], relationships, observations)
+      return (
+        only ?? joinPeopleAcrossParts([...entities.values()], relationships, observations, cite)
+      )
     },
   }
 }
@@ -168,29 +173,31 @@ function sliceMerger(count: number) {
  * of the text that contains it ("John Smith", the first named when several do), wherever in the text
  * each stands. Within a part the extractor did this already; a part that named only "Smith" made a
  * person of its own, whose records now go to the full name's. What the extractor derived from the
- * short name inside its part (an event's name, "she" resolved in that part) stays as it was.
+ * short name inside its part (an event's name, "she" resolved in that part) stays as it was. `cite`
+ * adds passages to a merged entity (`sliceMerger`'s, each once).
  */
 function joinPeopleAcrossParts(
   entities: ExtractedGraph['entities'],
   relationships: ExtractedGraph['relationships'],
   observations: ExtractedGraph['observations'],
+  cite: (entity: ExtractedGraph['entities'][number], ids: readonly string[]) => void,
 ): ExtractedGraph {
-  const isPerson = (e: ExtractedGraph['entities'][number]) => e.labels.includes('PERSON')
+  const persons = entities.filter((e) => e.labels.includes('PERSON'))
   const people = new PersonNames()
   /** A full name (titles stripped) -> the first person entity of that name. */
   const byFullName = new Map<string, ExtractedGraph['entities'][number]>()
-  for (const e of entities.filter(isPerson)) {
+  for (const e of persons) {
     people.addFullName(e.name)
     const clean = stripTitles(e.name)
     if (!byFullName.has(clean)) byFullName.set(clean, e)
   }
   const joined = new Map<string, string>()
-  for (const e of entities.filter(isPerson)) {
+  for (const e of persons) {
     const full = people.fullNameOf(e.name)
     const target = full === null ? undefined : byFullName.get(full)
     if (target === undefined || target.key === e.key) continue
     joined.set(e.key, target.key)
-    for (const id of e.passageIds) if (!target.passageIds.includes(id)) target.passageIds.push(id)
+    cite(target, e.passageIds)
   }
   if (joined.size === 0) return { entities, relationships, observations }
   const to = (key: string) => joined.get(key) ?? key
