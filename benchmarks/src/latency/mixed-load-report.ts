@@ -137,10 +137,10 @@ export function mixedLoadSection(r: MixedLoadResult): string {
       'each, the full pipeline) and 1 model write (`POST /model/entity` of a new entity and `PUT /model/entity` of the one ' +
       'created before, alternately). The load is closed-loop (a connection sends its next request when the previous ' +
       'answer is in) from a node:http client in the benchmark process, which shares the 2 cores with the server; ' +
-      'latencies are per request kind, request written to response read. The ingestions fill the task queue (1,000 ' +
-      'pending tasks; then the designed 503) within seconds, so the task workers extract for the whole phase. ' +
-      'With the queue full, a task is accepted (202) only when one ends, so the tasks finished in the phase are about ' +
-      'its 202s less the 1,000 that filled the queue. ' +
+      'latencies are per request kind, request written to response read. Where a row shows 503s, the ingestions ' +
+      'filled the task queue (1,000 pending tasks; then the designed 503) and a task was accepted (202) only when ' +
+      'one ended, so the tasks finished in the phase are about its 202s less the 1,000 that filled the queue; ' +
+      'without 503s it never filled. ' +
       "`CPU ms/req` is the server process's CPU time (all threads, /proc) over the phase divided by all its responses; " +
       "`loop delay` is the server's event-loop delay over the phase (perf_hooks.monitorEventLoopDelay at 5 ms, from a " +
       'bench-only `--import` preload: nothing in the server changes), p99 / max.' +
