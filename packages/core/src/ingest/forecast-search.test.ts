@@ -114,6 +114,51 @@ describe('forecast and locked build', () => {
     }
   })
 
+  it('embeds a name two overlapping tasks of a brain introduce once', async () => {
+    const ingestion = components(['Alice Smith'])
+    const calls: string[][] = []
+    // Each call waits until both tasks have called: their forecasts overlap, as under a loaded queue.
+    let both = () => {}
+    const overlap = new Promise<void>((resolve) => (both = resolve))
+    ingestion.embed = async (texts) => {
+      calls.push(texts)
+      if (calls.length >= 2) both()
+      await overlap
+      return same(texts)
+    }
+    const engram = createEngine({
+      storage: memoryAdapter(),
+      version: 'test',
+      embedder,
+      ingestion,
+      workers: 2,
+      workersPerBrain: 2,
+    })
+    await engram.start()
+    try {
+      const submit = (text: string) =>
+        engram.tasks.submit({
+          brainId: 'default',
+          kind: INGEST_TEXT,
+          payload: fixtures.textPayload(text),
+        })
+      const tasks = await Promise.all([submit('Alice Smith arrived.'), submit('Alice Smith left.')])
+      await engram.tasks.idle()
+      expect(calls.flat().filter((text) => text === 'Alice Smith')).toHaveLength(1)
+      const counts = await Promise.all(
+        tasks.map(
+          async ({ task }) => (await engram.tasks.get('default', task.id))!.counts.embedded,
+        ),
+      )
+      // Two passages and one name: what the embedder got, counted by the task that sent it.
+      expect(counts[0]! + counts[1]!).toBe(3)
+      const store = await engram.store('default')
+      expect((await store.entities.scan(null, 10)).map((e) => e.name)).toEqual(['Alice Smith'])
+    } finally {
+      await engram.stop({ graceMs: 0 })
+    }
+  })
+
   it('forecast only what embedding reads: relationships are built and merged once, under the lock', async () => {
     const engram = createEngine({
       storage: memoryAdapter(),

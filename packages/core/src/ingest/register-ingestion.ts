@@ -8,6 +8,7 @@ import { EngramError } from '../errors.js'
 import type { JsonObject } from '../model/common.js'
 import { buildTextBatch } from './pipeline/build-text-batch.js'
 import { checkEmbedder } from './pipeline/check-embedder.js'
+import { EmbedFlights } from './pipeline/embed-flights.js'
 import { embedMemo, embedMemoOf, embedMissing, type EmbedMemo } from './pipeline/embed-missing.js'
 import { extractText, type ExtractedText } from './pipeline/extract-text.js'
 import type { IngestionComponents } from './pipeline/ingestion-components.js'
@@ -79,17 +80,16 @@ function embeddingAs(components: IngestionComponents, call: EmbedOptions): Inges
 export function registerIngestion(engram: EngineCore, options: IngestionOptions): void {
   const { components, entityVectors } = options
   const sourceIngestion = createSourceIngestion(engram)
+  const embedFlights = new EmbedFlights()
 
   /**
    * The embedding step of resolution for a task, sharing `memo` with its embedding so that a candidate
-   * embedded to be compared is not embedded again as a new entity. The texts it embeds are counted in
-   * `counter.texts`, so the task's `counts.embedded` is every text the embedder got.
+   * embedded to be compared is not embedded again as a new entity.
    */
   async function similarity(
     ctx: TaskContext,
     memo: EmbedMemo,
     own: IngestionComponents,
-    counter: { texts: number },
   ): Promise<Similarity> {
     const embed = own.embed
     if (embed === null || components.embedderInfo === null || entityVectors === undefined) return {}
@@ -97,11 +97,7 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
     await checkEmbedder(ctx.store, components.embedderInfo)
     const reader = await entityVectors(ctx.task.brainId)
     if (reader === null) return {}
-    const counted = (texts: string[], signal: AbortSignal) => {
-      counter.texts += texts.length
-      return embed(texts, signal)
-    }
-    return similarEntities({ reader, embed: counted, vectors: memo.vectors, signal: ctx.signal })
+    return similarEntities({ reader, embed, vectors: memo.vectors, signal: ctx.signal })
   }
 
   /**
@@ -111,7 +107,8 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
    * core), stays outside: a forecast of the batch, built from the records as they are now, is embedded
    * first; under the lock only texts that changed since are (`embedMissing` with the forecast's memo),
    * usually none. Without an embedder nothing is forecast: resolution runs once, under the lock.
-   * The task's embedding is its brain's bulk work on a shared embedder.
+   * The task's embedding is its brain's bulk work on a shared embedder, and a text another running
+   * task of the brain has sent is taken from that task's call (`EmbedFlights`).
    */
   async function finish(ctx: TaskContext, build: BuildBatch): Promise<LockedOutcome> {
     const complete = (batch: WriteBatch, result: JsonObject): TaskOutcome => ({
@@ -119,45 +116,57 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
       result,
       batch,
     })
-    if (components.embed === null) {
+    const embed = components.embed
+    if (embed === null) {
       return async () => {
         const { batch, result } = await build({})
         return complete(batch, result)
       }
     }
-    const own = embeddingAs(components, { brainId: ctx.task.brainId, priority: 'bulk' })
-    const memo = embedMemo()
-    const compared = { texts: 0 }
-    const similar = await similarity(ctx, memo, own, compared)
-    // The forecast only tells what to embed, so it neither searches the entity index (that search runs
-    // once, under the lock, where its answer counts) nor embeds the candidates on their own: their texts
-    // join the forecast's one embedder call (`embedMissing`'s `also`), so the locked build finds their
-    // vectors in `memo`. A candidate the locked build merges by similarity has its target's text
-    // embedded there if it changed.
-    const candidates: string[] = []
-    const forecast = await build({
-      ...similar,
-      ...(similar.similar === undefined
-        ? {}
-        : {
-            similar: async () => [],
-            prepareSimilar: async (asked) => void candidates.push(...asked.map(candidateText)),
-          }),
-      forecast: true,
-    })
-    await ctx.progress('embedding')
-    let embedded = await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo, candidates)
-    let reported = embedded + compared.texts
-    await ctx.progress('embedding', { embedded: reported })
-    return async () => {
-      const { batch, result } = await build(similar)
-      embedded += await embedMissing(ctx.store, batch, own, ctx.signal, memo)
-      // Candidates resolved under the lock may have been embedded to be compared, too.
-      if (embedded + compared.texts > reported) {
-        reported = embedded + compared.texts
-        await ctx.progress('persisting', { embedded: reported })
+    const { brainId } = ctx.task
+    const flights = embedFlights.task(brainId, (texts, signal) =>
+      embed(texts, signal, { brainId, priority: 'bulk' }),
+    )
+    try {
+      // Every text the task sends to the embedder goes through `flights`, which counts them: the
+      // task's `counts.embedded`.
+      const own: IngestionComponents = { ...components, embed: flights.embed }
+      const memo = embedMemo()
+      const similar = await similarity(ctx, memo, own)
+      // The forecast only tells what to embed, so it neither searches the entity index (that search
+      // runs once, under the lock, where its answer counts) nor embeds the candidates on their own:
+      // their texts join the forecast's one embedder call (`embedMissing`'s `also`), so the locked
+      // build finds their vectors in `memo`. A candidate the locked build merges by similarity has its
+      // target's text embedded there if it changed.
+      const candidates: string[] = []
+      const forecast = await build({
+        ...similar,
+        ...(similar.similar === undefined
+          ? {}
+          : {
+              similar: async () => [],
+              prepareSimilar: async (asked) => void candidates.push(...asked.map(candidateText)),
+            }),
+        forecast: true,
+      })
+      await ctx.progress('embedding')
+      await embedMissing(ctx.store, forecast.batch, own, ctx.signal, memo, candidates)
+      let reported = flights.sent()
+      await ctx.progress('embedding', { embedded: reported })
+      const locked = async () => {
+        const { batch, result } = await build(similar)
+        await embedMissing(ctx.store, batch, own, ctx.signal, memo)
+        // Candidates resolved under the lock may have been embedded to be compared, too.
+        if (flights.sent() > reported) {
+          reported = flights.sent()
+          await ctx.progress('persisting', { embedded: reported })
+        }
+        return complete(batch, result)
       }
-      return complete(batch, result)
+      return Object.assign(locked, { dispose: flights.release })
+    } catch (error) {
+      flights.release()
+      throw error
     }
   }
 
@@ -196,8 +205,13 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
         const built = await build(similar)
         return session.complete(built.batch, built.result, currentOf(text))
       })
-      // The source is held until the queue is done with the write, committed or not.
-      return Object.assign(() => locked(), { dispose: session.release })
+      // The source (and the task's texts, `EmbedFlights`) are held until the queue is done with the
+      // write, committed or not.
+      const dispose = () => {
+        locked.dispose?.()
+        session.release()
+      }
+      return Object.assign(() => locked(), { dispose })
     } catch (error) {
       session.release()
       throw error
