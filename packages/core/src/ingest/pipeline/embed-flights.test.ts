@@ -93,7 +93,7 @@ describe('EmbedFlights', () => {
     working.open()
     expect((await fromB)[0]![0]).toBe(8)
     expect(working.calls).toEqual([['Caroline']])
-    // The failed flight is no longer offered: a third task sends the text itself.
+    // The failed flight is no longer offered, and B did not offer its own retry: nothing is held.
     expect(flights.size).toBe(0)
   })
 
