@@ -51,10 +51,10 @@ export class EmbedFlights {
     const send = (texts: string[], signal: AbortSignal, offer: boolean) => {
       sent += texts.length
       const call = embed(texts, signal)
+      const flights = offer && !released ? flightsOf() : null
       return texts.map((text, i) => {
         const vector = call.then((vectors) => vectors[i]!)
-        if (offer && !released) {
-          const flights = flightsOf()
+        if (flights !== null) {
           flights.set(text, vector)
           held.push([text, vector])
           // A failed flight is no one's to share (its waiters embed the text themselves).
