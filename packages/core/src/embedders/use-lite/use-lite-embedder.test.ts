@@ -132,6 +132,47 @@ describe('useLiteEmbedder', () => {
     }
   })
 
+  it('holds a bulk batch while bulk calls keep coming, for at most maxLingerMs', async () => {
+    const own = useLiteEmbedder({ workers: 1, cacheSize: 0, lingerMs: 50, maxLingerMs: 1_000 })
+    await own.warmUp()
+    // The pool's clock and timers, stepped by hand; the worker still answers for real.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    const posted = vi.spyOn(Worker.prototype, 'postMessage')
+    try {
+      const bulk = (text: string) => {
+        const vectors = own.embed([text], never, { priority: 'bulk' })
+        // Should an expectation fail, close() rejects the calls still held: not an unhandled rejection.
+        vectors.catch(() => undefined)
+        return vectors
+      }
+      // A lone call leaves once lingerMs pass without another.
+      const lone = bulk('a lone bulk text')
+      await vi.advanceTimersByTimeAsync(45)
+      expect(posted).toHaveBeenCalledTimes(0)
+      await vi.advanceTimersByTimeAsync(10)
+      expect(posted).toHaveBeenCalledTimes(1)
+      expect(await lone).toHaveLength(1)
+      // Calls 45 ms apart: the batch waits past lingerMs while they come, and leaves at maxLingerMs,
+      // during the 23rd call's 45 ms.
+      const pending: Promise<Float32Array[]>[] = []
+      for (let i = 0; i < 30; i++) {
+        pending.push(bulk(`entity ${i}`))
+        await vi.advanceTimersByTimeAsync(45)
+        expect(posted).toHaveBeenCalledTimes(i < 22 ? 1 : 2)
+      }
+      // The last 7 leave once the calls stop (45 ms after the last, the worker done with the 23).
+      expect((await Promise.all(pending.slice(0, 23))).flat()).toHaveLength(23)
+      expect(posted).toHaveBeenCalledTimes(2)
+      await vi.advanceTimersByTimeAsync(10)
+      expect(posted).toHaveBeenCalledTimes(3)
+      expect((await Promise.all(pending)).flat()).toHaveLength(30)
+    } finally {
+      vi.useRealTimers()
+      posted.mockRestore()
+      await own.close()
+    }
+  })
+
   it('serves repeated texts from the cache, as copies', async () => {
     const texts = Array.from({ length: 64 }, (_, i) => `cached sentence number ${i}`)
     const first = await embedder.embed(texts, never)

@@ -22,12 +22,18 @@ export interface UseLiteEmbedderOptions {
   /** SentencePiece pieces a text is cut to (default 1,024; see `use-lite-tokenizer.ts`). */
   maxTokens?: number
   /**
-   * Longest a batch of a bulk call (`EmbedOptions.priority: 'bulk'`, ingestion) that more texts could
-   * join waits for other calls' texts, in ms (default 4; 0 disables): fewer, fuller model runs when
+   * How long a batch of a bulk call (`EmbedOptions.priority: 'bulk'`, ingestion) that more texts could
+   * join waits for the next bulk call, in ms (default 4; 0 disables): fewer, fuller model runs when
    * many tasks embed a few texts each. Interactive calls and calls without a priority never wait.
    * See `UseLitePool`'s `#holds`.
    */
   lingerMs?: number
+  /**
+   * Longest such a batch waits while bulk calls keep coming, in ms (default 12, chosen on LoCoMo dev
+   * turns: benchmarks/LOG.md 2026-12-04; raised to `lingerMs` when below it). A lone task's calls still
+   * leave after `lingerMs`.
+   */
+  maxLingerMs?: number
   /** Longest one batch may take before its worker is replaced and the batch fails (default 60 s). */
   jobTimeoutMs?: number
   /**
@@ -82,6 +88,7 @@ export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEm
       `The use-lite embedder's tfjs runtime runs the float model only: precision ${precision} ` +
         'needs runtime onnx (onnxruntime-node installed).',
     )
+  const lingerMs = Math.max(0, options.lingerMs ?? 4)
   const pool = new UseLitePool({
     size: Math.max(1, options.workers ?? Math.min(2, availableParallelism())),
     batchSize: Math.max(1, options.batchSize ?? 32),
@@ -90,7 +97,8 @@ export function useLiteEmbedder(options: UseLiteEmbedderOptions = {}): UseLiteEm
     jobTimeoutMs: Math.max(1, options.jobTimeoutMs ?? 60_000),
     runtime,
     precision,
-    lingerMs: Math.max(0, options.lingerMs ?? 4),
+    lingerMs,
+    maxLingerMs: Math.max(lingerMs, options.maxLingerMs ?? 12),
   })
   const cache = new VectorCache(options.cacheSize ?? 10_000)
   return {

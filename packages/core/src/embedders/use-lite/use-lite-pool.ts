@@ -56,10 +56,15 @@ export interface UseLitePoolOptions {
   /** The `onnx` runtime's arithmetic (`UseLitePrecision`). */
   precision: UseLitePrecision
   /**
-   * Longest a bulk batch that more texts could join waits for them (ms; `#holds`). 0: every batch goes
-   * to the first idle worker.
+   * How long a bulk batch that more texts could join waits for the next bulk call (ms; `#holds`): it
+   * leaves once this long has passed without one. 0: every batch goes to the first idle worker.
    */
   lingerMs: number
+  /**
+   * Longest a bulk batch waits in all, however steadily bulk calls keep coming (ms; at least
+   * `lingerMs`).
+   */
+  maxLingerMs: number
 }
 
 /**
@@ -84,6 +89,8 @@ export class UseLitePool {
   /** Pumps the queue when its oldest lingering batch is due (`#holds`). */
   #lingerTimer: NodeJS.Timeout | null = null
   #lingerAt = 0
+  /** When the last bulk call queued its texts (`performance.now()`): bulk work is still arriving. */
+  #lastBulkAt = Number.NEGATIVE_INFINITY
   #readyWaiters: (() => void)[] = []
   /** Workers that left the pool mid-batch and are terminated once they answer (`#retire`). */
   readonly #retiring = new Set<Promise<void>>()
@@ -119,6 +126,7 @@ export class UseLitePool {
     signal.throwIfAborted()
     this.#start()
     if (this.#failure !== null) throw this.#failure
+    if (bulk) this.#lastBulkAt = performance.now()
     const batches = lengthBatches(
       texts.map((text) => text.length),
       this.#options.batchSize,
@@ -374,7 +382,9 @@ export class UseLitePool {
     }
     if (held.length > 0) {
       this.#queue.unshift(...held)
-      this.#armLinger(Math.min(...held.map((job) => job.queuedAt)) + this.#options.lingerMs)
+      const oldest = Math.min(...held.map((job) => job.queuedAt))
+      const { lingerMs, maxLingerMs } = this.#options
+      this.#armLinger(Math.min(oldest + maxLingerMs, this.#lastBulkAt + lingerMs))
     } else this.#clearLinger()
     // Batches still wait and no worker is on its way: one more, while the pool may grow.
     if (
@@ -420,18 +430,22 @@ export class UseLitePool {
 
   /**
    * Whether a merged batch waits rather than go to an idle worker now: a batching window, as model
-   * servers batch requests (TensorFlow Serving's `batch_timeout_micros`). A run of USE-lite costs about
-   * 1 ms whatever its rows (the graph's ~300 kernels and a pass over its ~20 MB of weights), so
-   * ingestion tasks' calls of one to three texts each, sent as they came, spent much of the embedder's
-   * time on that fixed cost (200 LoCoMo turns, one task each: 355 runs for 794 texts; with a 4 ms
-   * window, about 235, and 1 ms less embedder CPU per turn). A bulk batch that more
-   * texts could still join (`joins`) waits at most `lingerMs` after its oldest job was queued; every
-   * call pumps the queue, so it leaves as soon as it is full. Interactive work never waits.
+   * servers batch requests (TensorFlow Serving's `batch_timeout_micros`). A run of USE-lite has a fixed
+   * cost whatever its rows (the graph's ~300 kernels and a pass over its weights: one short text 2.9 ms
+   * a run, eight together 0.82-0.89 ms each, benchmarks/LOG.md 2026-12-04), so ingestion tasks' calls of
+   * one to three texts each, sent as they came, spent much of the embedder's time on that fixed cost.
+   * A bulk batch that more texts could still join (`joins`) waits while bulk calls keep coming: until
+   * `lingerMs` pass without a new one, and at most `maxLingerMs` after its oldest job was queued. A
+   * lone task's calls, one after the other, each leave `lingerMs` after they came (the next one waits
+   * for their vectors); many tasks' calls, arriving closer together than that, fill a batch for up to
+   * `maxLingerMs`. Every call pumps the queue, so a batch leaves as soon as it is full. Interactive
+   * work never waits.
    */
   #holds(jobs: Job[]): boolean {
-    const { lingerMs, batchSize, batchChars } = this.#options
+    const { lingerMs, maxLingerMs, batchSize, batchChars } = this.#options
     if (lingerMs <= 0 || !jobs.every((job) => job.lingers)) return false
-    if (performance.now() - jobs[0]!.queuedAt >= lingerMs) return false
+    const now = performance.now()
+    if (now - jobs[0]!.queuedAt >= maxLingerMs || now - this.#lastBulkAt >= lingerMs) return false
     const texts = jobs.flatMap((job) => job.texts)
     const [shortest, longest] = lengthRange(texts)
     return joins(texts.length + 1, shortest, longest, batchSize, batchChars)
