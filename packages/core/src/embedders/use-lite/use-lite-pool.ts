@@ -382,9 +382,7 @@ export class UseLitePool {
     }
     if (held.length > 0) {
       this.#queue.unshift(...held)
-      const oldest = Math.min(...held.map((job) => job.queuedAt))
-      const { lingerMs, maxLingerMs } = this.#options
-      this.#armLinger(Math.min(oldest + maxLingerMs, this.#lastBulkAt + lingerMs))
+      this.#armLinger(this.#lingerDue(Math.min(...held.map((job) => job.queuedAt))))
     } else this.#clearLinger()
     // Batches still wait and no worker is on its way: one more, while the pool may grow.
     if (
@@ -442,16 +440,24 @@ export class UseLitePool {
    * work never waits.
    */
   #holds(jobs: Job[]): boolean {
-    const { lingerMs, maxLingerMs, batchSize, batchChars } = this.#options
+    const { lingerMs, batchSize, batchChars } = this.#options
     if (lingerMs <= 0 || !jobs.every((job) => job.lingers)) return false
-    const now = performance.now()
-    if (now - jobs[0]!.queuedAt >= maxLingerMs || now - this.#lastBulkAt >= lingerMs) return false
+    if (performance.now() >= this.#lingerDue(jobs[0]!.queuedAt)) return false
     const texts = jobs.flatMap((job) => job.texts)
     const [shortest, longest] = lengthRange(texts)
     return joins(texts.length + 1, shortest, longest, batchSize, batchChars)
   }
 
   /** Pumps the queue at `at` (a `performance.now()` time), when the oldest held batch is due. */
+  /**
+   * When a held batch whose oldest job was queued at `oldestAt` leaves (`#holds`): `lingerMs` after the
+   * last bulk call, and no later than `maxLingerMs` after `oldestAt`.
+   */
+  #lingerDue(oldestAt: number): number {
+    const { lingerMs, maxLingerMs } = this.#options
+    return Math.min(oldestAt + maxLingerMs, this.#lastBulkAt + lingerMs)
+  }
+
   #armLinger(at: number): void {
     // Most pumps hold the same oldest batch: its timer stands.
     if (this.#lingerTimer !== null && this.#lingerAt === at) return
