@@ -448,7 +448,6 @@ export class UseLitePool {
     return joins(texts.length + 1, shortest, longest, batchSize, batchChars)
   }
 
-  /** Pumps the queue at `at` (a `performance.now()` time), when the oldest held batch is due. */
   /**
    * When a held batch whose oldest job was queued at `oldestAt` leaves (`#holds`): `lingerMs` after the
    * last bulk call, and no later than `maxLingerMs` after `oldestAt`.
@@ -458,6 +457,7 @@ export class UseLitePool {
     return Math.min(oldestAt + maxLingerMs, this.#lastBulkAt + lingerMs)
   }
 
+  /** Pumps the queue at `at` (a `performance.now()` time), when the oldest held batch is due. */
   #armLinger(at: number): void {
     // Most pumps hold the same oldest batch: its timer stands.
     if (this.#lingerTimer !== null && this.#lingerAt === at) return
