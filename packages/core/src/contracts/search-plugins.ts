@@ -118,8 +118,12 @@ export interface GraphReader {
   /**
    * The passages just before and after each of `ids` in its ingested text (chunks) and conversation
    * session (`session_id` / `session` metadata), in reading order; ids without any are left out.
+   * `within: 'session'` reads the sessions alone (what the graph stage lends scores along).
    */
-  sequenceNeighbours(ids: readonly string[]): Promise<ReadonlyMap<string, readonly string[]>>
+  sequenceNeighbours(
+    ids: readonly string[],
+    within?: 'any' | 'session',
+  ): Promise<ReadonlyMap<string, readonly string[]>>
 }
 
 /** Attributes of the brain's entities, kept in memory by the engine (no store call). */

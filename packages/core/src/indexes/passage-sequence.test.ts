@@ -37,6 +37,17 @@ describe('PassageSequence', () => {
     expect(seq.neighbours('a')).toEqual(['c'])
   })
 
+  it("reads a passage's session alone with within: 'session'", () => {
+    const seq = new PassageSequence()
+    seq.add(passage('c0', '01', { source: 'task-1', position: 0, metadata: { session: 's' } }))
+    seq.add(passage('c1', '01', { source: 'task-1', position: 1 }))
+    seq.add(passage('t1', '02', { metadata: { session: 's' } }))
+    expect(seq.neighbours('c0').sort()).toEqual(['c1', 't1'])
+    expect(seq.neighbours('c0', 'session')).toEqual(['t1'])
+    expect(seq.neighbours('c1', 'session')).toEqual([])
+    expect([...sequenceNeighbours(seq, ['c0', 'c1'], 'session')]).toEqual([['c0', ['t1']]])
+  })
+
   it('ignores a passage added twice and answers nothing for unknown ids', () => {
     const seq = new PassageSequence()
     seq.add(passage('t1', '01', { metadata: { session: 's' } }))

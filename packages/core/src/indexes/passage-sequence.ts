@@ -3,6 +3,9 @@ import { arrayPart, stringsPart, type SnapshotParts } from './snapshot-codec.js'
 import { runWhole, SLICE_ITEMS, type Sliced } from './sliced-work.js'
 import { INDEX_BYTES } from './index-bytes.js'
 
+/** Which sequences `neighbours` reads: a passage's source and session (`any`), or its session alone. */
+export type SequenceKind = 'any' | 'session'
+
 /** One sequence: a source's chunks or a session's turns, in reading order (`before`). */
 interface Sequence {
   readonly key: string
@@ -49,7 +52,7 @@ function indexIn(list: readonly Entry[], entry: Entry): number {
  * passages just before and after it in each of its sequences: the turns around a conversation turn, the
  * chunks around a chunk. Memory questions are often answered by a turn and its reply, which share few
  * words (LoCoMo dev ablation in benchmarks/LOG.md); the graph walk stage lends a passage part of the score
- * of its neighbours.
+ * of its session neighbours (not of the chunks around it: see `GraphWalkSettings.sequenceWeight`).
  */
 export class PassageSequence {
   private readonly sequences = new Map<string, Sequence>()
@@ -190,12 +193,15 @@ export class PassageSequence {
     return sequence
   }
 
-  /** The passages just before and after `id` in each of its sequences (none for an unknown id). */
-  neighbours(id: string): string[] {
+  /**
+   * The passages just before and after `id` in each of its sequences, or in its session only with
+   * `within: 'session'` (none for an unknown id).
+   */
+  neighbours(id: string, within: SequenceKind = 'any'): string[] {
     const entry = this.entryOf.get(id)
     if (entry === undefined) return []
     const out: string[] = []
-    for (const sequence of [entry.source, entry.session]) {
+    for (const sequence of within === 'session' ? [entry.session] : [entry.source, entry.session]) {
       if (sequence === null) continue
       const list = sequence.entries
       const i = indexIn(list, entry)
@@ -210,10 +216,11 @@ export class PassageSequence {
 export function sequenceNeighbours(
   sequence: PassageSequence,
   ids: readonly string[],
+  within: SequenceKind = 'any',
 ): Map<string, string[]> {
   const out = new Map<string, string[]>()
   for (const id of ids) {
-    const n = sequence.neighbours(id)
+    const n = sequence.neighbours(id, within)
     if (n.length > 0) out.set(id, n)
   }
   return out

@@ -480,6 +480,7 @@ function packReaders(deps: RetrieveDeps, graph: GraphIndex): WalkReaders {
         ? null
         : async (query, k) => vectors.search('entities', await embed(query), k),
     walk: async (seeds, options) => walkFromSeeds(graph, seeds, options),
-    sequenceNeighbours: async (ids) => sequenceNeighbours(deps.indexes.lexical.sequence, ids),
+    sequenceNeighbours: async (ids) =>
+      sequenceNeighbours(deps.indexes.lexical.sequence, ids, 'session'),
   }
 }

@@ -75,15 +75,28 @@ describe('SearchService.search with omitted options', () => {
     await engram.start()
     await engram.commit('default', {
       passages: [
-        fixtures.passage({ id: 'p1', text: 'Ada met Babbage in London.' }),
-        fixtures.passage({ id: 'p2', text: 'Bob rides bikes.' }),
+        fixtures.passage({
+          id: 'p1',
+          text: 'Ada met Babbage in London.',
+          metadata: { session_id: 's' },
+        }),
+        fixtures.passage({ id: 'p2', text: 'Bob rides bikes.', metadata: { session_id: 's' } }),
       ],
     })
     const response = await engram.search.search('default', { query: 'Babbage' })
-    // The default graph stage lends p2, the next chunk of p1's source, part of p1's score.
+    // The default graph stage lends p2, the next turn of p1's session, part of p1's score.
     expect(response.hits.map((h) => h.id)).toEqual(['p1', 'p2'])
     const plain = await engram.search.search('default', { query: 'Babbage', expand: 'none' })
     expect(plain.hits.map((h) => h.id)).toEqual(['p1'])
+    // The chunks of one text lend each other nothing (they overlap already).
+    await engram.commit('default', {
+      passages: [
+        fixtures.passage({ id: 'c0', text: 'Lovelace wrote notes.', source: 'doc', position: 0 }),
+        fixtures.passage({ id: 'c1', text: 'Then came the engine.', source: 'doc', position: 1 }),
+      ],
+    })
+    const chunks = await engram.search.search('default', { query: 'Lovelace' })
+    expect(chunks.hits.map((h) => h.id)).toEqual(['c0'])
     await expect(
       engram.search.search('default', { query: 'Babbage', expand: 'sideways' } as never),
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' })

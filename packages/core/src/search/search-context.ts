@@ -51,7 +51,8 @@ export function createSearchContext(parts: SearchContextParts): SearchContext {
         })
       },
       walk: async (seeds, options) => walkFromSeeds(await graph(), seeds, options),
-      sequenceNeighbours: async (ids) => sequenceNeighbours(indexes.lexical.sequence, ids),
+      sequenceNeighbours: async (ids, within) =>
+        sequenceNeighbours(indexes.lexical.sequence, ids, within),
     },
     entities: {
       labels: (uuid) => indexes.entityInfo.get(uuid)?.labels,

@@ -22,7 +22,10 @@ export interface GraphWalkSettings {
   readonly keepFused: number
   /**
    * Share of a passage's best sequence neighbour's score it gains (the turn before or after it in its
-   * conversation session, the chunk before or after it in its text); 0 turns this off.
+   * conversation session); 0 turns this off. Chunks of one text lend nothing to each other: they overlap
+   * already (32 tokens), and a lent score put a text's second chunk beside its first in the hits, where
+   * another text would have been (SciFact ingested, train split: nDCG@10 0.6447 -> 0.6740, the search
+   * without the graph stage 0.6956; benchmarks/LOG.md, 2026-12-05).
    */
   readonly sequenceWeight: number
   /** Entity labels the walk leaves out (`GraphWalkOptions.skipLabels`). */
@@ -74,6 +77,7 @@ export interface WalkReaders {
   /** Entity-vector cosine; null when the brain has no vectors. */
   denseEntities: ((query: string, k: number) => Promise<readonly Candidate[]>) | null
   walk(seeds: GraphWalkSeeds, options: GraphWalkOptions): Promise<GraphWalkResult>
+  /** Each passage's neighbours in its conversation session (`GraphReader.sequenceNeighbours`, `session`). */
   sequenceNeighbours(ids: readonly string[]): Promise<ReadonlyMap<string, readonly string[]>>
 }
 
@@ -255,7 +259,7 @@ function searchReaders(ctx: SearchContext): WalkReaders {
         ? null
         : async (query, k) => vectors.search('entities', await embed(query), k),
     walk: (seeds, options) => ctx.graph.walk(seeds, options),
-    sequenceNeighbours: (ids) => ctx.graph.sequenceNeighbours(ids),
+    sequenceNeighbours: (ids) => ctx.graph.sequenceNeighbours(ids, 'session'),
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fixtures } from '../../../testing/fixtures.js'
 import { GraphIndex } from './graph-index.js'
-import { DEFAULT_WALK, walkFromSeeds, walkPassages } from './passage-walk.js'
+import { DEFAULT_WALK, specificSeeds, walkFromSeeds, walkPassages } from './passage-walk.js'
 
 const entity = (uuid: string, sourcePassageIds: string[]) =>
   fixtures.entity({ uuid, name: uuid, labels: ['CONCEPT'], sourcePassageIds })
@@ -121,6 +121,28 @@ describe('walkFromSeeds', () => {
     for (const p of ['p1', 'p2', 'p3', 'p5'])
       expect(r.passages.get('p4')!).toBeGreaterThan(r.passages.get(p)!)
     expect(r.entities.get('C')!).toBeGreaterThan(0)
+  })
+
+  it('counts the entities one passage alone cites once: only the heaviest seeds the walk', () => {
+    const graph = chain()
+    graph.apply({ entities: [entity('C2', ['p4']), entity('C3', ['p4'])] })
+    const seeds = specificSeeds(
+      graph,
+      new Map([
+        ['C2', 0.5],
+        ['C', 1],
+        ['C3', 0.8],
+        ['A', 1],
+      ]),
+    )
+    // C, C2 and C3 are p4's alone: C stays with its weight, C2 and C3 leave (their weight with them);
+    // A, cited by two passages, stays. Specificity first: A's 1 / 2 against C's 1 / 1, rescaled.
+    const node = (uuid: string) => graph.node(uuid)!
+    expect([...seeds.keys()].sort()).toEqual([node('A'), node('C')].sort())
+    const total = 0.5 + 1 + 0.8 + 1
+    const specific = 0.5 + 1 + 0.8 + 0.5
+    expect(seeds.get(node('C'))).toBeCloseTo((1 / specific) * total)
+    expect(seeds.get(node('A'))).toBeCloseTo((0.5 / specific) * total)
   })
 
   it('ignores unknown and deleted entities', () => {
