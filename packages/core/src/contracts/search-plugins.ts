@@ -112,7 +112,8 @@ export interface GraphReader {
   /**
    * Personalised PageRank over the passage-entity graph (passages linked to the entities extracted from
    * them, entities to each other by relationships), from the seeds; see `indexes/graph/passage-walk.ts`.
-   * Entity seeds are weighted by specificity (divided by the passages citing them), as HippoRAG does.
+   * Entity seeds are weighted by specificity (divided by the passages citing them), as HippoRAG does,
+   * counted once per passage, and scaled by the share of the passage seeds' weight on passages with entities.
    */
   walk(seeds: GraphWalkSeeds, options?: GraphWalkOptions): Promise<GraphWalkResult>
   /**

@@ -145,6 +145,33 @@ describe('walkFromSeeds', () => {
     expect(seeds.get(node('A'))).toBeCloseTo((0.5 / specific) * total)
   })
 
+  it('scales the entity seeds by the share of the passage seeds the graph holds', () => {
+    const graph = chain()
+    const entities = new Map([['C', 1]])
+    // x has no entities (committed without extraction): a search whose best passages are outside the graph
+    // does not walk into it from its word matches.
+    const outside = walkFromSeeds(graph, { passages: new Map([['x', 1]]), entities }, exact)
+    expect(outside.passages.get('p4')).toBeUndefined()
+    expect(outside.passages.get('x')).toBe(1)
+    const half = walkFromSeeds(
+      graph,
+      {
+        passages: new Map([
+          ['x', 1],
+          ['p2', 1],
+        ]),
+        entities,
+      },
+      exact,
+    )
+    const whole = walkFromSeeds(graph, { passages: new Map([['p2', 1]]), entities }, exact)
+    // Half the passage seeds' weight in the graph: C keeps half its weight against x's and p2's.
+    expect(half.passages.get('p4')!).toBeGreaterThan(0)
+    expect(half.passages.get('p4')! / half.passages.get('p2')!).toBeLessThan(
+      whole.passages.get('p4')! / whole.passages.get('p2')!,
+    )
+  })
+
   it('ignores unknown and deleted entities', () => {
     const graph = chain()
     graph.apply({ deleteEntities: ['C'] })

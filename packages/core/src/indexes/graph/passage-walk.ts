@@ -264,7 +264,8 @@ function releaseScratch(graph: GraphIndex, s: WalkScratch): void {
  * A walk from seeds named by id (the `GraphReader.walk` of plugins), `DEFAULT_WALK` where `options` is
  * silent: entity seeds are divided by the passages citing them (HippoRAG's node specificity: a name found
  * in one passage says more about the query than one found in hundreds) and counted once per passage
- * (`specificSeeds`), unknown or deleted ids are ignored, and results come back by id.
+ * (`specificSeeds`), then scaled by the share of the passage seeds the graph holds (`inGraphShare`);
+ * unknown or deleted ids are ignored, and results come back by id.
  */
 export function walkFromSeeds(
   graph: GraphIndex,
@@ -279,7 +280,10 @@ export function walkFromSeeds(
   }
   const result = walkPassages(
     graph,
-    { passages: seeds.passages, nodes: specificSeeds(graph, seeds.entities) },
+    {
+      passages: seeds.passages,
+      nodes: inGraphShare(graph, seeds.passages, specificSeeds(graph, seeds.entities)),
+    },
     settings,
   )
   // Entities by uuid only when read: the graph stage reads passages alone.
@@ -342,5 +346,30 @@ function oneVotePerPassage(graph: GraphIndex, nodes: Map<number, number>): Map<n
     const cited = graph.nodePassages[n]!
     if (cited.length === 1 && heaviest.get(cited[0]!) !== n) nodes.delete(n)
   }
+  return nodes
+}
+
+/**
+ * Entity seeds scaled by the share of the passage seeds' weight on passages the graph holds (1 with no
+ * passage seeds). The entity side speaks for the graph: when the passages a search found best have no
+ * entities (committed without extraction, in a brain whose other part was ingested), the query is about
+ * what the graph does not cover, and its word matches among the graph's entities ("show" in a claim,
+ * "talent show" in a conversation) would carry the walk into the other part.
+ */
+function inGraphShare(
+  graph: GraphIndex,
+  passages: ReadonlyMap<string, number>,
+  nodes: Map<number, number>,
+): Map<number, number> {
+  let all = 0
+  let held = 0
+  for (const [id, w] of passages) {
+    if (!(w > 0)) continue
+    all += w
+    const p = graph.passageNumber(id)
+    if (p !== undefined && graph.passageEntities[p]!.length > 0) held += w
+  }
+  if (all === 0 || held === all) return nodes
+  for (const [n, w] of nodes) nodes.set(n, (w * held) / all)
   return nodes
 }
