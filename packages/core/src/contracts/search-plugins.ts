@@ -96,6 +96,9 @@ export interface GraphWalkResult {
   readonly entities: ReadonlyMap<string, number>
 }
 
+/** Which sequences `GraphReader.sequenceNeighbours` reads: source and session (`any`), or the session alone. */
+export type SequenceKind = 'any' | 'session'
+
 /** Read access to the brain's records and graph, for channels and stages. */
 export interface GraphReader {
   entities(uuids: string[]): Promise<Entity[]>
@@ -123,7 +126,7 @@ export interface GraphReader {
    */
   sequenceNeighbours(
     ids: readonly string[],
-    within?: 'any' | 'session',
+    within?: SequenceKind,
   ): Promise<ReadonlyMap<string, readonly string[]>>
 }
 

@@ -1,10 +1,8 @@
+import type { SequenceKind } from '../contracts/search-plugins.js'
 import { sessionOf, sourceIdOf, type Passage } from '../model/passage.js'
 import { arrayPart, stringsPart, type SnapshotParts } from './snapshot-codec.js'
 import { runWhole, SLICE_ITEMS, type Sliced } from './sliced-work.js'
 import { INDEX_BYTES } from './index-bytes.js'
-
-/** Which sequences `neighbours` reads: a passage's source and session (`any`), or its session alone. */
-export type SequenceKind = 'any' | 'session'
 
 /** One sequence: a source's chunks or a session's turns, in reading order (`before`). */
 interface Sequence {
