@@ -821,6 +821,36 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('takes no pro-form for a concept, and relates nothing a negative one stands for', async () => {
+    const found = [
+      ...(await names('Melanie: I love it here.')),
+      ...(await names('Jon: Anyone can do it. Nobody told me.')),
+      ...(await names('Gina: Thanks for being there for me!')),
+      ...(await names('Jon: Is there anything I can do to help?')),
+    ]
+    for (const word of ['here', 'Anyone', 'Nobody', 'there', 'Is'])
+      expect(found.filter((n) => n.endsWith(`:${word}`))).toEqual([])
+    // Before: "Caroline has friends" (the next noun, past "nothing"), earlier "Caroline has nothing".
+    expect(
+      await eventNames('Caroline: I have nothing to do today, none of my friends are there.'),
+    ).toEqual([])
+    expect(await eventNames('Melanie: I saw nobody at the park.')).toEqual([])
+    expect(await eventNames('Caroline: I have a dog.')).toEqual(['Caroline has dog'])
+  })
+
+  it('reads a word in capitals that the text also writes in small letters as that word', async () => {
+    // The acronym rule typed "NULL" and "ENTITY" organisations (the docs brain: "Entity", 51 passages).
+    const found = await names(
+      'A migration adds the column with NULL, and reads fill sourceId: null. Types come before ENTITY when an entity is typed later.',
+    )
+    expect(found).toEqual(expect.arrayContaining(['CONCEPT:NULL', 'CONCEPT:ENTITY']))
+    expect(found.filter((n) => n.startsWith('ORGANIZATION:'))).toEqual([])
+    // An acronym the text never writes as a word is still an organisation.
+    expect(await names('He joined ASCAP in 1952 and left the society in 1960.')).toContain(
+      'ORGANIZATION:ASCAP',
+    )
+  })
+
   it('takes no imperative opening a turn for a concept', async () => {
     const found = await names(
       "Jon: Keep it up!\nGina: Go for it!\nJon: Let's keep going and chase our dreams!",
