@@ -25,6 +25,29 @@ describe('typeCoordinatedNames', () => {
     expect(labels(mentions)).toEqual(['PLACE', 'PLACE', 'PLACE'])
   })
 
+  it('neither gives nor takes a type through a name in capitals', () => {
+    // Labels in technical text: "EMAIL" (the acronym rule's organisation) made the others organisations.
+    const labelList = 'Labels are MONEY, EMAIL, URL and QUANTITY.'
+    const capitals = mentionsOf(labelList, [
+      ['MONEY', 'CONCEPT'],
+      ['EMAIL', 'ORGANIZATION'],
+      ['URL', 'CONCEPT'],
+      ['QUANTITY', 'CONCEPT'],
+    ])
+    expect(typeCoordinatedNames(labelList, capitals)).toEqual([])
+    expect(labels(capitals)).toEqual(['CONCEPT', 'ORGANIZATION', 'CONCEPT', 'CONCEPT'])
+    // The other names of the list still take the type they share.
+    const clubs = 'He played for UEFA, Real Madrid, Chelsea and Dinamo București.'
+    const mixed = mentionsOf(clubs, [
+      ['UEFA', 'ORGANIZATION'],
+      ['Real Madrid', 'ORGANIZATION'],
+      ['Chelsea', 'CONCEPT'],
+      ['Dinamo București', 'CONCEPT'],
+    ])
+    typeCoordinatedNames(clubs, mixed)
+    expect(labels(mixed)).toEqual(Array(4).fill('ORGANIZATION'))
+  })
+
   it('reads two names joined by "and" or "or" as a list, but not two joined by a comma alone', () => {
     const joined = 'He played with Garrick Ohlsson and Eindride Sommerseth.'
     const pair = mentionsOf(joined, [

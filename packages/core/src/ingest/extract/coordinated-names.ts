@@ -57,8 +57,17 @@ export function typeCoordinatedNames<M extends CoordinatedMention>(
   return retyped
 }
 
-/** Gives a run's proper-name concepts the type its typed items share; returns those it retyped. */
-function typeRun<M extends CoordinatedMention>(run: readonly M[]): M[] {
+/** A name in capitals only ("NASA", "JSON", "QUANTITY"). */
+const CAPITALS = /^\p{Lu}{2,}$/u
+
+/**
+ * Gives a run's proper-name concepts the type its typed items share; returns those it retyped. A name in
+ * capitals only neither gives nor takes a type: an acronym is typed alone (the acronym rule of
+ * `properNameType`, a guess), and a list of capitals in technical text is one of labels or constants
+ * ("MONEY, EMAIL, URL, QUANTITY"; "PERSON, ORGANIZATION and EVENT"), which made them all organisations.
+ */
+function typeRun<M extends CoordinatedMention>(all: readonly M[]): M[] {
+  const run = all.filter((m) => !CAPITALS.test(m.name))
   const typed = run.filter((m) => NAME_TYPES.has(m.label))
   const type = typed[0]?.label
   if (type === undefined || typed.some((m) => m.label !== type)) return []

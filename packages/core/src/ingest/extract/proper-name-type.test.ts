@@ -49,6 +49,12 @@ describe('proper name types', () => {
     expect(properNameType('Kathleen Battle', 'PERSON', '', ' sang', none)).toBe('PERSON')
   })
 
+  it('takes no name holding a computing initialism for a person, but a stage name', () => {
+    for (const name of ['REST API', 'PostgreSQL URL', 'Streamable HTTP', 'Largest JSON'])
+      expect(properNameType(name, 'PERSON', 'It is a ', '.', none), name).toBe('CONCEPT')
+    expect(properNameType('DJ Shadow', 'PERSON', '', ' met', none)).toBe('PERSON')
+  })
+
   it('keeps a tagged person only when the phrase has a capital', () => {
     expect(properNameType('Marie Curie', 'PERSON', '', '', none)).toBe('PERSON')
     expect(properNameType('first woman', 'PERSON', 'She was the ', ' to win', none)).toBe('CONCEPT')

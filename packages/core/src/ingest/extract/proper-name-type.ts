@@ -37,22 +37,29 @@ const ORGANIZATION_OPENERS = new Set(
   ).split(' '),
 )
 
-/**
- * Initialisms of common nouns ("TV", "CD", "CEO", "BCE"), of computing's formats, protocols and HTTP
- * methods ("JSON", "HTTP", "POST"), of the abbreviations of chat and letters ("FYI", "BTW", "ASAP") and of
- * communities ("LGBT", "LGBTQ"): kinds of things or phrases, never an organisation. The acronym rule below
- * types every other unknown all-capital word an organisation.
- */
-const COMMON_INITIALISMS = new Set(
+/** Initialisms of computing's interfaces, formats and protocols ("API", "URL", "JSON", "HTTP"). */
+const COMPUTING_INITIALISMS = new Set(
   (
+    'API SDK CLI GUI IDE URL URI HTTP HTTPS REST JSON XML HTML CSS CSV PDF SQL YAML TCP UDP IP DNS SSH ' +
+    'TLS SSL UUID ID'
+  ).split(' '),
+)
+/**
+ * Initialisms of common nouns ("TV", "CD", "CEO", "BCE"), of computing (`COMPUTING_INITIALISMS`) and HTTP
+ * methods ("POST"), of the abbreviations of chat and letters ("FYI", "BTW", "ASAP") and of communities
+ * ("LGBT", "LGBTQ"): kinds of things or phrases, never an organisation. The acronym rule below types
+ * every other unknown all-capital word an organisation.
+ */
+const COMMON_INITIALISMS = new Set([
+  ...COMPUTING_INITIALISMS,
+  ...(
     'TV CD CDS DVD LP EP GPS CEO CFO CTO COO VP MP MVP DJ MC PHD BA BSC MA MSC MBA BC BCE AD CE ' +
-    'DNA RNA HIV AIDS IQ PC CPU GPU RAM ROM USB SSD HDD LCD LED OS AI ML NLP LLM API SDK CLI GUI IDE ' +
-    'URL URI HTTP HTTPS REST JSON XML HTML CSS CSV PDF SQL YAML TCP UDP IP DNS SSH TLS SSL UUID ID ' +
+    'DNA RNA HIV AIDS IQ PC CPU GPU RAM ROM USB SSD HDD LCD LED OS AI ML NLP LLM ' +
     'GET PUT POST PATCH DELETE HEAD ASCII UTF ' +
     'FYI BTW IMO IMHO TBH IDK ASAP DIY FAQ TBA TBD AKA RSVP BRB TTYL AFAIK PS NB ' +
     'LGBT LGBTQ LGBTQI LGBTI'
   ).split(' '),
-)
+])
 
 const LEXICON = (
   nlp.world() as unknown as { model: { one: { lexicon: Record<string, string | string[]> } } }
@@ -334,6 +341,9 @@ export function properNameType(
   const kind = numbered ? words.at(-2)! : head
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
+    // No one's name holds a computing initialism: "REST API", "PostgreSQL URL", "Streamable HTTP" (the
+    // tagger's people in this repository's docs). Other initialisms may be a stage name's ("DJ Shadow").
+    if (name.split(/\s+/).some((w) => COMPUTING_INITIALISMS.has(w))) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_OTHER_HEADS.has(kind)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
     return words.length > 1 &&
