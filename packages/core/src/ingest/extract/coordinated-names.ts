@@ -1,4 +1,4 @@
-import { isProperPhrase } from './proper-name-type.js'
+import { CAPITALS_ONLY, isProperPhrase } from './proper-name-type.js'
 
 /** What `typeCoordinatedNames` reads and sets of a mention. */
 export interface CoordinatedMention {
@@ -57,9 +57,6 @@ export function typeCoordinatedNames<M extends CoordinatedMention>(
   return retyped
 }
 
-/** A name in capitals only ("NASA", "JSON", "QUANTITY"). */
-const CAPITALS = /^\p{Lu}{2,}$/u
-
 /**
  * Gives a run's proper-name concepts the type its typed items share; returns those it retyped. A name in
  * capitals only neither gives nor takes a type: an acronym is typed alone (the acronym rule of
@@ -67,7 +64,7 @@ const CAPITALS = /^\p{Lu}{2,}$/u
  * ("MONEY, EMAIL, URL, QUANTITY"; "PERSON, ORGANIZATION and EVENT"), which made them all organisations.
  */
 function typeRun<M extends CoordinatedMention>(all: readonly M[]): M[] {
-  const run = all.filter((m) => !CAPITALS.test(m.name))
+  const run = all.filter((m) => !CAPITALS_ONLY.test(m.name))
   const typed = run.filter((m) => NAME_TYPES.has(m.label))
   const type = typed[0]?.label
   if (type === undefined || typed.some((m) => m.label !== type)) return []

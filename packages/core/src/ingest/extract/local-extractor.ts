@@ -9,6 +9,7 @@ import { loopYielder } from '../../loop-yielder.js'
 import { typeCoordinatedNames } from './coordinated-names.js'
 import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
 import {
+  CAPITALS_ONLY,
   isEventOrWorkHead,
   isFirstName,
   isInfinitive,
@@ -101,8 +102,8 @@ function replyBeforeName(written: string, before: string): number {
 }
 /**
  * An auxiliary opening a question before its subject pronoun or "there" ("User: Can you remind me ...",
- * "Could you book ...", "Jon: Is there anything ..."): capitalised after a speaker's label, compromise takes it for a noun, which made "Can" a
- * concept and the subject of "Can remind dentist appointment".
+ * "Could you book ...", "Jon: Is there anything ..."): capitalised after a speaker's label, compromise
+ * takes it for a noun, which made "Can" a concept and the subject of "Can remind dentist appointment".
  */
 const OPENING_AUXILIARY =
   /^(?:can|could|would|will|should|shall|may|might|must|do|does|did|have|has|is|are|was|were)$/i
@@ -336,8 +337,6 @@ function mention(
 
 /** A negative pro-form opening what follows a verb ("have nothing", "saw no one", "went nowhere"). */
 const NEGATIVE_OBJECT = /^\s+(?:nothing|none|nobody|no one|nowhere)\b/i
-/** A name of capitals only, as an acronym is written. */
-const ACRONYM_SHAPE = /^\p{Lu}{2,}$/u
 /** A word in small letters only, standing alone ("null" of "is null", not "nullable" or "Null"). */
 const LOWER_CASE_WORD = /(?<![\p{L}\p{N}_])\p{Ll}{2,}(?![\p{L}\p{N}_])/gu
 
@@ -1581,7 +1580,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           )
           // An acronym's shape ("NULL", "ENTITY") whose word the text also writes in small letters is
           // that word in capitals: an organisation's acronym is not ("NATO", "ASCAP").
-          if (m.label === 'ORGANIZATION' && ACRONYM_SHAPE.test(m.name) && usedInLowerCase(m.name))
+          if (m.label === 'ORGANIZATION' && CAPITALS_ONLY.test(m.name) && usedInLowerCase(m.name))
             m.label = 'CONCEPT'
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
           if (m.label === 'ORGANIZATION') m.name = organizations.fullNameOf(m.name)

@@ -285,6 +285,8 @@ const INNER_CAPITAL = /^(?!(?:Mc|Mac|De|Di|Du|La|Le|Van|Von|O')\p{Lu})\p{L}*\p{L
  * Capitals, then small letters ("SQLite", "URLs", "PDFs", "MPs"): a software name or an acronym's plural.
  * Re-DocRED dev's gold mentions holding a word of this shape are 8 ORG and 6 MISC, none a place.
  */
+/** A name in capitals only, as an acronym is written ("NASA", "JSON", "QUANTITY"). */
+export const CAPITALS_ONLY = /^\p{Lu}{2,}$/u
 const CAPITALS_THEN_SMALL = /^\p{Lu}{2,}\p{Ll}+$/u
 /**
  * One word of a product's, a program's or an acronym plural's shape (`INNER_CAPITAL`,
@@ -356,7 +358,7 @@ export function properNameType(
   if (label === 'PLACE' && productShaped(name)) return 'CONCEPT'
   // "reading the JSON": the tagger calls an acronym after "the" an organisation; a data format's or a
   // common noun's never is one.
-  if (label === 'ORGANIZATION' && /^\p{Lu}{2,}$/u.test(name) && notAnAcronym(name)) return 'CONCEPT'
+  if (label === 'ORGANIZATION' && CAPITALS_ONLY.test(name) && notAnAcronym(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
