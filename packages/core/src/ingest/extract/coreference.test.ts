@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
+import { NICKNAME, OrganizationNames, PersonNames, personName, stripTitles } from './coreference.js'
 import { isOrganizationHead } from './proper-name-type.js'
 
 describe('person-name coreference', () => {
@@ -23,6 +23,30 @@ describe('person-name coreference', () => {
 
   it('strips titles and reads a quoted nickname', () => {
     expect(stripTitles('Vice Admiral Robert Ghormley')).toBe('Robert Ghormley')
+    expect(stripTitles('Lieutenant-General Sir George Prévost')).toBe('George Prévost')
+    expect(stripTitles('Gov Rick Scott')).toBe('Rick Scott')
+    expect(stripTitles('Doge Marino Faliero')).toBe('Marino Faliero')
+    // A peer is named by the title; a stage name opens with one.
+    expect(stripTitles('Viscount Alanbrooke')).toBe('Viscount Alanbrooke')
+    expect(stripTitles('Duke Ellington')).toBe('Duke Ellington')
+    // A role noun before two name words; not a given name shaped like one, nor before a lone surname.
+    expect(stripTitles('Guitarist Jimmy Page')).toBe('Jimmy Page')
+    expect(stripTitles('Advisor James L. Jones')).toBe('James L. Jones')
+    expect(stripTitles('Christian Louis Lange')).toBe('Christian Louis Lange')
+    expect(stripTitles('Brian Harold May')).toBe('Brian Harold May')
+    expect(stripTitles('Son Heung-min')).toBe('Son Heung-min')
+    // A sentence's first word the lexicon knows as a function word or a demonym; not a particle of a
+    // surname, an adjective (nicknames) or an unknown word.
+    expect(personName('During Johnson')).toBe('Johnson')
+    expect(personName('Dame - Bill Gates')).toBe('Bill Gates')
+    expect(personName('Les Dennis')).toBe('Les Dennis')
+    expect(personName('De Silva')).toBe('De Silva')
+    expect(personName('Red Greg Records')).toBe('Red Greg Records')
+    expect(personName('Irishman Tadhg Kennelly')).toBe('Tadhg Kennelly')
+    expect(personName('Zulfikar Ali Bhutto')).toBe('Zulfikar Ali Bhutto')
+    expect(personName('Wild Bill')).toBe('Wild Bill')
+    // No title: a concept keeps it, and so is no person by the title cue.
+    expect(stripTitles('Best Supporting Actress')).toBe('Best Supporting Actress')
     const [m] = [...'Wilfried "Willi" Schneider won.'.matchAll(NICKNAME)]
     expect([m![1], m![2], m![3]]).toEqual(['Wilfried', 'Willi', 'Schneider'])
   })

@@ -9,10 +9,48 @@
  * text named with it (`OrganizationNames`).
  */
 
-const TITLES =
-  /^(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|rev|reverend|fr|father|sister|brother|gen|general|col|colonel|capt|captain|lt|lieutenant|sgt|sergeant|president|senator|judge|justice|king|queen|prince|princess|saint|st|admiral|vice|rear|marshal|field|commander|bishop|archbishop|pope|emperor|chancellor|minister|governor|mayor|democrat|republican|senior|chief)\.?\s+/i
+import { isFirstName, leadingWordKind } from './proper-name-type.js'
 
-/** A person name without leading titles ("Dr. Marie Curie" -> "Marie Curie"). */
+/**
+ * Titles, ranks and offices written before a person's name ("Dr.", "Vice Admiral", "Gov", "Doge"), one
+ * after another; a rank joined to the next by a hyphen too ("Lieutenant-General"). No noble title: some
+ * are given or stage names ("Duke Ellington", "Count Basie", "Earl Scruggs"), and a peer is named by the
+ * title ("Viscount Alanbrooke").
+ */
+const TITLES =
+  /^(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|rev|reverend|fr|father|sister|brother|gen|general|col|colonel|capt|captain|lt|lieutenant|sgt|sergeant|major|brigadier|corporal|president|senator|sen|rep|gov|judge|justice|king|queen|prince|princess|saint|st|admiral|vice|rear|marshal|field|commander|bishop|archbishop|cardinal|rabbi|imam|sheikh|pope|emperor|chancellor|minister|governor|mayor|ambassador|commissioner|detective|inspector|sheriff|doge|democrat|republican|senior|chief)(?:\.?\s+|\s*-\s*(?=(?:general|admiral|marshal|colonel|commander)\b))/i
+
+/**
+ * Role nouns of people: "guitarist", "actor", "wife", and offices ("minister", "bishop"). A role noun
+ * right before a name marks a person (`person-cues.ts`); capitalised at the head of a name ("Guitarist
+ * Jimmy Page", "Advisor James L. Jones") it is no part of the name.
+ */
+const ROLE_WORDS =
+  'singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|' +
+  'cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|' +
+  'journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach|' +
+  'minister|president|premier|dictator|governor|senator|mayor|chancellor|ambassador|emperor|empress|' +
+  'chairman|chairwoman|secretary|bishop|archbishop|priest|monk|nun|professor|teacher|lawyer|judge|' +
+  'physician|officer|commander|captain|lieutenant|sergeant|colonel|advisor|adviser|detective'
+export const PERSON_ROLE = `(?:\\p{Ll}+(?:ist|ian)|${ROLE_WORDS})`
+
+/**
+ * The role nouns a name may open with. Of the "-ian" nouns only the roles: "Christian", "Cyprian" and
+ * "Lucian" are given names the lexicon does not know.
+ */
+const LEADING_ROLE = new RegExp(
+  `^(?:\\p{Ll}+ist|(?:music|politic|histor|comed|mathematic|magic|technic|theolog|librar)ian|${ROLE_WORDS})$`,
+  'u',
+)
+
+/** Dashes (and spaces) before a name: "- General ..." of "Lieutenant - General" split at its hyphen. */
+export const LEADING_DASHES = /^[\s\-\u2010-\u2015]+/u
+
+/**
+ * A person name without leading titles ("Dr. Marie Curie" -> "Marie Curie", "Lieutenant-General Sir
+ * George Prévost" -> "George Prévost") or a role noun capitalised before two name words ("Guitarist Jimmy
+ * Page" -> "Jimmy Page"; not a given name ending like one: "Christian Bale", "Brian May").
+ */
 export function stripTitles(name: string): string {
   let out = name
   for (
@@ -21,7 +59,32 @@ export function stripTitles(name: string): string {
     next = out.replace(TITLES, '')
   )
     out = next
+  const [first, ...rest] = out.split(/\s+/)
+  if (
+    rest.length >= 2 &&
+    LEADING_ROLE.test(first!.toLowerCase()) &&
+    !isFirstName(first!) &&
+    rest.every((w) => /^\p{Lu}/u.test(w))
+  )
+    return rest.join(' ')
   return out
+}
+
+/**
+ * The name of a mention the tagger typed a person, without its titles (`stripTitles`), a dash left
+ * before it, and a sentence's first word read into it that the lexicon knows as no part of a name: a
+ * function word before a surname ("During Johnson"), a demonym before two name words ("Irishman Tadhg
+ * Kennelly"). Only for names already typed: `personByCue` reads a stripped title as a person's cue, and
+ * these are none ("Best Supporting Actress" would be a person).
+ */
+export function personName(name: string): string {
+  // "Sir or Dame - Bill Gates": the title read, a dash is left.
+  const titled = stripTitles(name)
+  const out = titled.replace(LEADING_DASHES, '') || titled
+  const [first, ...rest] = out.split(/\s+/)
+  if (rest.length === 0 || isFirstName(first!) || !rest.every((w) => /^\p{Lu}/u.test(w))) return out
+  const kind = leadingWordKind(first!)
+  return kind === 'function' || (kind === 'demonym' && rest.length >= 2) ? rest.join(' ') : out
 }
 
 /** `First "Nick" Last` in running text: the full name `First Last` and its nickname. */

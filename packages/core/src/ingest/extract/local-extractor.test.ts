@@ -937,6 +937,23 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await names('Victoria Park was opened in 1845.')).toContain('PLACE:Victoria Park')
   })
 
+  it('reads no person in a product named after its company, nor a title or role in a name', async () => {
+    // The tagger reads "Toyota Avalon" as a person ("Avalon" is a given name).
+    const found = await names(
+      'The Toyota Avalon is a full-size car produced by Toyota in the United States. Toyota ' +
+        'marketed the Avalon as a replacement for the Toyota Cressida, a model discontinued in 1992.',
+    )
+    expect(found).toContain('ORGANIZATION:Toyota')
+    expect(found).toContain('CONCEPT:Toyota Avalon')
+    expect(found.filter((n) => n.startsWith('PERSON:'))).toEqual([])
+    const people = await names(
+      'Guitarist Jimmy Page joined later. The Prime Minister met Lieutenant-General Sir George Prevost.',
+    )
+    expect(people).toContain('PERSON:Jimmy Page')
+    expect(people).toContain('PERSON:George Prevost')
+    expect(people).not.toContain('PERSON:Prime Minister')
+  })
+
   it('reads a one-word name after a kinship or acquaintance noun as a person', async () => {
     const found = await names(
       'My daughter Lily just started kindergarten. My neighbor Zoltan lent us his ladder.',

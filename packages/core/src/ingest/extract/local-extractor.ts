@@ -7,7 +7,14 @@ import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js
 import { polarityOf } from './polarity.js'
 import { loopYielder } from '../../loop-yielder.js'
 import { typeCoordinatedNames } from './coordinated-names.js'
-import { NICKNAME, OrganizationNames, PersonNames, stripTitles } from './coreference.js'
+import {
+  LEADING_DASHES,
+  NICKNAME,
+  OrganizationNames,
+  PersonNames,
+  personName,
+  stripTitles,
+} from './coreference.js'
 import {
   CAPITALS_ONLY,
   isEventOrWorkHead,
@@ -1417,6 +1424,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions = mentions.filter((m) => m.start > speaker.end)
           mentions.push(speaker)
         }
+        // Dashes open no name: "- General Sir George Prévost" of "Lieutenant - General", split at its hyphen.
+        for (const m of mentions) {
+          const dashes = LEADING_DASHES.exec(m.name)?.[0].length ?? 0
+          if (dashes === 0 || dashes === m.name.length) continue
+          m.name = m.name.slice(dashes)
+          m.start += dashes
+        }
         // A name the text defines takes that kind, here and at its other mentions (second pass).
         for (const m of mentions) {
           if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
@@ -1427,7 +1441,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         for (const m of mentions) {
           if (m.label !== 'PERSON') continue
-          m.name = stripTitles(m.name)
+          m.name = personName(m.name)
           people.addFullName(m.name)
         }
         mentions.sort((a, b) => a.start - b.start)
@@ -1467,10 +1481,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       // Second pass: coreference and types, then entities, events and observations per sentence.
       const places = new Set<string>()
       const standalone = new Set<string>()
+      /** One-word organisations of the text: "Google" of "Google Maps", which names no one. */
+      const organizationWords = new Set<string>()
       for (const r of read)
         for (const m of r.mentions) {
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
           else if (/^\p{Lu}[\p{L}'’-]+$/u.test(m.name)) standalone.add(m.name.toLowerCase())
+          if (m.label === 'ORGANIZATION' && !/\s/.test(m.name))
+            organizationWords.add(m.name.toLowerCase())
         }
       // People the tagger left as concepts or read as places ("Mary Field"), found by a title, a birth
       // date, a later bare surname or a verb only a person takes.
@@ -1582,8 +1600,22 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // that word in capitals: an organisation's acronym is not ("NATO", "ASCAP").
           if (m.label === 'ORGANIZATION' && CAPITALS_ONLY.test(m.name) && usedInLowerCase(m.name))
             m.label = 'CONCEPT'
+          // A "person" opening with an organisation the text named, a word no one has as a given name, is
+          // its product or service ("Google Maps", "Toyota Avalon"): named like a person, it is none.
+          if (m.label === 'PERSON') {
+            const first = m.name.split(/\s+/)[0]!
+            if (
+              first !== m.name &&
+              organizationWords.has(first.toLowerCase()) &&
+              !isFirstName(first)
+            )
+              m.label = 'CONCEPT'
+          }
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
-          if (m.label === 'ORGANIZATION') m.name = organizations.fullNameOf(m.name)
+          if (m.label === 'ORGANIZATION') {
+            if (!/\s/.test(m.name)) organizationWords.add(m.name.toLowerCase())
+            m.name = organizations.fullNameOf(m.name)
+          }
         }
         // "Tarragona, Alt Penedès and Garraf": a list's untyped names take the type its typed ones share.
         for (const m of typeCoordinatedNames(

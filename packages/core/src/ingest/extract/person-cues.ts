@@ -9,7 +9,7 @@
  * 3-4), restricted to two- and three-word phrases with no word naming a kind of thing ("Records",
  * "River", "Cup").
  */
-import { stripTitles } from './coreference.js'
+import { PERSON_ROLE, stripTitles } from './coreference.js'
 import { hasKindWord, isGivenName, isProperPhrase } from './proper-name-type.js'
 
 /** "(born 12 May 1943", "(1943 –", "( c. 1890 -": a birth date or life span right after a name. */
@@ -19,17 +19,13 @@ const LIFE_SPAN =
 /** A person's title right before a name: "Mr. ", "Dame ". */
 const TITLE_BEFORE = /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/
 
-/** Role nouns of people: "guitarist", "actor", "wife", and offices ("minister", "bishop"). */
-const ROLE =
-  '(?:\\p{Ll}+(?:ist|ian)|singer|actor|actress|director|producer|writer|author|player|drummer|composer|painter|footballer|cricketer|manager|founder|leader|rapper|dancer|designer|photographer|sculptor|architect|novelist|journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach|minister|president|premier|dictator|governor|senator|mayor|chancellor|ambassador|emperor|empress|chairman|chairwoman|secretary|bishop|archbishop|priest|monk|nun|professor|teacher|lawyer|judge|physician|officer|commander|captain|lieutenant|sergeant|colonel)'
-
 /**
  * A role noun right before a name ("guitarist Tim Commerford", "actor Maurice Sendak", "wife Lena"), or a
  * plural one before a list of names the name continues ("actors Raf Vallone and Elena Varzi", "chemists
  * Torbern Bergman and Carl Wilhelm Scheele": each is a person).
  */
 const ROLE_BEFORE = new RegExp(
-  `\\b(?:${ROLE}|${ROLE}s(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,4}(?:\\s*,\\s*\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})*\\s*(?:,|\\band\\b|,\\s*and\\b)|${ROLE}s)\\s+$`,
+  `\\b(?:${PERSON_ROLE}|${PERSON_ROLE}s(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,4}(?:\\s*,\\s*\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})*\\s*(?:,|\\band\\b|,\\s*and\\b)|${PERSON_ROLE}s)\\s+$`,
   'u',
 )
 

@@ -24,6 +24,12 @@ describe('proper name types', () => {
     for (const before of ['It was published by ', 'The album was produced by '])
       expect(properNameType('Avex Trax', 'CONCEPT', before, '.', none), before).toBe('ORGANIZATION')
     expect(properNameType('Avex Trax', 'CONCEPT', 'It was sung by ', '.', none)).toBe('CONCEPT')
+    // Membership, an office heading it, a broadcast: "members of APEC", "CEO of", "aired on".
+    for (const before of ['were already members of ', 'He became CEO of ', 'It aired on the '])
+      expect(properNameType('Televisa', 'CONCEPT', before, '.', none), before).toBe('ORGANIZATION')
+    expect(properNameType('Jaws', 'CONCEPT', 'the director of ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('South Korea', 'CONCEPT', 'the President of ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('Plymouth', 'CONCEPT', 'a member of ', "'s team", none)).toBe('CONCEPT')
     // A state named by its kind, which the tagger calls an organisation.
     for (const name of ['Roman Empire', 'Dutch Republic', 'Umayyad Caliphate'])
       expect(properNameType(name, 'ORGANIZATION', '', '', none), name).toBe('PLACE')
@@ -53,6 +59,32 @@ describe('proper name types', () => {
     for (const name of ['REST API', 'PostgreSQL URL', 'Streamable HTTP', 'Largest JSON'])
       expect(properNameType(name, 'PERSON', 'It is a ', '.', none), name).toBe('CONCEPT')
     expect(properNameType('DJ Shadow', 'PERSON', '', ' met', none)).toBe('PERSON')
+  })
+
+  it('takes an office for no person, unless a given name is in it', () => {
+    for (const name of [
+      'Prime Minister',
+      'Deputy Director',
+      'Deputy Prime Minister',
+      'Deputy Leader',
+    ])
+      expect(properNameType(name, 'PERSON', 'the ', ' said', none), name).toBe('CONCEPT')
+    // "Roman Emperor" stays a person's: "Roman" is a given name (Polanski).
+    expect(properNameType('Roman Emperor', 'PERSON', '', ' said', none)).toBe('PERSON')
+    expect(properNameType('Julie Leader', 'PERSON', '', ' said', none)).toBe('PERSON')
+    // Offices that are surnames too are not read as offices.
+    expect(properNameType('Joey Bishop', 'PERSON', '', ' said', none)).toBe('PERSON')
+  })
+
+  it('reads a place from a kind word opening its name, or a numbered road', () => {
+    for (const name of ['Piazza XX Settembre', 'Via Nino Bixio', 'Monte Roraima', 'U.S. Route 20'])
+      expect(properNameType(name, 'CONCEPT', 'along the ', '.', none), name).toBe('PLACE')
+    expect(properNameType('Fort Winnebago', 'PERSON', 'building ', '.', none)).toBe('PLACE')
+    // Not when another kind word is in it, nor a saint's name.
+    expect(properNameType('Fort Wayne Film Festival', 'CONCEPT', 'the ', '.', none)).toBe('CONCEPT')
+    expect(properNameType('Santa Isabel', 'CONCEPT', 'the ', '.', none)).toBe('CONCEPT')
+    // A person's given name may be such a word.
+    expect(properNameType('Monte Irvin', 'PERSON', '', ' said', none)).toBe('PERSON')
   })
 
   it('keeps a tagged person only when the phrase has a capital', () => {

@@ -80,6 +80,20 @@ export function isGivenName(word: string): boolean {
 export const isFirstName = (word: string): boolean =>
   isGivenName(word) || lexiconTags(word).includes('FirstName')
 
+const FUNCTION_WORD_TAGS = new Set(['Preposition', 'Conjunction', 'Adverb'])
+/**
+ * What the lexicon knows `word` (capitalised at a sentence's start) as, when that is no part of a
+ * person's name: a function word of four letters or more ("During", "After", "Meanwhile"; not the
+ * particles of surnames, "De Silva", nor "Les" of "Les Paul") or a demonym ("Irishman", "American").
+ * Adjectives are not: they are nicknames too ("Red Adair", "Big Daddy Kane", "False Dmitri").
+ */
+export function leadingWordKind(word: string): 'function' | 'demonym' | null {
+  const tags = lexiconTags(word)
+  if (tags.length === 0) return null
+  if (word.length >= 4 && tags.every((t) => FUNCTION_WORD_TAGS.has(t))) return 'function'
+  return tags.every((t) => t === 'Demonym') ? 'demonym' : null
+}
+
 /** Whether the lexicon knows `word` as a verb's base form ("let", "keep", "take", "go"). */
 export const isInfinitive = (word: string): boolean => lexiconTags(word).includes('Infinitive')
 
@@ -144,6 +158,18 @@ const UNMISTAKABLE_PLACE_HEADS = new Set(
   ).split(' '),
 )
 
+/**
+ * Offices a name may end with but no person's name does: a "person" ending with one, no word of it a
+ * given name, is the office ("Prime Minister", "Deputy Director", "Deputy Leader"). Not the
+ * offices that are surnames too ("Bishop", "Judge", "Marshal", "Major").
+ */
+const OFFICE_HEADS = new Set(
+  (
+    'minister director president emperor empress chairman chairwoman chairperson secretary premier ' +
+    'ambassador commissioner spokesman spokeswoman spokesperson leader'
+  ).split(' '),
+)
+
 /** Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"). */
 const PLACE_HEADS = new Set(
   (
@@ -154,6 +180,35 @@ const PLACE_HEADS = new Set(
     'duchy principality'
   ).split(' '),
 )
+
+/**
+ * Words that open a place's name, the kind first ("Piazza XX Settembre", "Via Nino Bixio", "Río Muni",
+ * "Monte Roraima", "Fort Winnebago", "Sierra Norte"), in English and as English text quotes other
+ * languages. Not "San", "Santa" or "Saint", which open saints' and churches' names as often as places'.
+ */
+const PLACE_OPENERS = new Set(
+  'piazza via viale corso calle rue plaza lago lac monte mont mount rio río isla île sierra cerro puerto fort'.split(
+    ' ',
+  ),
+)
+
+/** Kinds of road a number names ("U.S. Route 20", "Interstate 287", "Highway 82"). */
+const ROAD_KINDS = new Set('route interstate highway motorway autobahn'.split(' '))
+
+/**
+ * A proper name of two words or more that opens with a place's kind (`PLACE_OPENERS`; for a name the
+ * tagger read as a person's, not a given name: "Monte Irvin") and holds no kind word of another thing
+ * ("Mount Sinai Hospital", "Fort Worth Film Festival").
+ */
+function isPlaceByOpener(name: string, words: readonly string[], person: boolean): boolean {
+  return (
+    words.length > 1 &&
+    PLACE_OPENERS.has(words[0]!) &&
+    !(person && isFirstName(name.split(/\s+/)[0]!)) &&
+    isProperPhrase(name) &&
+    !hasKindWord(name)
+  )
+}
 
 /** Place heads that name a state: a name ending with one is a place, whatever the tagger said. */
 const REALM_HEADS = new Set(
@@ -309,11 +364,20 @@ const FIELD_CONTEXT =
 
 /**
  * Verbs and prepositions an organisation follows: "published by", "produced by", "signed to", "played for",
- * "by the" (a person the cues of `personByCue` found is typed before this is read).
+ * "by the", "aired on" (a person the cues of `personByCue` found is typed before this is read).
  * Chosen on Re-DocRED dev (gold mentions' preceding words; docs/local-extractor.md).
  */
 const ORGANIZATION_CONTEXT =
-  /(?:\b(?:published|released|developed|produced|distributed|owned|operated|acquired|manufactured|marketed|broadcast|signed|played|playing|plays|joined|joining|founded|co-founded|formed|sponsored|employed|hired)\s+(?:by|to|with|for|on|from)?\s*(?:the\s+)?|\b(?:by|from|member of|members of)\s+the\s+|\bsigned\s+)$/i
+  /(?:\b(?:published|released|developed|produced|distributed|owned|operated|acquired|manufactured|marketed|broadcast|signed|played|playing|plays|joined|joining|founded|co-founded|formed|sponsored|employed|hired)\s+(?:by|to|with|for|on|from)?\s*(?:the\s+)?|\b(?:by|from)\s+the\s+|\b(?:aired|airs|airing)\s+on\s+(?:the\s+)?|\bsigned\s+)$/i
+
+/**
+ * Membership, and the offices that head an organisation, before its name: "a member of", "CEO of",
+ * "founder of". Not "president of" (of a country as often) or "director of" (of a film). A name
+ * followed by a possessive is not the body one belongs to ("a member of Plymouth's team").
+ */
+const MEMBERSHIP_CONTEXT =
+  /\b(?:members?|CEO|chairman|chairwoman|chairperson|founder|co-founder)\s+of\s+(?:the\s+)?$/i
+const POSSESSIVE_AFTER = /^['’](?:s\b|\s)/
 
 /**
  * The label a mention should carry: `label` as tagged, unless the head of a proper noun phrase or the
@@ -347,7 +411,9 @@ export function properNameType(
     // tagger's people in this repository's docs). Other initialisms may be a stage name's ("DJ Shadow").
     if (name.split(/\s+/).some((w) => COMPUTING_INITIALISMS.has(w))) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_OTHER_HEADS.has(kind)) return 'CONCEPT'
+    if (OFFICE_HEADS.has(head) && !name.split(/\s+/).some(isFirstName)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
+    if (isPlaceByOpener(name, words, true)) return 'PLACE'
     return words.length > 1 &&
       (UNMISTAKABLE_ORGANIZATION_HEADS.has(head) || ORGANIZATION_OPENERS.has(words[0]!))
       ? 'ORGANIZATION'
@@ -360,6 +426,8 @@ export function properNameType(
   // common noun's never is one.
   if (label === 'ORGANIZATION' && CAPITALS_ONLY.test(name) && notAnAcronym(name)) return 'CONCEPT'
   // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
+  // A numbered road ("U.S. Route 20", "Interstate 287"), whose number ends no proper phrase.
+  if (numbered && ROAD_KINDS.has(kind) && /^\p{Lu}/u.test(name)) return 'PLACE'
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
   // (a country's initialism returned a place above).
@@ -390,8 +458,10 @@ export function properNameType(
     return 'ORGANIZATION'
   if (label !== 'CONCEPT') return label
   if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
+  if (isPlaceByOpener(name, words, false)) return 'PLACE'
   if (/\d/.test(name)) return label
   if (ORGANIZATION_CONTEXT.test(before) && !PLACE_CONTEXT.test(before)) return 'ORGANIZATION'
+  if (MEMBERSHIP_CONTEXT.test(before) && !POSSESSIVE_AFTER.test(after)) return 'ORGANIZATION'
   // An identifier ("ENGRAM_PLUGINS") is no place either.
   if (productShaped(name) || name.includes('_')) return label
   // "Mediaș, Transylvania": a name beside a place, separated by a comma, is a place of that list.
