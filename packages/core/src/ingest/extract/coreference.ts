@@ -46,6 +46,8 @@ const LEADING_ROLE = new RegExp(
 /** Dashes (and spaces) before a name: "- General ..." of "Lieutenant - General" split at its hyphen. */
 export const LEADING_DASHES = /^[\s\-\u2010-\u2015]+/u
 
+const allCapitalised = (words: readonly string[]) => words.every((w) => /^\p{Lu}/u.test(w))
+
 /**
  * A person name without leading titles ("Dr. Marie Curie" -> "Marie Curie", "Lieutenant-General Sir
  * George Prévost" -> "George Prévost") or a role noun capitalised before two name words ("Guitarist Jimmy
@@ -64,7 +66,7 @@ export function stripTitles(name: string): string {
     rest.length >= 2 &&
     LEADING_ROLE.test(first!.toLowerCase()) &&
     !isFirstName(first!) &&
-    rest.every((w) => /^\p{Lu}/u.test(w))
+    allCapitalised(rest)
   )
     return rest.join(' ')
   return out
@@ -82,7 +84,7 @@ export function personName(name: string): string {
   const titled = stripTitles(name)
   const out = titled.replace(LEADING_DASHES, '') || titled
   const [first, ...rest] = out.split(/\s+/)
-  if (rest.length === 0 || isFirstName(first!) || !rest.every((w) => /^\p{Lu}/u.test(w))) return out
+  if (rest.length === 0 || isFirstName(first!) || !allCapitalised(rest)) return out
   const kind = leadingWordKind(first!)
   return kind === 'function' || (kind === 'demonym' && rest.length >= 2) ? rest.join(' ') : out
 }

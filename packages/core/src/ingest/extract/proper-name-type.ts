@@ -425,9 +425,9 @@ export function properNameType(
   // "reading the JSON": the tagger calls an acronym after "the" an organisation; a data format's or a
   // common noun's never is one.
   if (label === 'ORGANIZATION' && CAPITALS_ONLY.test(name) && notAnAcronym(name)) return 'CONCEPT'
-  // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   // A numbered road ("U.S. Route 20", "Interstate 287"), whose number ends no proper phrase.
   if (numbered && ROAD_KINDS.has(kind) && /^\p{Lu}/u.test(name)) return 'PLACE'
+  // The tagger's organisation lexicon also fires on common nouns ("school board", "Cuban government").
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
   // (a country's initialism returned a place above).
