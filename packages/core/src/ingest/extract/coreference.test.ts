@@ -63,4 +63,13 @@ describe('organisation-name coreference', () => {
     // A word that names no kind of organisation is nobody's short name.
     expect(names.fullNameOf('Microsoft')).toBe('Microsoft')
   })
+
+  it("maps a team's nickname to the first team named with it", () => {
+    const names = new OrganizationNames(isOrganizationHead)
+    expect(names.teamOf('Royals')).toBeNull()
+    names.addTeam('Kansas City Royals')
+    names.addTeam('Omaha Royals')
+    expect(names.teamOf('Royals')).toBe('Kansas City Royals')
+    expect(names.teamOf('royals')).toBeNull()
+  })
 })

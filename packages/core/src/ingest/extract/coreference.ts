@@ -6,7 +6,7 @@
  * coreference resolution based on entity-centric, precision-ranked rules", Computational
  * Linguistics 39(4), 2013), restricted to person names, with titles stripped; and, by that paper's
  * head-match sieve, an organisation's kind word alone ("the Council") for the last organisation the
- * text named with it (`OrganizationNames`).
+ * text named with it, and a team's nickname ("the Royals") for its full name (`OrganizationNames`).
  */
 
 import { isFirstName, leadingWordKind } from './proper-name-type.js'
@@ -31,7 +31,8 @@ const ROLE_WORDS =
   'journalist|wife|husband|son|daughter|brother|sister|father|mother|uncle|aunt|cousin|poet|coach|' +
   'minister|president|premier|dictator|governor|senator|mayor|chancellor|ambassador|emperor|empress|' +
   'chairman|chairwoman|secretary|bishop|archbishop|priest|monk|nun|professor|teacher|lawyer|judge|' +
-  'physician|officer|commander|captain|lieutenant|sergeant|colonel|advisor|adviser|detective'
+  'physician|officer|commander|captain|lieutenant|sergeant|colonel|advisor|adviser|detective|' +
+  'spokesman|spokeswoman|spokesperson'
 export const PERSON_ROLE = `(?:\\p{Ll}+(?:ist|ian)|${ROLE_WORDS})`
 
 /**
@@ -138,6 +139,22 @@ export class OrganizationNames {
    * thread).
    */
   constructor(private readonly isHead: (word: string) => boolean) {}
+
+  readonly #byNickname = new Map<string, string>()
+
+  /**
+   * Records a team's name (`isTeamName`: "Kansas City Royals"), whose plural alone ("the Royals") names it
+   * later in the text; the first team named with it keeps it.
+   */
+  addTeam(name: string): void {
+    const nickname = name.split(/\s+/).at(-1)!
+    if (!this.#byNickname.has(nickname)) this.#byNickname.set(nickname, name)
+  }
+
+  /** The team a one-word name is the nickname of, as written ("Royals"), or null. */
+  teamOf(name: string): string | null {
+    return this.#byNickname.get(name) ?? null
+  }
 
   /** The full name `name` refers to; records `name` when it is a full name itself. */
   fullNameOf(name: string): string {

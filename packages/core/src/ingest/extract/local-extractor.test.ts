@@ -924,6 +924,37 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Liverpool School of Tropical Medicine')
   })
 
+  it('types no name inside an inline code span', async () => {
+    const found = await names('Set `Mary Shelley` as the name. Mary Shelley wrote Frankenstein.')
+    expect(found).toContain('CONCEPT:Mary Shelley')
+    expect(found).toContain('PERSON:Mary Shelley')
+  })
+
+  it('joins an organisation to its remit across "for", and a deliberating body across "on"', async () => {
+    const found = await names(
+      'She worked at the Hospital for Tropical Diseases. He chaired the Commission on Judicial Conduct.',
+    )
+    expect(found).toContain('ORGANIZATION:Hospital for Tropical Diseases')
+    expect(found).toContain('ORGANIZATION:Commission on Judicial Conduct')
+    expect(found).not.toContain('CONCEPT:Tropical Diseases')
+    // An army on an island, and a chamber's seat, are no remit.
+    expect(await names('The Army on Okinawa surrendered.')).not.toContain(
+      'ORGANIZATION:Army on Okinawa',
+    )
+    expect(await names('He was a Member of Parliament for Mpwapwa.')).not.toContain(
+      'ORGANIZATION:Parliament for Mpwapwa',
+    )
+  })
+
+  it('reads a team from its home and plural, and its nickname alone as the team', async () => {
+    const found = await names(
+      'He played for the Kansas City Royals and the Edmonton Oilers. The Royals released him in 1990.',
+    )
+    expect(found).toContain('ORGANIZATION:Kansas City Royals')
+    expect(found).toContain('ORGANIZATION:Edmonton Oilers')
+    expect(found.filter((n) => /Royals$/.test(n))).toEqual(['ORGANIZATION:Kansas City Royals'])
+  })
+
   it('reads a given name and a place-like surname as a person beside a person cue', async () => {
     // Before: "Mary Field" and "Peter Hall" were places (the tagger reads "Field" and "Hall" as heads of
     // place names), so "Mary Field was born in Leeds" had no subject and no event.

@@ -22,6 +22,7 @@ import {
   isInfinitive,
   isOrganizationHead,
   isProperPhrase,
+  isTeamName,
   NAME_LABELS,
   ofPhraseLabel,
   placeInPhrase,
@@ -37,7 +38,7 @@ import {
 import { POSSESSIVE_ENDING, personByCue, personNamedLikePlace } from './person-cues.js'
 import { abbreviates } from './abbreviations.js'
 import { placeCanBeSubject, placeStatements } from './place-statements.js'
-import { maskedPassageTexts } from './markdown-mask.js'
+import { codeSpans, maskMarkdown, unfencedPassageTexts } from './markdown-mask.js'
 import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
@@ -52,6 +53,8 @@ interface Mention {
   language?: boolean
   /** The speaker's label opening a conversation turn (`speakerOf`). */
   speaker?: boolean
+  /** Inside an inline code span (`codeSpans`): an identifier, never typed a person, place or organisation. */
+  code?: boolean
 }
 
 type Entity = ExtractedGraph['entities'][number]
@@ -591,6 +594,18 @@ const firstPronoun = (text: string) => PRONOUN_WORD.exec(text)?.[0].toLowerCase(
 
 /** What joins a kind word to the name it is of: "of (the)", or a Romance language's "de (la)", "di", "du" ... */
 const OF_PHRASE = /^ (?:of|de|del|della|di|du|des|da|do|dos|das)(?: (?:the|la|le|les|los|las))? $/i
+/**
+ * What joins an organisation's kind word to its remit: "Hospital for Tropical Diseases", "Institute for
+ * Advanced Study"; "on" only after a body that deliberates on a subject ("Commission on Judicial Conduct",
+ * "Council on Foreign Relations"), as "the Army on Okinawa" is an army on an island.
+ */
+const REMIT_PHRASE = /^ for (?:the )?$/i
+const SUBJECT_PHRASE = /^ on (?:the )?$/i
+const BODIES_ON_A_SUBJECT = new Set(
+  'commission committee subcommittee council board panel'.split(' '),
+)
+/** Chambers whose "for" names a seat, not a remit ("Member of Parliament for Mpwapwa"). */
+const CHAMBERS = new Set('parliament assembly congress senate legislature'.split(' '))
 
 /**
  * "Liverpool School" + "of" + "Tropical Medicine": the chunker stops at the preposition, but a proper
@@ -605,13 +620,14 @@ function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
   for (let i = 0; i < mentions.length; i++) {
     const a = mentions[i]!
     const b = mentions[i + 1]
-    const label = ofPhraseLabel(a.name.split(/\s+/).at(-1)!)
+    const kind = a.name.split(/\s+/).at(-1)!
+    const label = ofPhraseLabel(kind)
     if (
       b !== undefined &&
       label !== null &&
       a.label !== 'PERSON' &&
       b.label !== 'PERSON' &&
-      OF_PHRASE.test(sentence.slice(a.end, b.start)) &&
+      joinsKindToName(sentence.slice(a.end, b.start), kind, label, b) &&
       isProperPhrase(a.name) &&
       isProperPhrase(b.name)
     ) {
@@ -628,6 +644,18 @@ function joinOfPhrases(sentence: string, mentions: Mention[]): Mention[] {
     out.push(a)
   }
   return out
+}
+
+/**
+ * Whether `gap` joins the kind word `kind` (typing the joined name `label`) to the name `b` after it: "of"
+ * for every kind; "for" or "on" for an organisation's remit (`REMIT_PHRASE`), which is no place, and
+ * not after a chamber (`CHAMBERS`).
+ */
+function joinsKindToName(gap: string, kind: string, label: string, b: Mention): boolean {
+  if (OF_PHRASE.test(gap)) return true
+  const k = kind.toLowerCase()
+  if (label !== 'ORGANIZATION' || b.label === 'PLACE' || CHAMBERS.has(k)) return false
+  return REMIT_PHRASE.test(gap) || (SUBJECT_PHRASE.test(gap) && BODIES_ON_A_SUBJECT.has(k))
 }
 
 /**
@@ -1328,7 +1356,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         speakerless: boolean
       }[] = []
       // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
-      const maskedTexts = maskedPassageTexts(input)
+      // The inline code spans are read off before `maskMarkdown` blanks their backticks.
+      const unfenced = unfencedPassageTexts(input)
+      const maskedTexts = unfenced.map(maskMarkdown)
+      const codes = unfenced.map(codeSpans)
       const fields = fieldLabels(maskedTexts)
       let lowerWords: Set<string> | null = null
       const usedInLowerCase = (word: string) =>
@@ -1419,6 +1450,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             !opensWithImperative(m, sentence) &&
             !fields[index]!.some(([from, to]) => base + m.start < to && from < base + m.end),
         )
+        // `ON DELETE CASCADE`, `Node`: code, which names no one, is a concept whatever the tagger said.
+        for (const m of mentions)
+          if (codes[index]!.some(([from, to]) => base + m.start >= from && base + m.end <= to)) {
+            m.code = true
+            if (NAME_LABELS.has(m.label)) m.label = 'CONCEPT'
+          }
         const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
         if (speaker) {
           mentions = mentions.filter((m) => m.start > speaker.end)
@@ -1433,7 +1470,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         // A name the text defines takes that kind, here and at its other mentions (second pass).
         for (const m of mentions) {
-          if (!NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
+          if (m.code === true || !NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
           const kind = definedKind(sentence.slice(m.end))
           if (kind === null) continue
           m.label = definedLabel(kind, m.label)
@@ -1502,10 +1539,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             people.addFullName(m.name)
             continue
           }
-          if (m.label !== 'CONCEPT') continue
+          if (m.label !== 'CONCEPT' || m.code === true) continue
           const before = r.sentence.slice(0, m.start)
           const first = r.terms.find((t) => t.offset.start - r.base === m.start)
-          const name = personByCue(
+          const found = personByCue(
             m.name,
             before,
             r.sentence.slice(m.end),
@@ -1513,7 +1550,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             (w) => places.has(w.toLowerCase()),
             first !== undefined && has(first, 'FirstName'),
           )
-          if (name === null) continue
+          if (found === null) continue
+          // Typed a person now: a sentence's first word read into the name goes ("During Johnson").
+          const name = personName(found)
           m.start += m.name.lastIndexOf(name)
           m.end = m.start + name.length
           m.name = name
@@ -1553,6 +1592,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
       const organizations = new OrganizationNames(isOrganizationHead)
+      const isPlace = (name: string) => places.has(name.toLowerCase())
       /** The second pass over one sentence: its entities, events, edges and observations. */
       const relateSentence = (r: (typeof read)[number]): void => {
         const { passage, base, sentence, terms, dates, mentions, masked } = r
@@ -1564,6 +1604,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         lastPassage = passage.id
         for (const m of mentions) {
+          if (m.code === true) continue
           // An abbreviation the text defined is the name it stands for, typed as that name's mention
           // was (earlier in the text, so typed already).
           const long = abbreviations.get(m.name)
@@ -1594,7 +1635,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             m.label,
             sentence.slice(0, m.start),
             sentence.slice(m.end),
-            (name) => places.has(name.toLowerCase()),
+            isPlace,
           )
           // An acronym's shape ("NULL", "ENTITY") whose word the text also writes in small letters is
           // that word in capitals: an organisation's acronym is not ("NATO", "ASCAP").
@@ -1612,9 +1653,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               m.label = 'CONCEPT'
           }
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
-          if (m.label === 'ORGANIZATION') {
+          // "the Royals" after "Kansas City Royals": a team's nickname is the team.
+          const team =
+            m.label === 'CONCEPT' || m.label === 'ORGANIZATION'
+              ? organizations.teamOf(m.name)
+              : null
+          if (team !== null) {
+            m.name = team
+            m.label = 'ORGANIZATION'
+          } else if (m.label === 'ORGANIZATION') {
             if (!/\s/.test(m.name)) organizationWords.add(m.name.toLowerCase())
             m.name = organizations.fullNameOf(m.name)
+            if (isTeamName(m.name)) organizations.addTeam(m.name)
           }
         }
         // "Tarragona, Alt Penedès and Garraf": a list's untyped names take the type its typed ones share.
@@ -1623,6 +1673,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           [...mentions].sort((a, b) => a.start - b.start),
         ))
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
+        for (const m of mentions)
+          if (m.code === true && NAME_LABELS.has(m.label)) m.label = 'CONCEPT'
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
           const spoken = mentions.findIndex((m) => m.speaker === true && m.label === 'PERSON')

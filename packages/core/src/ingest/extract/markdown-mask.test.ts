@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { maskedPassageTexts, maskMarkdown, withoutWholeText } from './markdown-mask.js'
+import type { ExtractionInput } from '../../contracts/extractor.js'
+import { codeSpans, maskMarkdown, unfencedPassageTexts, withoutWholeText } from './markdown-mask.js'
+
+/** What the extractor reads of each passage: its whole text's code blocks blanked, then its markdown. */
+const maskedPassageTexts = (input: ExtractionInput) => unfencedPassageTexts(input).map(maskMarkdown)
 
 describe('maskMarkdown', () => {
   it('blanks syntax character for character, so offsets still point into the passage', () => {
@@ -34,7 +38,7 @@ describe('maskMarkdown', () => {
   })
 })
 
-describe('maskedPassageTexts', () => {
+describe('unfencedPassageTexts, then maskMarkdown', () => {
   // Two chunks of one text, the second cut inside a fenced code block.
   const text =
     'Intro to the server.\n\n```sh\nconst hit = find()\n\nROLE=api npm start\n```\n\nAda Lovelace wrote it.\n'
@@ -73,9 +77,21 @@ describe('maskedPassageTexts', () => {
   })
 })
 
+describe('codeSpans', () => {
+  it('finds the content of inline code spans of one backtick, not TeX quotes', () => {
+    const text =
+      "Use `ON DELETE CASCADE` or `Node`; ``Roman '', as in the`` Roman Church'' and `open\nline` are none."
+    expect(codeSpans(text).map(([from, to]) => text.slice(from, to))).toEqual([
+      'ON DELETE CASCADE',
+      'Node',
+    ])
+    expect(codeSpans('no code')).toEqual([])
+  })
+})
+
 describe('withoutWholeText', () => {
   it('drops the whole text, blanking first the code only it shows', () => {
-    const text = '```\nconst hit = find()\n\nROLE=api\n```\n\nAda Lovelace wrote it.'
+    const text = '```\nconst hit = find()\n\nROLE=api\n```\n\n**Ada Lovelace** wrote `it`.'
     const cut = text.indexOf('ROLE')
     const input = {
       passages: [{ id: 'b', text: text.slice(cut), start: cut, end: text.length }],
@@ -85,9 +101,11 @@ describe('withoutWholeText', () => {
     }
     const out = withoutWholeText(input)
     expect(out.text).toBeUndefined()
-    expect(out.passages[0]!.text.trim()).toBe('Ada Lovelace wrote it.')
-    // Masking what it sends again changes nothing.
-    expect(maskMarkdown(out.passages[0]!.text)).toBe(out.passages[0]!.text)
+    // The code block goes; the rest is sent as written (its code span still shows), and masks there as
+    // it masks here.
+    expect(out.passages[0]!.text.trim()).toBe('**Ada Lovelace** wrote `it`.')
+    expect(maskMarkdown(out.passages[0]!.text)).toBe(maskedPassageTexts(input)[0])
+    expect(codeSpans(out.passages[0]!.text)).toHaveLength(1)
     const plain = { ...input, text: 'Ada wrote.', passages: [{ id: 'c', text: 'Ada wrote.' }] }
     expect(withoutWholeText(plain)).toEqual({
       passages: plain.passages,

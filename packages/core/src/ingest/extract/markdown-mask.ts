@@ -30,37 +30,38 @@ export function maskMarkdown(text: string): string {
 }
 
 /**
- * The texts of `input`'s passages with markdown blanked out, code blocks found in the whole text they
- * were cut from (`input.text` and each passage's `start`/`end`) when that text holds a code fence: a
- * chunk cut inside a fenced code block has no opening fence of its own, so masked alone its code read as
- * prose and its closing fence opened a block over the prose after it (16 of the 477 chunks of this
- * project's README and docs, before the chunker kept blocks whole; a block longer than a chunk still
- * is cut). The blocks are found by one pass over the lines (`fencedCode`), not by
- * matching the whole text, so a long text with many unclosed fences costs no more than its length.
- * Without the text or offsets, or for a passage whose offsets do not give its text, each passage alone.
+ * The texts of `input`'s passages with the code blocks blanked that the whole text they were cut from
+ * (`input.text` and each passage's `start`/`end`) shows them to be inside, when that text holds a code
+ * fence; `maskMarkdown` then blanks the rest of each. A chunk cut inside a fenced code block has no
+ * opening fence of its own, so masked alone its code read as prose and its closing fence opened a block
+ * over the prose after it (16 of the 477 chunks of this project's README and docs, before the chunker
+ * kept blocks whole; a block longer than a chunk still is cut). The blocks are found by one pass over the
+ * lines (`fencedCode`), not by matching the whole text, so a long text with many unclosed fences costs no
+ * more than its length. Without the text or offsets, or for a passage whose offsets do not give its
+ * text, each passage as it is (`maskMarkdown` finds its own blocks).
  */
-export function maskedPassageTexts(input: ExtractionInput): string[] {
+export function unfencedPassageTexts(input: ExtractionInput): string[] {
   const text = input.text
   const blocks = text !== undefined && hasFence(text) ? fencedCode(text) : []
   return input.passages.map((p) => {
-    if (blocks.length === 0 || p.start === undefined || p.end === undefined)
-      return maskMarkdown(p.text)
-    if (text!.slice(p.start, p.end) !== p.text) return maskMarkdown(p.text)
-    return maskMarkdown(blankWithin(p.text, p.start, blocks))
+    if (blocks.length === 0 || p.start === undefined || p.end === undefined) return p.text
+    if (text!.slice(p.start, p.end) !== p.text) return p.text
+    return blankWithin(p.text, p.start, blocks)
   })
 }
 
 /**
  * `input` as a worker thread needs it: without the whole text (a long one would be copied to every
  * worker for each slice of passages), its passages' code blocks blanked first where only the whole text
- * shows them (`maskedPassageTexts`; masking the result again changes nothing the extractor reads).
+ * shows them (`unfencedPassageTexts`: the worker masks the rest as it would be masked here, and still
+ * sees the inline code spans, `codeSpans`).
  */
 export function withoutWholeText(input: ExtractionInput): ExtractionInput {
   if (input.text === undefined) return input
   const { text, ...rest } = input
   if (!hasFence(text)) return rest
-  const masked = maskedPassageTexts(input)
-  return { ...rest, passages: input.passages.map((p, i) => ({ id: p.id, text: masked[i]! })) }
+  const unfenced = unfencedPassageTexts(input)
+  return { ...rest, passages: input.passages.map((p, i) => ({ id: p.id, text: unfenced[i]! })) }
 }
 
 /** `slice` (starting at `offset` in its text) with the parts inside `blocks` blanked, line breaks kept. */
@@ -86,6 +87,20 @@ function blankWithin(slice: string, offset: number, blocks: readonly [number, nu
   }
   return out + slice.slice(at)
 }
+
+/**
+ * Where the inline code spans of a markdown text hold their code (`ON DELETE CASCADE`, `createEngine`):
+ * [start, end) of each span's content, backticks excluded. Only spans of one backtick each side, on one
+ * line: a double backtick opens TeX's quotes as often (``Roman '', as in the`` Roman Church'': MuSiQue's
+ * paragraphs are written so), which CommonMark would read as a code span. Empty without a backtick.
+ */
+export function codeSpans(text: string): [number, number][] {
+  if (!text.includes('`')) return []
+  const spans: [number, number][] = []
+  for (const m of text.matchAll(CODE_SPAN)) spans.push([m.index + 1, m.index + 1 + m[1]!.length])
+  return spans
+}
+const CODE_SPAN = /(?<!`)`(?!`)([^`\n]+)`(?!`)/g
 
 const blank = (s: string) => ' '.repeat(s.length)
 const blankKeepingLines = (s: string) => s.replace(/[^\n]/g, ' ')

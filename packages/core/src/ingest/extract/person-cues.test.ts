@@ -31,6 +31,18 @@ describe('person cues', () => {
     ).toBeNull()
   })
 
+  it('finds a person from a verb of speech or a kin noun of theirs after the name', () => {
+    expect(
+      personByCue('Eamon Gilmore', 'In an interview, ', ' said it was fine.', none, noPlace),
+    ).toBe('Eamon Gilmore')
+    expect(personByCue('Arne Næss', 'the death of ', "'s father in 2004.", none, noPlace)).toBe(
+      'Arne Næss',
+    )
+    // A kind word still rules the name out, and a possessive of anything else is no cue.
+    expect(personByCue('Shed Media', 'In March, ', ' said it had grown.', none, noPlace)).toBeNull()
+    expect(personByCue('Eamon Gilmore', 'the death of ', "'s film.", none, noPlace)).toBeNull()
+  })
+
   it('finds each person of a list after a plural role', () => {
     expect(personByCue('Raf Vallone', 'the daughter of actors ', '.', none, noPlace)).toBe(
       'Raf Vallone',

@@ -50,6 +50,14 @@ export const POSSESSIVE_ENDING = /(?<=\p{L})['’]s?$/u
 const areNameWords = (words: readonly string[]) =>
   words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))
 
+/**
+ * What a person does or has right after their name: a verb of speech ("Beam said", "Staunton wrote"), or a
+ * possessive of a kin noun ("Armistead Maupin's father", "Jadwiga Piłsudska's husband"): an organisation
+ * speaks too, but has no parents or spouse, and a place neither.
+ */
+const SPEECH_OR_KIN_AFTER =
+  /^(?:\s+(?:said|says|told|recalled|remarked|explained|insisted|wrote)\b|['’]s?\s+(?:father|mother|son|daughter|wife|husband|widow|brother|sister|parents|grandfather|grandmother|grandson|granddaughter|uncle|aunt|nephew|niece|cousin)\b)/u
+
 /** A word of initials: "C.", "J.R.R.". */
 const INITIALS = /^(?:\p{Lu}\.)+$/u
 
@@ -75,7 +83,14 @@ export function personByCue(
   if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
   // "N. C. Wyeth", "A. R. Rahman": initials before a surname.
   const initialled = words.slice(0, -1).every((w) => INITIALS.test(w))
-  if (titled || givenName || initialled || LIFE_SPAN.test(after) || ROLE_BEFORE.test(before))
+  if (
+    titled ||
+    givenName ||
+    initialled ||
+    LIFE_SPAN.test(after) ||
+    ROLE_BEFORE.test(before) ||
+    SPEECH_OR_KIN_AFTER.test(after)
+  )
     return bare
   if (MAKER_OR_KIN_BEFORE.test(before) && !/^(?:The|A|An)$/.test(words[0]!)) return bare
   return standalone.has(words.at(-1)!.toLowerCase()) ? bare : null

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isProperPhrase, placeInPhrase, properNameType } from './proper-name-type.js'
+import { isProperPhrase, isTeamName, placeInPhrase, properNameType } from './proper-name-type.js'
 
 const none = () => false
 
@@ -35,6 +35,49 @@ describe('proper name types', () => {
       expect(properNameType(name, 'ORGANIZATION', '', '', none), name).toBe('PLACE')
   })
 
+  it('reads a team from a city or region and a plural, not from a place kind or an event', () => {
+    for (const name of [
+      'Edmonton Oilers',
+      'Kansas City Kings',
+      'Leicester Tigers',
+      'Texas Rangers',
+    ])
+      expect(properNameType(name, 'PLACE', 'for the ', '', none), name).toBe('ORGANIZATION')
+    expect(isTeamName('Beijing Ducks')).toBe(true)
+    for (const name of [
+      'Palm Springs', // a place kind's plural
+      'Cayman Islands',
+      'Berlin Olympics', // an event's
+      'Buenos Aires', // a place the lexicon knows
+      'Japan Relations', // a country is no team's home
+      'Integrated Airport Systems', // a place kind that is no town's
+      'Edmonton', // one word
+      'Boston Harbor', // no plural
+    ])
+      expect(isTeamName(name), name).toBe(false)
+    expect(properNameType('Palm Springs', 'PLACE', 'in ', '', none)).toBe('PLACE')
+  })
+
+  it('reads a first name as a place before a state or country, or after "in", unless it is a person\'s place', () => {
+    expect(
+      properNameType('Troy', 'PERSON', 'He was buried in Oakwood Cemetery, ', ', New York.', none),
+    ).toBe('PLACE')
+    expect(
+      properNameType('Sullivan', 'PERSON', 'It lies near ', ', Missouri, in the south', none),
+    ).toBe('PLACE')
+    expect(properNameType('Nancy', 'PERSON', 'He died in 1748 in ', '.', none)).toBe('PLACE')
+    // Addressed, confided in, or a possessor: a person.
+    expect(properNameType('Mel', 'PERSON', 'Caroline: Hey ', ', France was lovely.', none)).toBe(
+      'PERSON',
+    )
+    expect(properNameType('Mel', 'PERSON', '', ', Texas was lovely.', none)).toBe('PERSON')
+    expect(properNameType('Nancy', 'PERSON', 'I confided in ', ' about it.', none)).toBe('PERSON')
+    expect(properNameType('Nancy', 'PERSON', 'We met in ', "'s room.", none)).toBe('PERSON')
+    // A city after the comma is no sign ("Hey Mel, Paris was ..." addresses too), nor is a full name.
+    expect(properNameType('Jon', 'PERSON', 'I told ', ', Paris was lovely.', none)).toBe('PERSON')
+    expect(properNameType('Nancy Reagan', 'PERSON', 'He met ', ', Texas.', none)).toBe('PERSON')
+  })
+
   it('reads a sports club from its designator, before or after the name, even for a tagged person', () => {
     expect(properNameType('FK Teleoptik', 'PERSON', '', '', none)).toBe('ORGANIZATION')
     expect(properNameType('AFC Bournemouth', 'PLACE', '', '', none)).toBe('ORGANIZATION')
@@ -59,6 +102,12 @@ describe('proper name types', () => {
     for (const name of ['REST API', 'PostgreSQL URL', 'Streamable HTTP', 'Largest JSON'])
       expect(properNameType(name, 'PERSON', 'It is a ', '.', none), name).toBe('CONCEPT')
     expect(properNameType('DJ Shadow', 'PERSON', '', ' met', none)).toBe('PERSON')
+    // One word of a product's shape is none either; a surname's prefix keeps its capital.
+    for (const name of ['PostgreSQL', 'GitHub', 'iPhone'])
+      expect(properNameType(name, 'PERSON', 'With ', ', it runs.', none), name).toBe('CONCEPT')
+    expect(properNameType('Two MCP', 'PERSON', '', ' servers run.', none)).toBe('CONCEPT')
+    for (const name of ['McAllister', 'DeShawn'])
+      expect(properNameType(name, 'PERSON', 'With ', ', it runs.', none), name).toBe('PERSON')
   })
 
   it('takes an office for no person, unless a given name is in it', () => {
