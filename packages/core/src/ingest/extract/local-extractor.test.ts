@@ -924,6 +924,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Liverpool School of Tropical Medicine')
   })
 
+  it('reads a first name as a place before a state, named as written', async () => {
+    const found = await names('It broadcasts in Saint John, New Brunswick. He died in Nancy.')
+    expect(found).toContain('PLACE:Saint John')
+    expect(found).toContain('PLACE:Nancy')
+    expect(found.filter((n) => n.startsWith('PERSON:'))).toEqual([])
+  })
+
   it('types no name inside an inline code span', async () => {
     const found = await names('Set `Mary Shelley` as the name. Mary Shelley wrote Frankenstein.')
     expect(found).toContain('CONCEPT:Mary Shelley')

@@ -55,6 +55,8 @@ interface Mention {
   speaker?: boolean
   /** Inside an inline code span (`codeSpans`): an identifier, never typed a person, place or organisation. */
   code?: boolean
+  /** The name as written, before `personName` took a title off it ("Saint John" of "John"). */
+  written?: string
 }
 
 type Entity = ExtractedGraph['entities'][number]
@@ -1478,7 +1480,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         for (const m of mentions) {
           if (m.label !== 'PERSON') continue
-          m.name = personName(m.name)
+          const name = personName(m.name)
+          if (name !== m.name) m.written = m.name
+          m.name = name
           people.addFullName(m.name)
         }
         mentions.sort((a, b) => a.start - b.start)
@@ -1637,6 +1641,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             sentence.slice(m.end),
             isPlace,
           )
+          // A "person" the surroundings make a place is named as written: "in Saint John, New Brunswick".
+          if (m.label === 'PLACE' && m.written !== undefined) m.name = m.written
           // An acronym's shape ("NULL", "ENTITY") whose word the text also writes in small letters is
           // that word in capitals: an organisation's acronym is not ("NATO", "ASCAP").
           if (m.label === 'ORGANIZATION' && CAPITALS_ONLY.test(m.name) && usedInLowerCase(m.name))
