@@ -960,6 +960,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Kansas City Royals')
     expect(found).toContain('ORGANIZATION:Edmonton Oilers')
     expect(found.filter((n) => /Royals$/.test(n))).toEqual(['ORGANIZATION:Kansas City Royals'])
+    // "The Oilers" alone is no bare surname that would make "Edmonton Oilers" a person.
+    const team = await names('He played for the Edmonton Oilers. The Oilers won the Stanley Cup.')
+    expect(team).toContain('ORGANIZATION:Edmonton Oilers')
+    expect(team.filter((n) => n.startsWith('PERSON:'))).toEqual([])
+    expect(await names('Orlando Jones starred in it. Jones said it was fun.')).toContain(
+      'PERSON:Orlando Jones',
+    )
   })
 
   it('reads a given name and a place-like surname as a person beside a person cue', async () => {

@@ -594,6 +594,9 @@ const OBJECT_PRONOUN =
 /** The first subject pronoun of `text` ("he", "she", "they"), or null. */
 const firstPronoun = (text: string) => PRONOUN_WORD.exec(text)?.[0].toLowerCase() ?? null
 
+/** "the" right before a word: "the Oilers", a plural nickname, where a surname stands bare. */
+const THE_BEFORE = /\bthe\s+$/i
+
 /** What joins a kind word to the name it is of: "of (the)", or a Romance language's "de (la)", "di", "du" ... */
 const OF_PHRASE = /^ (?:of|de|del|della|di|du|des|da|do|dos|das)(?: (?:the|la|le|les|los|las))? $/i
 /**
@@ -1527,7 +1530,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       for (const r of read)
         for (const m of r.mentions) {
           if (m.label === 'PLACE') places.add(m.name.toLowerCase())
-          else if (/^\p{Lu}[\p{L}'’-]+$/u.test(m.name)) standalone.add(m.name.toLowerCase())
+          // "the Oilers" is a team's nickname, not a bare surname: no person cue for "Edmonton Oilers".
+          else if (
+            /^\p{Lu}[\p{L}'’-]+$/u.test(m.name) &&
+            !(m.name.endsWith('s') && THE_BEFORE.test(r.sentence.slice(0, m.start)))
+          )
+            standalone.add(m.name.toLowerCase())
           if (m.label === 'ORGANIZATION' && !/\s/.test(m.name))
             organizationWords.add(m.name.toLowerCase())
         }
