@@ -485,6 +485,19 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(legs).toContainEqual(['INVOLVED', key('Google')])
   })
 
+  it("ends a verb's clause at a second verb of its subject after a comma and a conjunction", async () => {
+    // Before: "Wayne Gretzky lived Commission on Judicial Conduct" (the next clause's organisation).
+    expect(
+      await eventNames(
+        'Wayne Gretzky lived in Saint John, New Brunswick, and served on the Commission on Judicial Conduct.',
+      ),
+    ).toEqual(['Wayne Gretzky lived Saint John'])
+    // A list of names after the verb is no second clause.
+    expect(await eventNames('Marie Curie visited Paris, Rome, and Vienna.')).toEqual([
+      'Marie Curie visited Paris',
+    ])
+  })
+
   it("ends a verb's clause at a dash as at a semicolon", async () => {
     // Before: "Marie Curie moved physics" (the first mention that is no place, past the dash).
     for (const dash of ['—', ' — ', ' – ', ' - '])

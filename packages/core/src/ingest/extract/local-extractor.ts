@@ -1141,6 +1141,30 @@ const mentionsAfter = (
 const CLAUSE_BREAK =
   /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
 
+/**
+ * Where a verb's clause ends at a second verb of the same subject, left unsaid ("lived in Saint John, and
+ * served on the Commission" made "Wayne Gretzky lived Commission"): the comma before "and", "but" or "or"
+ * whose next word the tagger reads as a finite verb, from offset `from` of `sentence` on (`terms` are the
+ * sentence's, `base` its offset in their passage); the sentence's length when there is none.
+ */
+function coordinatedVerbAt(
+  sentence: string,
+  from: number,
+  terms: readonly Term[],
+  base: number,
+): number {
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const at = terms[i]!.offset.start - base
+    if (at <= from || !COORDINATOR.test(terms[i]!.text)) continue
+    const comma = sentence.lastIndexOf(',', at)
+    if (comma < from || sentence.slice(comma + 1, at).trim() !== '') continue
+    const next = terms[i + 1]!
+    if (has(next, 'Verb') && (has(next, 'PastTense') || has(next, 'PresentTense'))) return comma
+  }
+  return sentence.length
+}
+const COORDINATOR = /^(?:and|but|or)$/i
+
 /** The offset of the first ")" in `sentence` from `from` on; the sentence's length when there is none. */
 function closing(sentence: string, from: number): number {
   const at = sentence.indexOf(')', from)
@@ -1822,9 +1846,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 ? passiveAgent(after, sentence, head.end, terms, base)
                 : undefined
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
-            const clause = inParenthesis(sentence, head)
-              ? Math.min(clauseEnd(sentence, predicate.end), closing(sentence, predicate.end))
-              : clauseEnd(sentence, predicate.end)
+            const clause = Math.min(
+              inParenthesis(sentence, head)
+                ? Math.min(clauseEnd(sentence, predicate.end), closing(sentence, predicate.end))
+                : clauseEnd(sentence, predicate.end),
+              coordinatedVerbAt(sentence, predicate.end, terms, base),
+            )
             // A personal pronoun right after a verb whose clause names nothing is its object: the person
             // it refers to ("Albert Einstein admired her; Einstein later wrote about her character" made
             // "Albert Einstein admired character", from past the clause).
