@@ -1548,6 +1548,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
 
       // Second pass: coreference and types, then entities, events and observations per sentence.
       const places = new Set<string>()
+      const isPlace = (name: string) => places.has(name.toLowerCase())
       const standalone = new Set<string>()
       /** One-word organisations of the text: "Google" of "Google Maps", which names no one. */
       const organizationWords = new Set<string>()
@@ -1583,7 +1584,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             before,
             r.sentence.slice(m.end),
             standalone,
-            (w) => places.has(w.toLowerCase()),
+            isPlace,
             first !== undefined && has(first, 'FirstName'),
           )
           if (found === null) continue
@@ -1628,7 +1629,6 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
       const organizations = new OrganizationNames(isOrganizationHead)
-      const isPlace = (name: string) => places.has(name.toLowerCase())
       /** The second pass over one sentence: its entities, events, edges and observations. */
       const relateSentence = (r: (typeof read)[number]): void => {
         const { passage, base, sentence, terms, dates, mentions, masked } = r
@@ -1847,10 +1847,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 : undefined
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
             const clause = Math.min(
-              inParenthesis(sentence, head)
-                ? Math.min(clauseEnd(sentence, predicate.end), closing(sentence, predicate.end))
-                : clauseEnd(sentence, predicate.end),
+              clauseEnd(sentence, predicate.end),
               coordinatedVerbAt(sentence, predicate.end, terms, base),
+              inParenthesis(sentence, head) ? closing(sentence, predicate.end) : sentence.length,
             )
             // A personal pronoun right after a verb whose clause names nothing is its object: the person
             // it refers to ("Albert Einstein admired her; Einstein later wrote about her character" made

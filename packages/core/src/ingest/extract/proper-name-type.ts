@@ -491,15 +491,16 @@ export function properNameType(
   const kind = numbered ? words.at(-2)! : head
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
+    const written = name.split(/\s+/)
     // No one's name holds a computing initialism: "REST API", "PostgreSQL URL", "Streamable HTTP" (the
     // tagger's people in this repository's docs). Other initialisms may be a stage name's ("DJ Shadow").
-    if (name.split(/\s+/).some((w) => COMPUTING_INITIALISMS.has(w))) return 'CONCEPT'
+    if (written.some((w) => COMPUTING_INITIALISMS.has(w))) return 'CONCEPT'
     // Nor is one word of a product's shape ("PostgreSQL", "GitHub", "iPhone"; not "McAllen", "DeShawn"),
     // nor a name opening with a number word ("Two MCP servers", "Three Dog Night").
     if (words.length === 1 && productShaped(name)) return 'CONCEPT'
     if (lexiconTags(words[0]!).includes('Cardinal')) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_OTHER_HEADS.has(kind)) return 'CONCEPT'
-    if (OFFICE_HEADS.has(head) && !name.split(/\s+/).some(isFirstName)) return 'CONCEPT'
+    if (OFFICE_HEADS.has(head) && !written.some(isFirstName)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
     if (isPlaceByOpener(name, words, true)) return 'PLACE'
     if (words.length === 1 && placeByItsSurroundings(before, after)) return 'PLACE'
