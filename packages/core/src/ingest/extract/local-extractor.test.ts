@@ -944,6 +944,20 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.filter((n) => n.startsWith('PERSON:'))).toEqual([])
   })
 
+  it('takes an acronym in a passage with code for a term, unless its words make it an organisation', async () => {
+    const found = await names(
+      'The graph is an HNSW index; `hnswlib-node` keeps it. The WAL journal holds the pages.',
+    )
+    expect(found).toEqual(expect.arrayContaining(['CONCEPT:HNSW', 'CONCEPT:WAL']))
+    expect(found.filter((n) => n.startsWith('ORGANIZATION:'))).toEqual([])
+    expect(
+      await names('The `tfjs` backend was developed by NVRA engineers, then by NVRA alone.'),
+    ).toContain('ORGANIZATION:NVRA')
+    // Prose without code keeps the acronym rule.
+    const prose = await names('The graph is an HNSW index. The WAL journal holds the pages.')
+    expect(prose).toEqual(expect.arrayContaining(['ORGANIZATION:HNSW', 'ORGANIZATION:WAL']))
+  })
+
   it('types no name inside an inline code span', async () => {
     const found = await names('Set `Mary Shelley` as the name. Mary Shelley wrote Frankenstein.')
     expect(found).toContain('CONCEPT:Mary Shelley')

@@ -25,6 +25,7 @@ import {
   isTeamName,
   NAME_LABELS,
   ofPhraseLabel,
+  organizationByContext,
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
@@ -1389,6 +1390,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const unfenced = unfencedPassageTexts(input)
       const maskedTexts = unfenced.map(maskMarkdown)
       const codes = unfenced.map(codeSpans)
+      /** Ids of the passages that hold an inline code span: technical text. */
+      const withCode = new Set(
+        input.passages.filter((_, i) => codes[i]!.length > 0).map((p) => p.id),
+      )
       const fields = fieldLabels(maskedTexts)
       let lowerWords: Set<string> | null = null
       const usedInLowerCase = (word: string) =>
@@ -1678,6 +1683,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // An acronym's shape ("NULL", "ENTITY") whose word the text also writes in small letters is
           // that word in capitals: an organisation's acronym is not ("NATO", "ASCAP").
           if (m.label === 'ORGANIZATION' && CAPITALS_ONLY.test(m.name) && usedInLowerCase(m.name))
+            m.label = 'CONCEPT'
+          // In a passage that holds code (an inline code span), an acronym names a term of the trade
+          // ("HNSW", "SHA", "WAL", "MCP") far more often than an organisation, unless its words say so
+          // ("developed by IBM"): no organisation by its shape alone there.
+          if (
+            m.label === 'ORGANIZATION' &&
+            CAPITALS_ONLY.test(m.name) &&
+            withCode.has(passage.id) &&
+            !organizationByContext(sentence.slice(0, m.start), sentence.slice(m.end))
+          )
             m.label = 'CONCEPT'
           // A "person" opening with an organisation the text named, a word no one has as a given name, is
           // its product or service ("Google Maps", "Toyota Avalon"): named like a person, it is none.

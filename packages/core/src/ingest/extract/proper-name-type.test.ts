@@ -157,6 +157,24 @@ describe('proper name types', () => {
     expect(properNameType('Transylvania', 'CONCEPT', 'born in Mediaș, ', ')', none)).toBe('CONCEPT')
   })
 
+  it('reads no place from "in" before a name that modifies the noun after it, unless that noun is a place\'s', () => {
+    expect(properNameType('Allow', 'CONCEPT', 'the methods listed in the ', ' header.', none)).toBe(
+      'CONCEPT',
+    )
+    expect(properNameType('Kurdish', 'CONCEPT', 'a poet in the ', ' language', none)).toBe(
+      'CONCEPT',
+    )
+    expect(properNameType('Padden', 'CONCEPT', 'At ', "'s request, the state", none)).toBe(
+      'CONCEPT',
+    )
+    expect(properNameType('Kasso', 'CONCEPT', 'He lived in the ', ' area.', none)).toBe('PLACE')
+    expect(properNameType('Kasso', 'CONCEPT', 'He lived in the ', ' valley.', none)).toBe('PLACE')
+    expect(properNameType('Kasso', 'CONCEPT', 'He died in ', ' in 1950.', none)).toBe('PLACE')
+    expect(properNameType('Kasso', 'CONCEPT', 'He died in ', ' and was buried there.', none)).toBe(
+      'PLACE',
+    )
+  })
+
   it('reads no place after a prize or a degree "in"', () => {
     expect(properNameType('Physics', 'CONCEPT', 'won the Nobel Prize in ', ' in 1903.', none)).toBe(
       'CONCEPT',
@@ -208,6 +226,16 @@ describe('proper name types', () => {
     expect(properNameType('PERSON', 'ORGANIZATION', 'the ', ' label', none)).toBe('CONCEPT')
     for (const name of ['ASCAP', 'WHO', 'IRA'])
       expect(properNameType(name, 'CONCEPT', 'a member of ', '.', none), name).toBe('ORGANIZATION')
+  })
+
+  it('takes one word in capitals for an acronym, not a person, though the tagger knows a first name', () => {
+    expect(properNameType('STAN', 'PERSON', 'weights (after ', ', SIGIR 2019)', none)).toBe(
+      'ORGANIZATION',
+    )
+    expect(properNameType('ARIA', 'PERSON', 'the WAI-', ' tabs pattern', none)).toBe('ORGANIZATION')
+    expect(properNameType('MAX', 'PERSON', 'the ', ' value', none)).toBe('CONCEPT')
+    expect(properNameType('Stan', 'PERSON', 'with ', '.', none)).toBe('PERSON')
+    expect(properNameType('JO', 'PERSON', 'with ', '.', none)).toBe('PERSON')
   })
 
   it('leaves common nouns untyped and types other acronyms as organisations', () => {
