@@ -958,6 +958,28 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(prose).toEqual(expect.arrayContaining(['ORGANIZATION:HNSW', 'ORGANIZATION:WAL']))
   })
 
+  it("joins an organisation's remit when it is a list, and no two organisations", async () => {
+    expect(
+      await names('He studied at the Moscow School of Painting, Sculpture and Architecture.'),
+    ).toContain('ORGANIZATION:Moscow School of Painting, Sculpture and Architecture')
+    expect(await names('The National Council for Peace and Order took power.')).toContain(
+      'ORGANIZATION:National Council for Peace and Order',
+    )
+    const two = await names('She was a member of the Academy of Sciences and the Royal Society.')
+    expect(two).toEqual(
+      expect.arrayContaining(['ORGANIZATION:Academy of Sciences', 'ORGANIZATION:Royal Society']),
+    )
+    expect(await names('He taught at the University of Alberta and McGill University.')).toEqual(
+      expect.arrayContaining([
+        'ORGANIZATION:University of Alberta',
+        'ORGANIZATION:McGill University',
+      ]),
+    )
+    expect(await names('He taught at the University of Alberta and Toronto.')).toContain(
+      'PLACE:Toronto',
+    )
+  })
+
   it('types no name inside an inline code span', async () => {
     const found = await names('Set `Mary Shelley` as the name. Mary Shelley wrote Frankenstein.')
     expect(found).toContain('CONCEPT:Mary Shelley')
