@@ -1734,18 +1734,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           )
           // A "person" the surroundings make a place is named as written: "in Saint John, New Brunswick".
           if (m.label === 'PLACE' && m.written !== undefined) m.name = m.written
-          // An acronym's shape ("NULL", "ENTITY") whose word the text also writes in small letters is
-          // that word in capitals: an organisation's acronym is not ("NATO", "ASCAP").
-          if (m.label === 'ORGANIZATION' && CAPITALS_ONLY.test(m.name) && usedInLowerCase(m.name))
-            m.label = 'CONCEPT'
-          // In a passage that holds code (an inline code span), an acronym names a term of the trade
-          // ("HNSW", "SHA", "WAL", "MCP") far more often than an organisation, unless its words say so
-          // ("developed by IBM"): no organisation by its shape alone there.
+          // An acronym's shape is no organisation where its word is one the text also writes in small
+          // letters ("NULL", "ENTITY"; an organisation's acronym is not: "NATO", "ASCAP"), nor in a
+          // passage that holds code (an inline code span), where it names a term of the trade far more
+          // often ("HNSW", "SHA", "WAL", "MCP"), unless its words say so ("developed by IBM").
           if (
             m.label === 'ORGANIZATION' &&
             CAPITALS_ONLY.test(m.name) &&
-            withCode.has(passage.id) &&
-            !organizationByContext(sentence.slice(0, m.start), sentence.slice(m.end))
+            (usedInLowerCase(m.name) ||
+              (withCode.has(passage.id) &&
+                !organizationByContext(sentence.slice(0, m.start), sentence.slice(m.end))))
           )
             m.label = 'CONCEPT'
           // A "person" opening with an organisation the text named, a word no one has as a given name, is
