@@ -130,6 +130,8 @@ function isWordInCapitals(name: string): boolean {
 
 /** An all-capital name that is no acronym of an organisation: a common initialism or a word in capitals. */
 const notAnAcronym = (name: string) => COMMON_INITIALISMS.has(name) || isWordInCapitals(name)
+/** The acronym rule: an all-capital name is an organisation's acronym unless `notAnAcronym`. */
+const acronymType = (name: string) => (notAnAcronym(name) ? 'CONCEPT' : 'ORGANIZATION')
 
 /** Initialisms of countries and unions of them: places ("US", "UK"). */
 const PLACE_INITIALISMS = new Set('US USA UK UAE USSR PRC DPRK DRC ROC'.split(' '))
@@ -536,8 +538,7 @@ export function properNameType(
     if (words.length === 1 && productShaped(name)) return 'CONCEPT'
     if (lexiconTags(words[0]!).includes('Cardinal')) return 'CONCEPT'
     // Nor is one word in capitals the tagger knows as a first name ("STAN", "ARIA"): an acronym.
-    if (words.length === 1 && CAPITALS_ONLY.test(name) && name.length >= 3)
-      return notAnAcronym(name) ? 'CONCEPT' : 'ORGANIZATION'
+    if (words.length === 1 && CAPITALS_ONLY.test(name) && name.length >= 3) return acronymType(name)
     if (words.length > 1 && UNMISTAKABLE_OTHER_HEADS.has(kind)) return 'CONCEPT'
     if (OFFICE_HEADS.has(head) && !written.some(isFirstName)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
@@ -560,8 +561,7 @@ export function properNameType(
   if (!isProperPhrase(name)) return label === 'ORGANIZATION' ? 'CONCEPT' : label
   // An acronym the tagger does not know ("ASCAP", "MKEK") names an organisation far more often than not
   // (a country's initialism returned a place above).
-  if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name))
-    return notAnAcronym(name) ? label : 'ORGANIZATION'
+  if (label === 'CONCEPT' && /^\p{Lu}{2,6}$/u.test(name)) return acronymType(name)
   // A named event, work or award keeps its type, its numbering ("World War I", "Super Bowl 50") or its
   // "of" part ("Battle of Midway") after the kind word included: "in" before it makes no place of it.
   if (
