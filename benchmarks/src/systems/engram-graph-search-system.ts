@@ -1,4 +1,9 @@
-import { createSearchService, type Embedder, type GraphWalkSettings } from '@engram/core'
+import {
+  createSearchService,
+  GRAPH_WALK_DEFAULTS,
+  type Embedder,
+  type GraphWalkSettings,
+} from '@engram/core'
 import type { BenchConfig } from '../config/bench-config.js'
 import type { BenchDoc } from '../loaders/dataset-types.js'
 import type { Hit } from '../metrics/ranking.js'
@@ -171,17 +176,22 @@ export const GRAPH_VARIANTS: Readonly<Record<string, GraphVariant>> = {
   'skip-events': {
     name: 'skip-events',
     description: 'walk without event nodes',
-    graphWalk: { skipLabels: ['EVENT'] },
+    graphWalk: { skipLabels: [...GRAPH_WALK_DEFAULTS.skipLabels, 'EVENT'] },
+  },
+  'walk-dates': {
+    name: 'walk-dates',
+    description: 'walk through date nodes too (the default leaves DATE out)',
+    graphWalk: { skipLabels: GRAPH_WALK_DEFAULTS.skipLabels.filter((l) => l !== 'DATE') },
   },
   'named-only': {
     name: 'named-only',
     description: 'walk over named entities only (no events, concepts or quantities)',
-    graphWalk: { skipLabels: ['EVENT', 'CONCEPT', 'QUANTITY'] },
+    graphWalk: { skipLabels: [...GRAPH_WALK_DEFAULTS.skipLabels, 'EVENT', 'CONCEPT', 'QUANTITY'] },
   },
   'skip-events-quantities': {
     name: 'skip-events-quantities',
     description: 'walk without event and quantity nodes',
-    graphWalk: { skipLabels: ['EVENT', 'QUANTITY'] },
+    graphWalk: { skipLabels: [...GRAPH_WALK_DEFAULTS.skipLabels, 'EVENT', 'QUANTITY'] },
   },
   coverage: {
     name: 'coverage',

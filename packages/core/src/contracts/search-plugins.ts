@@ -83,7 +83,10 @@ export interface GraphWalkSeeds {
   readonly entities: ReadonlyMap<string, number>
 }
 
-/** What a walk leaves out: nodes with one of `skipLabels` (e.g. `EVENT`) neither hold nor pass mass. */
+/**
+ * What a walk leaves out: nodes with one of `skipLabels` (e.g. `EVENT`) neither hold nor pass mass
+ * (default `VALUE_LABELS`).
+ */
 export interface GraphWalkOptions {
   readonly skipLabels?: readonly string[]
   /** Do not step from a passage to an entity no other passage cites (it can only lead back). */

@@ -5,6 +5,15 @@ import { isoDate, jsonObject, polarity, validityFields } from './common.js'
 export const EVENT_LABEL = 'EVENT'
 
 /**
+ * Labels of nodes that are values, not things a text is about; graph walks leave them out unless told
+ * otherwise (`GraphWalkOptions.skipLabels`). The local extractor makes a `DATE` node of each date a
+ * sentence writes with a year, for its events to occur on: a year then joins every event of that year
+ * in a brain, across unrelated texts, and a walk through it spreads a question's mass over them
+ * (MuSiQue-100: benchmarks/LOG.md, 2026-12-06).
+ */
+export const VALUE_LABELS: readonly string[] = ['DATE']
+
+/**
  * A graph node (spec section 2.1). Events are entities with label `EVENT`.
  * `aliases` and `sourcePassageIds` are internal: they drive entity resolution and provenance.
  */

@@ -88,6 +88,7 @@ describe('/ingest/', () => {
     expect(legs).toEqual(
       [
         `${event.name} -OCCURRED_IN-> London`,
+        `${event.name} -OCCURRED_ON-> March 8, 2024`,
         `${event.name} -TARGETED-> AI Ethics Meetup`,
         `Emily -ORGANIZED-> ${event.name}`,
       ].sort(),

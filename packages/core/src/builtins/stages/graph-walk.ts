@@ -8,6 +8,7 @@ import type {
   StageHit,
   StagePlugin,
 } from '../../contracts/search-plugins.js'
+import { VALUE_LABELS } from '../../model/entity.js'
 import { neighbourExpansion } from './neighbour-expansion.js'
 
 /** Settings of the graph walk stage; the defaults were chosen on MuSiQue-100 and LoCoMo dev (LOG.md). */
@@ -40,7 +41,7 @@ export const GRAPH_WALK_DEFAULTS: GraphWalkSettings = {
   entitySeeds: 10,
   keepFused: 0.5,
   sequenceWeight: 0.7,
-  skipLabels: [],
+  skipLabels: VALUE_LABELS,
   skipDeadEnds: false,
 }
 

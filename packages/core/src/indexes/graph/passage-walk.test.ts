@@ -74,6 +74,24 @@ describe('walkPassages', () => {
     expect(fromD.passages.get('p1')!).toBeGreaterThan(0)
   })
 
+  it('leaves date nodes out by default: a year two texts share joins no passages', () => {
+    const graph = chain()
+    graph.apply({
+      entities: [
+        fixtures.entity({
+          uuid: 'Y',
+          name: '1950',
+          labels: ['DATE'],
+          sourcePassageIds: ['p4', 'p6'],
+        }),
+      ],
+    })
+    const seeds = { passages: new Map([['p4', 1]]), nodes: new Map() }
+    expect(walkPassages(graph, seeds, exact).passages.has('p6')).toBe(false)
+    const throughDates = walkPassages(graph, seeds, { ...exact, skipLabels: [] })
+    expect(throughDates.passages.get('p6')!).toBeGreaterThan(0)
+  })
+
   it('keeps the mass of a seed passage no entity cites', () => {
     const graph = chain()
     const r = walkPassages(graph, { passages: new Map([['lonely', 1]]), nodes: new Map() }, exact)

@@ -1,4 +1,5 @@
 import type { GraphWalkResult, GraphWalkSeeds } from '../../contracts/search-plugins.js'
+import { VALUE_LABELS } from '../../model/entity.js'
 import type { GraphIndex } from './graph-index.js'
 
 /** Where a walk starts: weights per passage id and per entity node (any scale; normalised to sum 1). */
@@ -37,14 +38,14 @@ export interface WalkOptions {
  * Chosen on MuSiQue-100 and LoCoMo dev (benchmarks/LOG.md): relationship edges of the local extractor
  * (mostly subject-verb-object legs of one sentence) lowered MuSiQue R@5 (0.5717 -> 0.5550), so passages
  * connect only through shared entities; tolerance 1e-4 costs no recall against 1e-6 at a tenth of the
- * pushes.
+ * pushes. Dates are left out (`VALUE_LABELS`).
  */
 export const DEFAULT_WALK: WalkOptions = {
   restart: 0.5,
   tolerance: 1e-4,
   relationWeight: 0,
   hubDamping: 0,
-  skipLabels: [],
+  skipLabels: VALUE_LABELS,
   skipDeadEnds: false,
   maxPushes: 200_000,
 }

@@ -31,7 +31,9 @@ describe('local extractor', () => {
       [emily, 'ORGANIZED', event.key],
       [event.key, 'TARGETED', byName.get('AI Ethics Meetup')!.key],
       [event.key, 'OCCURRED_IN', byName.get('London')!.key],
+      [event.key, 'OCCURRED_ON', byName.get('March 8, 2024')!.key],
     ])
+    expect(byName.get('March 8, 2024')?.labels).toEqual(['DATE'])
     expect(graph.observations.some((o) => o.aboutKey === emily)).toBe(true)
     expect(graph.entities.every((e) => e.passageIds.includes('p1'))).toBe(true)
   })
@@ -222,6 +224,26 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       // A number of a year's size that no preposition or parenthesis dates by is a count.
       ['Marie Curie hired 1500 assistants', null],
     ])
+  })
+
+  it('makes each date written with a year a node its events occurred on, and no other date', async () => {
+    const graph = await run(
+      'Marie Curie moved to Paris in 1891. Curie married Pierre Curie on 26 July 1895. ' +
+        'Pierre Curie taught at the Sorbonne from 1900 to 1906. Curie hired 1500 assistants. ' +
+        'Curie visited Warsaw on Monday.',
+    )
+    const name = new Map(graph.entities.map((e) => [e.key, e.name]))
+    const occurredOn = graph.relationships
+      .filter((r) => r.name === 'OCCURRED_ON')
+      .map((r) => [name.get(r.subjectKey), name.get(r.objectKey)])
+    expect(occurredOn).toEqual([
+      ['Marie Curie moved Paris', '1891'],
+      ['Marie Curie married Pierre Curie', '26 July 1895'],
+      ['Pierre Curie taught Sorbonne', '1900'],
+      ['Pierre Curie taught Sorbonne', '1906'],
+    ])
+    for (const date of ['1891', '26 July 1895', '1900', '1906'])
+      expect(graph.entities.find((e) => e.name === date)?.labels).toEqual(['DATE'])
   })
 
   it('takes a range of counts for no date or time, and keeps times of day', async () => {
@@ -1239,6 +1261,6 @@ describe('local extractor, what it read before', () => {
       (await run(text)).entities.filter((e) => e.labels.includes('DATE')).map((e) => e.name)
     // wink-nlp cached "1733" as a word when "c.1733" came first (wink-entities.ts).
     await run('Thomas Bevan (c.1733 – 31 January 1819) was a Welsh missionary.')
-    expect(await dates()).toEqual(['from 1731 to 1733'])
+    expect(await dates()).toEqual(['from 1731 to 1733', '1731', '1733'])
   })
 })

@@ -512,6 +512,37 @@ function statedYear(sentence: string): string | null {
 const STATED_YEAR =
   /(?:\b(?:in|since|from|during|until|till|by|of)\s+|\(\s*)(1\d{3}|20\d{2})(?![\d\p{L}]|\s*[-–]\s*\d)(?!\s+\p{Ll}+s\b)/iu
 
+/**
+ * The dates a sentence writes with a year, as written, each a `DATE` node its events occurred on: each
+ * side of a range ("from March 1990 to June 1995", "from 1731 to 1733"), else the year the sentence dates itself by
+ * (`statedYear`: "moved to Paris in 1891"). A date without a year ("on Monday", "yesterday") names no
+ * node: the day it means depends on when the text was written, which the event's `happened_at` keeps.
+ * Dates as nodes join what a text relates through its dates (a person and their date of birth), as
+ * document-level relation extraction annotates them (DocRED's `TIME` entities; Yao et al., ACL 2019).
+ */
+function writtenDates(dates: readonly chrono.ParsedResult[], sentence: string): string[] {
+  const written: string[] = []
+  for (const d of dates) {
+    if (!d.start.isCertain('year') && d.end?.isCertain('year') !== true) continue
+    const sides = d.end === null || d.end === undefined ? [d.text] : d.text.split(RANGE_SEPARATOR)
+    for (const side of sides) {
+      const name = side.replace(LEADING_DATE_WORDS, '').replace(/[\s,.;:]+$/, '')
+      if (HAS_YEAR.test(name)) written.push(name)
+    }
+  }
+  if (written.length > 0) return written
+  // chrono-node reads no range of bare years ("from 1731 to 1733", "between 1920 and 1930").
+  for (const [, from, to] of sentence.matchAll(YEAR_RANGE)) written.push(from!, to!)
+  if (written.length > 0) return written
+  const year = statedYear(sentence)
+  return year === null ? [] : [year]
+}
+const YEAR_RANGE =
+  /(?<![\d\p{L}])(1\d{3}|20\d{2})\s*(?:to|until|till|through|and|-|–|—)\s*(1\d{3}|20\d{2})(?![\d\p{L}])/giu
+const RANGE_SEPARATOR = /\s*(?:\b(?:to|until|till|through)\b|[-–—])\s*/i
+const LEADING_DATE_WORDS = /^(?:(?:from|since|in|on|at|by|during|between|until|till|of|the)\s+)+/i
+const HAS_YEAR = /(?<!\d)(?:1\d{3}|20\d{2})s?(?!\d)/
+
 /** Years with the words of a range around them ("from 1992 to 2002", "1997 - 8"): a date, not a count. */
 function isDateSpan(value: string): boolean {
   const tokens = value.split(/\s+/).filter((t) => t.length > 0)
@@ -2005,6 +2036,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               for (const place of placesAfter) {
                 addLeg(keys[place.i]!, 'OCCURRED_IN')
               }
+              for (const written of writtenDates(dates, sentence))
+                addLeg(entityKey(written, 'DATE', passage.id), 'OCCURRED_ON')
               // Every other named participant of the sentence, so the event joins what the sentence relates
               // (the co-occurrence baseline of document-level relation extraction; Yao et al., DocRED, ACL 2019).
               const legged: Set<string> = new Set<string>([
