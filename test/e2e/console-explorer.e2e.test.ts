@@ -334,7 +334,14 @@ describe('console explorer and search: as of (e2e)', () => {
     const { entities } = await api.GET('/retrieve/entities', { params: { query: { limit: 100 } } })
     for (const e of entities) ids.set(e.name, e.uuid)
     // What the local extractor makes of the two sentences (the story the checks below rely on).
-    for (const name of ['Alice', 'Alice lives Paris', 'Alice moved Berlin', 'Paris', 'Berlin'])
+    for (const name of [
+      'Alice',
+      'Alice lives Paris',
+      'Alice moved Berlin',
+      'Paris',
+      'Berlin',
+      '2023',
+    ])
       expect(ids.has(name), name).toBe(true)
     ui = await openConsole(app.url)
     await signIn(ui, TIME_BRAIN)
@@ -376,8 +383,9 @@ describe('console explorer and search: as of (e2e)', () => {
     expect(await page.locator(`${STATUS}[data-action]`).count()).toBe(0)
     await page.locator(`[data-testid="explorer-result"][data-uuid="${alice}"]`).click()
     expect(await settled(page, STATUS)).toBe('done')
-    // Alice, both events, Paris and Berlin; the Paris event and its two legs are ended, greyed.
-    expect(await counts()).toEqual({ nodes: 5, edges: 4, endedNodes: 1, endedEdges: 2 })
+    // Alice, both events, Paris, Berlin and the year the move names (a date node); the Paris event and
+    // its two legs are ended, greyed.
+    expect(await counts()).toEqual({ nodes: 6, edges: 5, endedNodes: 1, endedEdges: 2 })
     expect(await page.getByTestId('explorer-legend-ended').textContent()).toContain(
       'ended 1 events',
     )
@@ -434,7 +442,7 @@ describe('console explorer and search: as of (e2e)', () => {
 
     await page.getByTestId('explorer-as-of-now').click()
     expect(await settled(page, STATUS)).toBe('done')
-    expect(await counts()).toEqual({ nodes: 5, edges: 4, endedNodes: 1, endedEdges: 2 })
+    expect(await counts()).toEqual({ nodes: 6, edges: 5, endedNodes: 1, endedEdges: 2 })
     expect(ui.errors).toEqual([])
   }, 60_000)
 
