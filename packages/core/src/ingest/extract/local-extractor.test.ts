@@ -144,6 +144,26 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('puts a place in the place after "in" or "within", and a nationality opening a place\'s name in that name', async () => {
+    const graph = await run(
+      'Jon Montgomery won gold in Vancouver, British Columbia, Canada. Zabiele is a village within ' +
+        'Szczytno County, in northern Poland. The French in Algeria fought the Polish Academy of Sciences.',
+    )
+    const name = new Map(graph.entities.map((e) => [e.key, e.name]))
+    const located = graph.relationships
+      .filter((r) => r.name === 'LOCATED_IN')
+      .map((r) => `${name.get(r.subjectKey)} in ${name.get(r.objectKey)}`)
+    expect(located).toEqual([
+      'Vancouver in British Columbia',
+      'British Columbia in Canada',
+      'Szczytno County in Poland',
+    ])
+    const places = graph.entities.filter((e) => e.labels.includes('PLACE')).map((e) => e.name)
+    expect(places).not.toContain('British')
+    // Before an organisation's name, the nationality says its country.
+    expect(places).toEqual(expect.arrayContaining(['French', 'Algeria', 'Polish']))
+  })
+
   it('types a name by the kind noun before it, and every name of a list such a noun opens', async () => {
     const found = await names(
       'The 1980s saw hard rock bands such as Kamikaze, Alakran and Rata Blanca. ' +
@@ -286,6 +306,31 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       ]),
     )
     expect(found).not.toContain('PERSON:Walt Disney Pictures')
+  })
+
+  it('types companies by broadcasting, software and newspaper designators', async () => {
+    const found = await names(
+      'Raven Software released the game in 1994. Hunan Television broadcast the show. ' +
+        'She wrote for the Chicago Tribune.',
+    )
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'ORGANIZATION:Raven Software',
+        'ORGANIZATION:Hunan Television',
+        'ORGANIZATION:Chicago Tribune',
+      ]),
+    )
+  })
+
+  it('takes the name after an office written as a title, past what qualifies the office, for a person', async () => {
+    const found = await names(
+      'Padden lost to former Georgia Governor Jimmy Carter. He advised Vice-President Joe Biden. ' +
+        'It was sold to General Motors New Zealand Limited.',
+    )
+    expect(found).toEqual(expect.arrayContaining(['PERSON:Jimmy Carter', 'PERSON:Joe Biden']))
+    expect(found.filter((n) => n.startsWith('PERSON:'))).not.toContain(
+      'PERSON:Motors New Zealand Limited',
+    )
   })
 
   it('reads a kind word\'s "of" phrase and a name\'s numbering as part of the name', async () => {

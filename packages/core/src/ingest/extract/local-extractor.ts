@@ -804,7 +804,24 @@ const KIN =
  * before it makes a person).
  */
 const titledName = (c: Mention): Mention | null =>
-  c.label === 'CONCEPT' && /^\p{Lu}/u.test(c.name) ? nameAfterKind(c) : null
+  c.label === 'CONCEPT' && /^\p{Lu}/u.test(c.name) ? (nameAfterKind(c) ?? nameAfterOffice(c)) : null
+
+/**
+ * The person a capitalised phrase names after an office written as a title, past what qualifies the
+ * office ("Georgia Governor Jimmy Carter", "Vice-President Joe Biden", "Prime Minister Shinzo Abe"): a
+ * name of two words or more after it. The tagger reads the whole as one noun phrase, where it reads a
+ * title opening the phrase ("President Gerald Ford") as part of the person's name.
+ */
+function nameAfterOffice(c: Mention): Mention | null {
+  const found = NAME_AFTER_OFFICE.exec(c.name)
+  // "Governor Lasalle's French troops": a possessor, not a name.
+  if (found === null || /['’]s\b/.test(found[1]!)) return null
+  const name = found[1]!
+  const start = c.start + c.name.length - name.length
+  return { name, label: 'PERSON', start, end: start + name.length }
+}
+const NAME_AFTER_OFFICE =
+  /(?:^|\s|-)(?:President|Governor|Senator|Mayor|Minister|Chancellor|Ambassador|Premier|Secretary|Congressman|Congresswoman|Representative|Judge|Justice|Commissioner|Bishop|Archbishop)\s+(\p{Lu}\p{Ll}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*)+)$/u
 
 /** Whether compromise reads a label alone as a person's name, by label (labels repeat turn after turn). */
 const personLabels = new Map<string, boolean>()
@@ -999,6 +1016,13 @@ function verbOutsideAsides(
   }
   return first
 }
+
+/**
+ * Between two places, words that put the first in the second: "in", "within", after a comma or not, with
+ * "the" and a compass adjective ("Gmina Wielbark, within Szczytno County, in northern Poland").
+ */
+const PLACE_IN_PLACE =
+  /^\s*(?:,\s*)?(?:in|within)\s+(?:the\s+)?(?:(?:north|south|east|west|central|northern|southern|eastern|western|north-?east(?:ern)?|north-?west(?:ern)?|south-?east(?:ern)?|south-?west(?:ern)?)\s+)?$/i
 
 /** A copula on its own: the verb group of "X is a painter who ...". */
 const BARE_COPULA = /^(?:is|are|was|were|am|'s)$/
@@ -1540,8 +1564,17 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (same !== undefined) same.language = true
             continue
           }
-          if (same === undefined) mentions.push(d)
-          else if (same.label === 'CONCEPT') same.label = d.label
+          // A nationality opening a place's name is part of that name, no country of its own ("British
+          // Columbia", "Dutch Republic"); it stays one before an organisation's or an event's name, whose
+          // country it says ("Polish Academy of Sciences", "Korean War"), and inside a common phrase
+          // ("German skeleton racer").
+          const inName = mentions.some(
+            (m) =>
+              m.label === 'PLACE' && m.start <= d.start && m.end > d.end && isProperPhrase(m.name),
+          )
+          if (same === undefined) {
+            if (!inName) mentions.push(d)
+          } else if (same.label === 'CONCEPT') same.label = d.label
         }
         for (const nick of nicknamed) {
           const start = nick.start - base
@@ -1844,11 +1877,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             entityKey(e.value, label, passage.id)
           }
 
-          // "Vancouver, British Columbia, Canada": each place of a comma-separated run lies in the next.
+          // "Vancouver, British Columbia, Canada", "Aetolia-Acarnania in Greece", "within Szczytno
+          // County, in northern Poland": each place of such a run lies in the next. A people is in no
+          // place ("the French in Algeria").
           for (let i = 0; i + 1 < mentions.length; i++) {
             const [a, b] = [mentions[i]!, mentions[i + 1]!]
             if (a.label !== 'PLACE' || b.label !== 'PLACE' || keys[i] === keys[i + 1]) continue
-            if (!/^\s*,\s*$/.test(sentence.slice(a.end, b.start))) continue
+            const between = sentence.slice(a.end, b.start)
+            if (
+              !/^\s*,\s*$/.test(between) &&
+              !(PLACE_IN_PLACE.test(between) && demonymEnding(terms, base, a) < 0)
+            )
+              continue
             relationships.push({
               subjectKey: keys[i]!,
               objectKey: keys[i + 1]!,

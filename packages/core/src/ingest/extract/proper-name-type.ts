@@ -21,7 +21,8 @@ const ORGANIZATION_HEADS = new Set(
     'brigade regiment division battalion squadron fleet corps railway railways entertainment media ' +
     'publishing publishers pictures films productions motors industries laboratories laboratory labs ' +
     'centre center command assembly cabinet administration conservatory seminary brewery guild holdings ' +
-    'exchange service unit survey conservatoire conservatorium faculty'
+    'exchange service unit survey conservatoire conservatorium faculty software television networks ' +
+    'broadcasting technologies electronics communications tribune gazette herald'
   ).split(' '),
 )
 
