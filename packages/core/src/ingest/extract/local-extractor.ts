@@ -514,17 +514,18 @@ const STATED_YEAR =
 
 /**
  * The dates a sentence writes with a year, as written, each a `DATE` node its events occurred on: each
- * side of a range ("from March 1990 to June 1995", "from 1731 to 1733"), else the year the sentence dates itself by
- * (`statedYear`: "moved to Paris in 1891"). A date without a year ("on Monday", "yesterday") names no
- * node: the day it means depends on when the text was written, which the event's `happened_at` keeps.
- * Dates as nodes join what a text relates through its dates (a person and their date of birth), as
- * document-level relation extraction annotates them (DocRED's `TIME` entities; Yao et al., ACL 2019).
+ * side of a range ("from March 1990 to June 1995", "from 1731 to 1733"), else the year the sentence
+ * dates itself by (`statedYear`: "moved to Paris in 1891"). A date without a year ("on Monday",
+ * "yesterday") names no node: the day it means depends on when the text was written, which the event's
+ * `happened_at` keeps. Dates as nodes join what a text relates through its dates (a person and their
+ * date of birth), as document-level relation extraction annotates them (DocRED's `TIME` entities; Yao
+ * et al., ACL 2019).
  */
 function writtenDates(dates: readonly chrono.ParsedResult[], sentence: string): string[] {
   const written: string[] = []
   for (const d of dates) {
     if (!d.start.isCertain('year') && d.end?.isCertain('year') !== true) continue
-    const sides = d.end === null || d.end === undefined ? [d.text] : d.text.split(RANGE_SEPARATOR)
+    const sides = d.end ? d.text.split(RANGE_SEPARATOR) : [d.text]
     for (const side of sides) {
       const name = side.replace(LEADING_DATE_WORDS, '').replace(/[\s,.;:]+$/, '')
       if (HAS_YEAR.test(name)) written.push(name)
