@@ -1,5 +1,5 @@
 import type { GraphIndex } from '../indexes/graph/graph-index.js'
-import { EVENT_LABEL } from '../model/entity.js'
+import { EVENT_LABEL, VALUE_LABELS } from '../model/entity.js'
 import { termCoverage } from './resolve-target.js'
 import { keepTop, topContributors } from './synergies-contributors.js'
 import { selectiveNameQuery } from './synergies-name-terms.js'
@@ -120,6 +120,9 @@ export async function synergyScores(
       : new Set(graph.labels[target]!.filter((l) => l !== EVENT_LABEL))
   const polarity = options.polarity ?? 'same'
   const accept = options.accept ?? (() => true)
+  // A date two things share ("in 2023") is no association between them, nor a synergy of either, unless
+  // dates are asked for (`labels`).
+  const values = wanted.size > 0 && [...wanted].some((l) => VALUE_LABELS.includes(l))
   // Each node is judged once per request; a map of the nodes reached, not an array the size of the
   // graph, so a request costs what its walk touches however large the brain is.
   const verdict = new Map<number, boolean>()
@@ -129,6 +132,7 @@ export async function synergyScores(
       ok =
         n !== target &&
         !graph.isEvent[n] &&
+        (values || !graph.isValue(n)) &&
         graph.present[n]! &&
         (wanted.size === 0 || graph.labels[n]!.some((l) => wanted.has(l))) &&
         polarityAccepts(polarity, graph.polarity[target]!, graph.polarity[n]!) &&
@@ -142,6 +146,7 @@ export async function synergyScores(
   const signatures = new Signatures(graph)
   const seedSignatures = new Map<number, Set<number>>()
   forEachStep(graph, target, TARGET_EDGE_CAP, (seed, first, second, event) => {
+    if (graph.isValue(seed)) return
     let set = seedSignatures.get(seed)
     if (set === undefined) seedSignatures.set(seed, (set = new Set()))
     set.add(signatures.of(first, second, event))

@@ -39,7 +39,10 @@ const rel = (s: string, name: string, o: string): Relationship => ({
   sourcePassageIds: [],
 })
 
-/** Alice, Bob and Carol work at Acme; Dave works at Initech. Bob's vector is Alice's, Carol's is not. */
+/**
+ * Alice, Bob and Carol work at Acme; Dave works at Initech; Alice and Dave did something in 2023. Bob's
+ * vector is Alice's, Carol's is not.
+ */
 const VECTORS: Record<string, number[]> = {
   alice: [1, 0, 0],
   bob: [1, 0, 0],
@@ -89,12 +92,16 @@ async function brain(withVectors: boolean): Promise<RetrieveDeps> {
       entity('dave', 'Dave', ['PERSON']),
       entity('acme', 'Acme', ['COMPANY']),
       entity('initech', 'Initech', ['COMPANY']),
+      entity('y2023', '2023', ['DATE']),
     ],
     relationships: [
       rel('alice', 'WORKS_AT', 'acme'),
       rel('bob', 'WORKS_AT', 'acme'),
       rel('carol', 'WORKS_AT', 'acme'),
       rel('dave', 'WORKS_AT', 'initech'),
+      // Alice and Dave each did something in 2023: no association.
+      rel('alice', 'OCCURRED_ON', 'y2023'),
+      rel('dave', 'OCCURRED_ON', 'y2023'),
     ],
   })
   const indexes = await BrainIndexes.build(store)

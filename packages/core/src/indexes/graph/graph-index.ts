@@ -1,6 +1,6 @@
 import type { BrainStore, WriteBatch } from '../../contracts/storage-adapter.js'
 import type { Polarity } from '../../model/common.js'
-import { EVENT_LABEL, type Entity } from '../../model/entity.js'
+import { EVENT_LABEL, VALUE_LABELS, type Entity } from '../../model/entity.js'
 import type { Observation } from '../../model/observation.js'
 import type { Relationship } from '../../model/relationship.js'
 import { INDEX_BYTES } from '../index-bytes.js'
@@ -454,6 +454,11 @@ export class GraphIndex {
   /** Edge `e` can be traversed: live and both ends present. */
   usable(e: number): boolean {
     return this.live[e]! && this.present[this.subject[e]!]! && this.present[this.object[e]!]!
+  }
+
+  /** Whether `n` is a value (a date: `VALUE_LABELS`) rather than a thing. */
+  isValue(n: number): boolean {
+    return this.labels[n]!.some((l) => VALUE_LABELS.includes(l))
   }
 
   /** Live edges of `n` (both directions). */

@@ -53,7 +53,8 @@ export async function recommendChannels(
     n !== target &&
     graph.present[n]! &&
     !graph.isEvent[n] &&
-    (labels.size === 0 || graph.labels[n]!.some((l) => labels.has(l))) &&
+    // A date is no item to recommend, unless dates are asked for.
+    (labels.size === 0 ? !graph.isValue(n) : graph.labels[n]!.some((l) => labels.has(l))) &&
     polarityAccepts(polarity, graph.polarity[target]!, graph.polarity[n]!) &&
     (seen === null || !seen.has(n))
   const ctx: RecommendContext = {
