@@ -5,11 +5,12 @@ import { isoDate, jsonObject, polarity, validityFields } from './common.js'
 export const EVENT_LABEL = 'EVENT'
 
 /**
- * Labels of nodes that are values, not things a text is about; graph walks leave them out unless told
- * otherwise (`GraphWalkOptions.skipLabels`). The local extractor makes a `DATE` node of each date a
- * sentence writes with a year, for its events to occur on: a year then joins every event of that year
- * in a brain, across unrelated texts, and a walk through it spreads a question's mass over them
- * (MuSiQue-100: benchmarks/LOG.md, 2026-12-06).
+ * Labels of nodes that are values, not things a text is about. The local extractor makes a `DATE` node
+ * of each date a sentence writes with a year, for its events to occur on: a year then joins every event
+ * of that year in a brain, across unrelated texts. So what associates nodes leaves values out: graph
+ * walks unless told otherwise (`GraphWalkOptions.skipLabels`; a walk through a year spreads a question's
+ * mass over its events, MuSiQue-100: benchmarks/LOG.md, 2026-12-06), synergies, and recommendations
+ * unless their `labels` ask for values (`GraphIndex.isValue`).
  */
 export const VALUE_LABELS: readonly string[] = ['DATE']
 
