@@ -122,7 +122,7 @@ export async function synergyScores(
   const accept = options.accept ?? (() => true)
   // A date two things share ("in 2023") is no association between them, nor a synergy of either, unless
   // dates are asked for (`labels`).
-  const values = wanted.size > 0 && [...wanted].some((l) => VALUE_LABELS.includes(l))
+  const values = VALUE_LABELS.some((l) => wanted.has(l))
   // Each node is judged once per request; a map of the nodes reached, not an array the size of the
   // graph, so a request costs what its walk touches however large the brain is.
   const verdict = new Map<number, boolean>()

@@ -814,10 +814,9 @@ const titledName = (c: Mention): Mention | null =>
  * title opening the phrase ("President Gerald Ford") as part of the person's name.
  */
 function nameAfterOffice(c: Mention): Mention | null {
-  const found = NAME_AFTER_OFFICE.exec(c.name)
+  const name = NAME_AFTER_OFFICE.exec(c.name)?.[1]
   // "Governor Lasalle's French troops": a possessor, not a name.
-  if (found === null || /['’]s\b/.test(found[1]!)) return null
-  const name = found[1]!
+  if (name === undefined || /['’]s\b/.test(name)) return null
   const start = c.start + c.name.length - name.length
   return { name, label: 'PERSON', start, end: start + name.length }
 }
