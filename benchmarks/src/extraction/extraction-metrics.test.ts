@@ -122,6 +122,35 @@ describe('extraction measures', () => {
     expect(s['event-P']).toBe(0.5)
   })
 
+  it('judges relationships between two gold entities by whether gold relates them', () => {
+    const counts = emptyCounts()
+    const withBerlin = {
+      ...doc,
+      entities: [...doc.entities, { index: 3, type: 'LOC' as const, names: ['Berlin'] }],
+    }
+    countDocument(counts, withBerlin, {
+      nodes: [
+        { uuid: 'a', names: ['Schneider'], labels: ['PERSON'] },
+        { uuid: 'm', names: ['Mediaș'], labels: ['PLACE'] },
+        { uuid: 'b', names: ['Berlin'], labels: ['PLACE'] },
+        { uuid: 'x', names: ['racer'], labels: ['CONCEPT'] },
+        { uuid: 'e', names: ['born'], labels: ['EVENT'] },
+      ],
+      edges: [
+        // Related in gold (0, 1).
+        { subject: 'a', object: 'm', name: 'LIVES_IN' },
+        // Not related in gold (1, 3).
+        { subject: 'm', object: 'b', name: 'LOCATED_IN' },
+        // Not judged: one side annotates nothing, or is an event.
+        { subject: 'a', object: 'x', name: 'IS' },
+        { subject: 'a', object: 'e', name: 'BORN' },
+      ],
+    })
+    const s = extractionScores(counts)
+    expect(s['relationships-judged']).toBe(2)
+    expect(s['relationship-P']).toBe(0.5)
+  })
+
   it('counts a node standing for two people of different full names as a false merge', () => {
     const other: RedocredDoc = {
       ...doc,

@@ -108,6 +108,9 @@ export interface ExtractionCounts {
   /** Events whose actor and target match two different gold entities; those two related in gold. */
   eventsJudged: number
   eventsRelated: number
+  /** Relationships between two non-event nodes matching two different gold entities; those related in gold. */
+  relationshipsJudged: number
+  relationshipsRelated: number
 }
 
 export function emptyCounts(): ExtractionCounts {
@@ -125,6 +128,8 @@ export function emptyCounts(): ExtractionCounts {
     pairsJoined: 0,
     eventsJudged: 0,
     eventsRelated: 0,
+    relationshipsJudged: 0,
+    relationshipsRelated: 0,
   }
 }
 
@@ -216,6 +221,18 @@ export function countDocument(
     counts.eventsJudged++
     if (pairs.some((p) => related.has(p))) counts.eventsRelated++
   }
+
+  // A relationship between two things (no event on either side, `LOCATED_IN`, `MEMBER_OF`, ...): does
+  // it join a pair the gold set relates?
+  for (const { subject, object } of extracted.edges) {
+    if (events.has(subject) || events.has(object)) continue
+    const a = goldOf([subject])
+    const b = goldOf([object])
+    const pairs = [...a].flatMap((x) => [...b].filter((y) => y !== x).map((y) => `${x} ${y}`))
+    if (pairs.length === 0) continue
+    counts.relationshipsJudged++
+    if (pairs.some((p) => related.has(p))) counts.relationshipsRelated++
+  }
 }
 
 const div = (a: number, b: number) => (b === 0 ? 0 : a / b)
@@ -245,5 +262,7 @@ export function extractionScores(c: ExtractionCounts): Record<string, number> {
   out['pair-R'] = div(c.pairsJoined, c.pairs)
   out['event-P'] = div(c.eventsRelated, c.eventsJudged)
   out['events-judged'] = c.eventsJudged
+  out['relationship-P'] = div(c.relationshipsRelated, c.relationshipsJudged)
+  out['relationships-judged'] = c.relationshipsJudged
   return out
 }

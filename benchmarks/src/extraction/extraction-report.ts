@@ -23,6 +23,9 @@ export const MEASURES: Readonly<Record<string, string>> = {
   'event-P':
     "events whose actor (the node with an edge into the event) and target (its TARGETED leg) match two different gold entities, with those two related in gold (a relation in either direction), over all such events: whether the verb's subject and object are a pair the text relates",
   'events-judged': 'the number of events event-P judges (its denominator)',
+  'relationship-P':
+    'relationships between two non-event nodes (LOCATED_IN, ...) that match two different gold entities, with those two related in gold (a relation in either direction), over all such relationships',
+  'relationships-judged': 'the number of relationships relationship-P judges (its denominator)',
   'false-merges':
     'all documents in one brain: nodes standing for gold people of different full names (two people sharing a surname)',
 }

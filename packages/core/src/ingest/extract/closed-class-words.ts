@@ -1,4 +1,18 @@
 /**
+ * The four points of the compass and their adjectives, and "central", in small letters, as a
+ * regular-expression source: what opens a country's nationality ("South Korean", "Northern Irish",
+ * "Central African"). The intercardinal points name regions, not countries ("Southeast Asian").
+ */
+export const CARDINAL_WORDS = '(?:north|south|east|west)(?:ern)?|central'
+
+/**
+ * Every compass word: the cardinal ones and the intercardinal ones, written as one word or hyphenated
+ * ("northeast", "north-eastern"). What names a place's region ("northern England") or opens the place
+ * after "in" ("in northern Poland").
+ */
+export const COMPASS_WORDS = `${CARDINAL_WORDS}|(?:north|south)-?(?:east|west)(?:ern)?`
+
+/**
  * Interjections that are nothing else (no "Great", "Nice"): the ones a greeting before a name is made of
  * (`LEADING_GREETING`; not "hello": "Hello Kitty"). Longer forms before their prefixes ("okay" before
  * "ok").

@@ -38,9 +38,16 @@ import {
 } from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue, personNamedLikePlace } from './person-cues.js'
 import { abbreviates } from './abbreviations.js'
-import { placeCanBeSubject, placeStatements } from './place-statements.js'
+import { placeCanBeSubject, placeChain, placeStatements } from './place-statements.js'
 import { codeSpans, maskMarkdown, unfencedPassageTexts } from './markdown-mask.js'
-import { INTERJECTIONS, LEADING_GREETING, SPEAKER, opensUtterance } from './closed-class-words.js'
+import {
+  CARDINAL_WORDS,
+  COMPASS_WORDS,
+  INTERJECTIONS,
+  LEADING_GREETING,
+  SPEAKER,
+  opensUtterance,
+} from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
 import { winkEntities } from './wink-entities.js'
@@ -354,7 +361,8 @@ const NEGATIVE_OBJECT = /^\s+(?:nothing|none|nobody|no one|nowhere)\b/i
 const LOWER_CASE_WORD = /(?<![\p{L}\p{N}_])\p{Ll}{2,}(?![\p{L}\p{N}_])/gu
 
 /** A capitalised compass word that may open a nationality adjective ("South African", "North Korean"). */
-const COMPASS = /^(?:North|South|East|West|Northern|Southern|Eastern|Western|Central)$/
+const COMPASS = new RegExp(`^(?:${CARDINAL_WORDS})$`, 'i')
+const isCompass = (word: string) => /^\p{Lu}/u.test(word) && COMPASS.test(word)
 
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
 function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED): Mention[] {
@@ -378,7 +386,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
       const from =
         tag === 'Demonym' &&
         i > 0 &&
-        COMPASS.test(terms[i - 1]!.text) &&
+        isCompass(terms[i - 1]!.text) &&
         !BREAKS_AFTER.test(terms[i - 1]!.post)
           ? i - 1
           : i
@@ -1021,8 +1029,10 @@ function verbOutsideAsides(
  * Between two places, words that put the first in the second: "in", "within", after a comma or not, with
  * "the" and a compass adjective ("Gmina Wielbark, within Szczytno County, in northern Poland").
  */
-const PLACE_IN_PLACE =
-  /^\s*(?:,\s*)?(?:in|within)\s+(?:the\s+)?(?:(?:north|south|east|west|central|northern|southern|eastern|western|north-?east(?:ern)?|north-?west(?:ern)?|south-?east(?:ern)?|south-?west(?:ern)?)\s+)?$/i
+const PLACE_IN_PLACE = new RegExp(
+  `^\\s*(?:,\\s*)?(?:in|within)\\s+(?:the\\s+)?(?:(?:${COMPASS_WORDS})\\s+)?$`,
+  'i',
+)
 
 /** A copula on its own: the verb group of "X is a painter who ...". */
 const BARE_COPULA = /^(?:is|are|was|were|am|'s)$/
@@ -1878,17 +1888,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           }
 
           // "Vancouver, British Columbia, Canada", "Aetolia-Acarnania in Greece", "within Szczytno
-          // County, in northern Poland": each place of such a run lies in the next. A people is in no
-          // place ("the French in Algeria").
-          for (let i = 0; i + 1 < mentions.length; i++) {
-            const [a, b] = [mentions[i]!, mentions[i + 1]!]
-            if (a.label !== 'PLACE' || b.label !== 'PLACE' || keys[i] === keys[i + 1]) continue
-            const between = sentence.slice(a.end, b.start)
-            if (
-              !/^\s*,\s*$/.test(between) &&
-              !(PLACE_IN_PLACE.test(between) && demonymEnding(terms, base, a) < 0)
-            )
-              continue
+          // County, in northern Poland": each place of such a run lies in the next, not in a list of
+          // places ("Denmark, Germany and Sweden"). A people is in no place ("the French in Algeria").
+          const inPlace = (i: number) =>
+            PLACE_IN_PLACE.test(sentence.slice(mentions[i]!.end, mentions[i + 1]!.start)) &&
+            demonymEnding(terms, base, mentions[i]!) < 0
+          for (const i of placeChain(sentence, mentions, (i) => keys[i] !== keys[i + 1], inPlace))
             relationships.push({
               subjectKey: keys[i]!,
               objectKey: keys[i + 1]!,
@@ -1896,7 +1901,6 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               description: null,
               passageIds: [passage.id],
             })
-          }
 
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = withoutContraction(sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? '')

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { placeCanBeSubject, placeStatements, type ClauseMention } from './place-statements.js'
+import {
+  placeCanBeSubject,
+  placeChain,
+  placeStatements,
+  type ClauseMention,
+} from './place-statements.js'
 
 /** Mentions of `names` (each found at its first occurrence after the previous one) in `sentence`. */
 function mentionsOf(sentence: string, names: [string, string][]): ClauseMention[] {
@@ -56,5 +61,77 @@ describe('placeStatements', () => {
       ['Lund', 'PLACE'],
     ])
     expect(placeStatements('Lund is in Lund.', self, 0, 7, () => true)).toEqual([])
+  })
+})
+
+describe('placeChain', () => {
+  /** The pairs of places `placeChain` says lie one in the next, as "a > b". */
+  const chain = (sentence: string, names: string[], inPlace = () => false) => {
+    const mentions = mentionsOf(
+      sentence,
+      names.map((n) => [n, 'PLACE']),
+    )
+    return placeChain(sentence, mentions, () => true, inPlace).map(
+      (i) => `${names[i]} > ${names[i + 1]}`,
+    )
+  }
+
+  it('reads a comma chain as each place in the next', () => {
+    expect(
+      chain('Born in Vancouver, British Columbia, Canada.', [
+        'Vancouver',
+        'British Columbia',
+        'Canada',
+      ]),
+    ).toEqual(['Vancouver > British Columbia', 'British Columbia > Canada'])
+  })
+
+  it('reads a chain a conjunction continues as a list of places side by side', () => {
+    expect(
+      chain('Offices in Harrogate, Hull, Scarborough, Sheffield and York.', [
+        'Harrogate',
+        'Hull',
+        'Scarborough',
+        'Sheffield',
+        'York',
+      ]),
+    ).toEqual([])
+    expect(
+      chain('Sold in Indonesia, Singapore, and the Philippines.', [
+        'Indonesia',
+        'Singapore',
+        'Philippines',
+      ]),
+    ).toEqual([])
+    expect(chain('Cities such as Nagoya, Shizuoka.', ['Nagoya', 'Shizuoka'])).toEqual([])
+    expect(chain('Nagoya, Shizuoka and other cities.', ['Nagoya', 'Shizuoka'])).toEqual([])
+  })
+
+  it('keeps chains of one length joined by a conjunction, and a list item the lexicon ranks higher', () => {
+    expect(
+      chain('From Paris, France and London, England.', ['Paris', 'France', 'London', 'England']),
+    ).toEqual(['Paris > France', 'London > England'])
+    expect(
+      chain('Plants in Detroit, Michigan and Toronto.', ['Detroit', 'Michigan', 'Toronto']),
+    ).toEqual(['Detroit > Michigan'])
+  })
+
+  it('puts no place in one the lexicon ranks as high', () => {
+    expect(chain('Britain, France, Austria.', ['Britain', 'France', 'Austria'])).toEqual([
+      'Britain > France',
+    ])
+    expect(chain('Dublin, Wicklow.', ['Dublin', 'Wicklow'])).toEqual([])
+    expect(chain('Bavaria, Germany, Europe.', ['Bavaria', 'Germany', 'Europe'])).toEqual([
+      'Bavaria > Germany',
+      'Germany > Europe',
+    ])
+  })
+
+  it('takes a locative pair only where the caller says one joins them', () => {
+    const names = ['Aetolia-Acarnania', 'Greece']
+    expect(chain('Aetolia-Acarnania in Greece.', names)).toEqual([])
+    expect(chain('Aetolia-Acarnania in Greece.', names, () => true)).toEqual([
+      'Aetolia-Acarnania > Greece',
+    ])
   })
 })

@@ -1,4 +1,5 @@
 import nlp from 'compromise'
+import { COMPASS_WORDS } from './closed-class-words.js'
 
 /**
  * Types for capitalised noun phrases the tagger left untyped (or typed from its lexicon against their head),
@@ -227,6 +228,36 @@ const PLACE_PLURALS = new Set(
 const LEXICON_PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place'])
 /** Whether the lexicon knows `words` (lower case, one phrase) as a city, country, region or place. */
 const lexiconPlace = (words: string) => lexiconTags(words).some((t) => LEXICON_PLACE_TAGS.has(t))
+/** Continents and world regions: what a country lies in (the lexicon tags them as any place). */
+const CONTINENTS = new Set([
+  'africa',
+  'asia',
+  'europe',
+  'oceania',
+  'antarctica',
+  'americas',
+  'north america',
+  'south america',
+  'latin america',
+  'central america',
+  'middle east',
+])
+
+/**
+ * A place's rank where the lexicon knows it: 1 a city, 2 a region (a state, a province), 3 a country, 4
+ * a continent; undefined for any other name. A place lies only in one of a higher rank, but for regions
+ * within regions ("Sibiu County, Transylvania").
+ */
+export function placeRank(name: string): number | undefined {
+  const words = name.toLowerCase()
+  if (CONTINENTS.has(words)) return 4
+  const tags = lexiconTags(words)
+  if (tags.includes('Country')) return 3
+  if (tags.includes('Region')) return 2
+  if (tags.includes('City')) return 1
+  return undefined
+}
+
 /** A town's kinds, ending a team's home ("Kansas City", "Orange County"). */
 const TOWN_KINDS = new Set('city county state province town borough'.split(' '))
 /** Whether the lexicon knows `words` as a city or a region (a state, a province): a team's home. */
@@ -612,8 +643,10 @@ const KIND_OF = new RegExp(
   `^(?:.*\\s)?(?:${[...PLACE_HEADS].join('|')})\\s+of\\s+(\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*)*)$`,
   'u',
 )
-const DIRECTION =
-  /^(?:northern|southern|eastern|western|central|north|south|east|west|northeastern|northwestern|southeastern|southwestern|upper|lower|greater|downtown|rural)\s+(\p{Lu}[\p{L}.'-]*(?:\s+\p{Lu}[\p{L}.'-]*)*)$/u
+const DIRECTION = new RegExp(
+  `^(?:${COMPASS_WORDS}|upper|lower|greater|downtown|rural)\\s+(\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*)*)$`,
+  'u',
+)
 
 /**
  * The place a descriptive phrase names: "town of Guilderland", "Canadian province of Alberta" ->
