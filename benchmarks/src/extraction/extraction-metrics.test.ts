@@ -24,6 +24,19 @@ const doc: RedocredDoc = {
   ],
 }
 
+/** `doc` and Berlin, which the gold set relates to nothing. */
+const withBerlin: RedocredDoc = {
+  ...doc,
+  entities: [...doc.entities, { index: 3, type: 'LOC', names: ['Berlin'] }],
+}
+/** Nodes of Schneider (0), Mediaș (1) and Berlin (3), and a concept the gold set does not annotate. */
+const things = [
+  { uuid: 'a', names: ['Schneider'], labels: ['PERSON'] },
+  { uuid: 'm', names: ['Mediaș'], labels: ['PLACE'] },
+  { uuid: 'b', names: ['Berlin'], labels: ['PLACE'] },
+  { uuid: 'x', names: ['racer'], labels: ['CONCEPT'] },
+]
+
 describe('extraction measures', () => {
   it('rebuilds text from tokens', () => {
     expect(
@@ -88,21 +101,9 @@ describe('extraction measures', () => {
 
   it('judges an event by whether its actor and target are a pair the gold set relates', () => {
     const counts = emptyCounts()
-    const withBerlin = {
-      ...doc,
-      entities: [...doc.entities, { index: 3, type: 'LOC' as const, names: ['Berlin'] }],
-    }
     const event = (uuid: string) => ({ uuid, names: [uuid], labels: ['EVENT'] })
     countDocument(counts, withBerlin, {
-      nodes: [
-        { uuid: 'a', names: ['Schneider'], labels: ['PERSON'] },
-        { uuid: 'm', names: ['Mediaș'], labels: ['PLACE'] },
-        { uuid: 'b', names: ['Berlin'], labels: ['PLACE'] },
-        { uuid: 'x', names: ['racer'], labels: ['CONCEPT'] },
-        event('born'),
-        event('visited'),
-        event('was'),
-      ],
+      nodes: [...things, event('born'), event('visited'), event('was')],
       edges: [
         // Related in gold (0, 1), and the unrelated Berlin only as another leg.
         { subject: 'a', object: 'born', name: 'BORN' },
@@ -124,18 +125,8 @@ describe('extraction measures', () => {
 
   it('judges relationships between two gold entities by whether gold relates them', () => {
     const counts = emptyCounts()
-    const withBerlin = {
-      ...doc,
-      entities: [...doc.entities, { index: 3, type: 'LOC' as const, names: ['Berlin'] }],
-    }
     countDocument(counts, withBerlin, {
-      nodes: [
-        { uuid: 'a', names: ['Schneider'], labels: ['PERSON'] },
-        { uuid: 'm', names: ['Mediaș'], labels: ['PLACE'] },
-        { uuid: 'b', names: ['Berlin'], labels: ['PLACE'] },
-        { uuid: 'x', names: ['racer'], labels: ['CONCEPT'] },
-        { uuid: 'e', names: ['born'], labels: ['EVENT'] },
-      ],
+      nodes: [...things, { uuid: 'e', names: ['born'], labels: ['EVENT'] }],
       edges: [
         // Related in gold (0, 1).
         { subject: 'a', object: 'm', name: 'LIVES_IN' },
