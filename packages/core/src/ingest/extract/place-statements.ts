@@ -109,9 +109,10 @@ export function placeChain(
     while (kinds[end] === 'comma' || kinds[end] === 'and') end++
     const run = kinds.slice(i, end)
     const listCue =
-      LIST_BEFORE.test(sentence.slice(0, mentions[i]!.start)) ||
-      LIST_AFTER.test(sentence.slice(mentions[end]!.end))
-    if (run.length > 0 && listCue) for (let j = i; j < end; j++) listed.add(j)
+      run.length > 0 &&
+      (LIST_BEFORE.test(sentence.slice(0, mentions[i]!.start)) ||
+        LIST_AFTER.test(sentence.slice(mentions[end]!.end)))
+    if (listCue) for (let j = i; j < end; j++) listed.add(j)
     else if (run.includes('and')) {
       const lengths = [1]
       for (const kind of run)
