@@ -360,9 +360,9 @@ const NEGATIVE_OBJECT = /^\s+(?:nothing|none|nobody|no one|nowhere)\b/i
 /** A word in small letters only, standing alone ("null" of "is null", not "nullable" or "Null"). */
 const LOWER_CASE_WORD = /(?<![\p{L}\p{N}_])\p{Ll}{2,}(?![\p{L}\p{N}_])/gu
 
+const CARDINAL = new RegExp(`^(?:${CARDINAL_WORDS})$`, 'i')
 /** A capitalised compass word that may open a nationality adjective ("South African", "North Korean"). */
-const COMPASS = new RegExp(`^(?:${CARDINAL_WORDS})$`, 'i')
-const isCompass = (word: string) => /^\p{Lu}/u.test(word) && COMPASS.test(word)
+const isCompass = (word: string) => /^\p{Lu}/u.test(word) && CARDINAL.test(word)
 
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
 function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED): Mention[] {

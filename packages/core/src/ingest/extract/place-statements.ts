@@ -7,7 +7,7 @@
  * the clause instead; when nothing else does, it is the subject.
  */
 
-import { placeRank } from './proper-name-type.js'
+import { PLACE_RANK, placeRank } from './proper-name-type.js'
 
 /** A preposition (with an optional article) right before a mention: the mention is its object. */
 const PREPOSITION_BEFORE =
@@ -66,16 +66,16 @@ const LIST_CONJUNCTION = /^\s*,?\s*(?:and|or|&)\s+(?:the\s+)?$/i
 const LIST_BEFORE = /\b(?:such\s+as|including|like|e\.g\.,?)\s+(?:the\s+)?$/i
 const LIST_AFTER = /^\s*,?\s*(?:and|or)\s+(?:other|many|several|various|more)\b/i
 
-/** Whether the lexicon ranks `b` above `a` (a city in a region, a country in a continent). */
-function ranksAbove(a: string, b: string): boolean {
+/**
+ * Whether `a` lies in `b` by what the lexicon knows of both: `'above'` where it ranks `b` higher (a city
+ * in a region, a country in a continent), `'not'` where it ranks `b` as high or lower ("Britain, France"),
+ * `'unknown'` where it does not rank both, or ranks both regions ("Sibiu County, Transylvania").
+ */
+function byRank(a: string, b: string): 'above' | 'not' | 'unknown' {
   const [ra, rb] = [placeRank(a), placeRank(b)]
-  return ra !== undefined && rb !== undefined && rb > ra
-}
-
-/** Whether `a` can lie in `b`: not a country in a country or a city in a city ("Britain, France"). */
-function canLieIn(a: string, b: string): boolean {
-  const [ra, rb] = [placeRank(a), placeRank(b)]
-  return ra === undefined || rb === undefined || rb > ra || (ra === 2 && rb === 2)
+  if (ra === undefined || rb === undefined) return 'unknown'
+  const regions = ra === PLACE_RANK.region && rb === PLACE_RANK.region
+  return rb > ra ? 'above' : regions ? 'unknown' : 'not'
 }
 
 /**
@@ -126,8 +126,8 @@ export function placeChain(
   const out: number[] = []
   kinds.forEach((kind, i) => {
     if (kind !== 'comma' && kind !== 'in') return
-    const [a, b] = [mentions[i]!.name, mentions[i + 1]!.name]
-    if (canLieIn(a, b) && (!listed.has(i) || ranksAbove(a, b))) out.push(i)
+    const rank = byRank(mentions[i]!.name, mentions[i + 1]!.name)
+    if (rank === 'above' || (rank === 'unknown' && !listed.has(i))) out.push(i)
   })
   return out
 }

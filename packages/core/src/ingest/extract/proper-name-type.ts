@@ -243,18 +243,21 @@ const CONTINENTS = new Set([
   'middle east',
 ])
 
+/** Ranks of places, smallest first: a place lies in one of a higher rank. */
+export const PLACE_RANK = { city: 1, region: 2, country: 3, continent: 4 } as const
+
 /**
- * A place's rank where the lexicon knows it: 1 a city, 2 a region (a state, a province), 3 a country, 4
- * a continent; undefined for any other name. A place lies only in one of a higher rank, but for regions
- * within regions ("Sibiu County, Transylvania").
+ * A place's rank (`PLACE_RANK`) where the lexicon knows it as a city, a region (a state, a province), a
+ * country or a continent; undefined for any other name. A place lies only in one of a higher rank, but
+ * for regions within regions ("Sibiu County, Transylvania").
  */
 export function placeRank(name: string): number | undefined {
   const words = name.toLowerCase()
-  if (CONTINENTS.has(words)) return 4
+  if (CONTINENTS.has(words)) return PLACE_RANK.continent
   const tags = lexiconTags(words)
-  if (tags.includes('Country')) return 3
-  if (tags.includes('Region')) return 2
-  if (tags.includes('City')) return 1
+  if (tags.includes('Country')) return PLACE_RANK.country
+  if (tags.includes('Region')) return PLACE_RANK.region
+  if (tags.includes('City')) return PLACE_RANK.city
   return undefined
 }
 
