@@ -137,6 +137,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(language.filter((n) => n.startsWith('PLACE:'))).toEqual([])
     // A compass word opening the adjective is part of it: before, the concept "South African" and the place
     // "African".
+    // A nationality the tagger read into an organisation before a common noun is still one ("a Japanese
+    // company"); before a capitalised word it opens a name ("European Union").
+    const retagged = await names('Sony is a Japanese company. The European Union fined it.')
+    expect(retagged).toContain('PLACE:Japanese')
+    expect(retagged).toContain('ORGANIZATION:European Union')
+    expect(retagged).not.toContain('PLACE:European')
     const compound = await names('She is a South African singer. He was a North Korean defector.')
     expect(compound.filter((n) => /African|Korean/.test(n)).sort()).toEqual([
       'PLACE:North Korean',

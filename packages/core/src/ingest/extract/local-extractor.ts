@@ -20,6 +20,7 @@ import {
   isEventOrWorkHead,
   isFirstName,
   isInfinitive,
+  isLexiconDemonym,
   isOrganizationHead,
   isProperPhrase,
   isTeamName,
@@ -249,6 +250,15 @@ function namesLanguage(sentence: string, d: Mention): boolean {
 const SYMBOL_TERM = /^[^\p{L}\p{N}&]*$/u
 const tagged = (t: Term, tag: string) =>
   !SYMBOL_TERM.test(t.text) && (has(t, tag) || (tag === 'Demonym' && MORE_DEMONYMS.has(t.text)))
+/**
+ * A nationality the tagger read into another kind where a common noun follows ("a Japanese company":
+ * compromise makes "Japanese" an organisation): the lexicon's `Demonym`, capitalised. Not before a
+ * capitalised word, where it opens a name ("European Union").
+ */
+const retaggedDemonym = (terms: Term[], i: number) =>
+  /^\p{Lu}/u.test(terms[i]!.text) &&
+  isLexiconDemonym(terms[i]!.text) &&
+  !/^\p{Lu}/u.test(terms[i + 1]?.text ?? '')
 const BREAKS_AFTER = /[,.;:!?()"“”]/
 /**
  * Whether a phrase ends after term `t`: at punctuation, except the period of an abbreviation ("Dr.",
@@ -369,7 +379,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
   const out: Mention[] = []
   for (const [tag, label] of kinds) {
     for (let i = 0; i < terms.length; i++) {
-      if (!tagged(terms[i]!, tag)) continue
+      if (!tagged(terms[i]!, tag) && !(tag === 'Demonym' && retaggedDemonym(terms, i))) continue
       let j = i
       while (
         j + 1 < terms.length &&

@@ -71,6 +71,11 @@ describe('person cues', () => {
       'Abbas Kiarostami',
     )
     expect(personByCue('Raja Ram', 'the son of ', '.', none, noPlace)).toBe('Raja Ram')
+    // A founder too ("founded by Masaru Ibuka"), but not a body named with its article.
+    expect(personByCue('Masaru Ibuka', 'It was co-founded by ', '.', none, noPlace)).toBe(
+      'Masaru Ibuka',
+    )
+    expect(personByCue('The Jesuits', 'founded by ', '.', none, noPlace)).toBeNull()
     // Offices are roles too.
     expect(personByCue('Pravin Gordhan', 'finance minister ', '.', none, noPlace)).toBe(
       'Pravin Gordhan',

@@ -33,10 +33,11 @@ const ROLE_BEFORE = new RegExp(
  * Who made a work, or whose child or spouse someone is, right before a name: "directed by", "written by",
  * "composed by", "the son of", "the wife of". The agent of these verbs and the complement of these kin
  * nouns is a person far more often than anything else (a studio or a band is "produced by" or "performed
- * by", which are not listed); an article opening the name ("The Beatles") still rules it out.
+ * by", which are not listed; "founded by" is, as a body founded by another is named with its article, "founded
+ * by the Jesuits"); an article opening the name ("The Beatles") still rules it out.
  */
 const MAKER_OR_KIN_BEFORE =
-  /\b(?:(?:co-)?(?:directed|written|composed|illustrated|painted|sculpted|narrated|choreographed|authored|photographed)\s+by|(?:son|daughter|wife|husband|widow|widower|father|mother|brother|sister|grandson|granddaughter)\s+of)\s+$/u
+  /\b(?:(?:co-)?(?:directed|written|composed|illustrated|painted|sculpted|narrated|choreographed|authored|photographed|founded)\s+by|(?:son|daughter|wife|husband|widow|widower|father|mother|brother|sister|grandson|granddaughter)\s+of)\s+$/u
 
 /**
  * One word of a person name: a capital, then letters (accents, apostrophes and hyphens allowed), and no

@@ -30,6 +30,16 @@ describe('proper name types', () => {
     expect(properNameType('Jaws', 'CONCEPT', 'the director of ', '.', none)).toBe('CONCEPT')
     expect(properNameType('South Korea', 'CONCEPT', 'the President of ', '.', none)).toBe('CONCEPT')
     expect(properNameType('Plymouth', 'CONCEPT', 'a member of ', "'s team", none)).toBe('CONCEPT')
+    // Work at a name the tagger took for a place: an employer, unless the lexicon knows the place.
+    for (const before of [
+      'She works at ',
+      'He got a job at ',
+      'I worked for the ',
+      'an engineer at ',
+    ])
+      expect(properNameType('Spotify', 'PLACE', before, '.', none), before).toBe('ORGANIZATION')
+    expect(properNameType('Spotify', 'PLACE', 'We met at ', '.', none)).toBe('PLACE')
+    expect(properNameType('London', 'PLACE', 'She works at ', '.', none)).toBe('PLACE')
     // A state named by its kind, which the tagger calls an organisation.
     for (const name of ['Roman Empire', 'Dutch Republic', 'Umayyad Caliphate'])
       expect(properNameType(name, 'ORGANIZATION', '', '', none), name).toBe('PLACE')

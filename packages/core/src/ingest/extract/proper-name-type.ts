@@ -96,6 +96,9 @@ export function leadingWordKind(word: string): 'function' | 'demonym' | null {
   return tags.every((t) => t === 'Demonym') ? 'demonym' : null
 }
 
+/** Whether the lexicon knows `word` as a nationality or people ("Japanese", "European"). */
+export const isLexiconDemonym = (word: string): boolean => lexiconTags(word).includes('Demonym')
+
 /** Whether the lexicon knows `word` as a verb's base form ("let", "keep", "take", "go"). */
 export const isInfinitive = (word: string): boolean => lexiconTags(word).includes('Infinitive')
 
@@ -488,6 +491,15 @@ const ORGANIZATION_CONTEXT =
   /(?:\b(?:published|released|developed|produced|distributed|owned|operated|acquired|manufactured|marketed|broadcast|signed|played|playing|plays|joined|joining|founded|co-founded|formed|sponsored|employed|hired)\s+(?:by|to|with|for|on|from)?\s*(?:the\s+)?|\b(?:by|from)\s+the\s+|\b(?:aired|airs|airing)\s+on\s+(?:the\s+)?|\bsigned\s+)$/i
 
 /**
+ * Work before a name: "works at Spotify", "a job at Zalando", "worked for Halliburton", "an engineer at
+ * Stripe". The tagger takes an unknown name after "at" for a place; one works at an organisation. A place
+ * the lexicon knows stays a place ("worked for Canada"). Re-DocRED dev writes few such phrases (ORG-R
+ * 0.6039 -> 0.6047); conversations write many.
+ */
+const EMPLOYER_CONTEXT =
+  /\b(?:(?:work(?:s|ed|ing)?|jobs?|internship|interned)\s+(?:at|for)|(?:engineers?|developers?|researchers?|scientists?|interns?|colleagues?|co-?workers?|employees?|managers?|staff|professors?)\s+at)\s+(?:the\s+)?$/i
+
+/**
  * Membership, and the offices that head an organisation, before its name: "a member of", "CEO of",
  * "founder of". Not "president of" (of a country as often) or "director of" (of a film). A name
  * followed by a possessive is not the body one belongs to ("a member of Plymouth's team").
@@ -621,6 +633,12 @@ export function properNameType(
   if (words.length >= 3 && ORGANIZATION_HEADS.has(words.at(-2)!) && !PLACE_HEADS.has(head))
     return 'ORGANIZATION'
   if ((label === 'CONCEPT' || label === 'PLACE') && isTeamName(name)) return 'ORGANIZATION'
+  if (
+    (label === 'CONCEPT' || label === 'PLACE') &&
+    EMPLOYER_CONTEXT.test(before) &&
+    !lexiconPlace(name.toLowerCase())
+  )
+    return 'ORGANIZATION'
   if (label !== 'CONCEPT') return label
   if (words.length > 1 && PLACE_HEADS.has(head)) return 'PLACE'
   if (isPlaceByOpener(name, words, false)) return 'PLACE'
