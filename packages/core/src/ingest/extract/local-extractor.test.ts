@@ -95,6 +95,33 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(people).toEqual(['Wilfried Schneider'])
   })
 
+  it('takes the subject before an apposition that ends right before the verb', async () => {
+    // Before: "Stanford University published paper".
+    expect(
+      await eventNames('Dr. Jane Smith, a professor at Stanford University, published a paper.'),
+    ).toEqual(['Jane Smith published paper'])
+    // A name between commas that opens with no article is no apposition of that kind.
+    expect(await eventNames('In Paris, Marie Curie studied physics.')).toEqual([
+      'Marie Curie studied physics',
+    ])
+  })
+
+  it("keeps a ruler's regnal number I, which the tagger reads as the pronoun", async () => {
+    // Before: "Carol I" and "Elizabeth I" were the bare first names, which coreference joined to "Carol II"
+    // and "Elizabeth II": "Elizabeth II ruled England".
+    const people = async (text: string) =>
+      (await run(text)).entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)
+    expect(
+      await people('Carol II was the eldest son of Ferdinand I. Carol I was his great-uncle.'),
+    ).toEqual(['Carol II', 'Ferdinand I', 'Carol I'])
+    expect(
+      await eventNames('Elizabeth I ruled England. Elizabeth II ruled the United Kingdom.'),
+    ).toEqual(['Elizabeth I ruled England', 'Elizabeth II ruled United Kingdom'])
+    expect(await people('He served under King Leopold I in Brussels.')).toContain('Leopold I')
+    // Before its verb "I" is the pronoun.
+    expect(await people('When I met Paul I left early.')).toEqual(['Paul'])
+  })
+
   it('types places from a preposition, a kind of place and a comma list', async () => {
     const found = await names(
       'He was born in Mediaș, Transylvania. He moved to the town of Guilderland in 1950.',

@@ -374,6 +374,48 @@ const CARDINAL = new RegExp(`^(?:${CARDINAL_WORDS})$`, 'i')
 /** A capitalised compass word that may open a nationality adjective ("South African", "North Korean"). */
 const isCompass = (word: string) => /^\p{Lu}/u.test(word) && CARDINAL.test(word)
 
+/** Titles of rulers and saints before a name that a regnal number may follow ("King Carol I"). */
+const REGNAL_TITLE =
+  /^(?:King|Queen|Emperor|Empress|Pope|Tsar|Czar|Tsarina|Kaiser|Sultan|Shah|Pharaoh|Prince|Princess|Duke|Duchess|Archduke|Grand|Count|Countess|Earl|Margrave|Elector|Saint|St\.?)$/
+/** A regnal number from II on after a capitalised word: "Carol II", "Elizabeth II", "Louis XIV". */
+const REGNAL_NUMBER =
+  /(\p{Lu}[\p{L}'’-]*) (?:II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI|XVII|XVIII|XIX|XX)\b/gu
+let regnalText: string | null = null
+let regnalNames = new Set<string>()
+/** The words a regnal number from II on follows anywhere in `text` (one text remembered). */
+function numberedRulers(text: string): ReadonlySet<string> {
+  if (text !== regnalText) {
+    regnalText = text
+    regnalNames = new Set([...text.matchAll(REGNAL_NUMBER)].map((m) => m[1]!))
+  }
+  return regnalNames
+}
+
+/**
+ * Whether the "I" after the person name of terms `first`..`last` is the name's regnal number ("Ferdinand
+ * I", "Carol I"), which the tagger reads as the pronoun: cutting it made "Carol I" the bare "Carol", whom
+ * coreference then joined to "Carol II" of the same text. The number is read where a ruler's title opens
+ * the name ("Duke Léopold I"), where the text numbers the same name from II on ("Elizabeth I" beside
+ * "Elizabeth II"), or where no verb follows it: the end of the sentence, punctuation, "and", "or", or
+ * "of" and a name ("Ferdinand I of Romania"). The pronoun stands before its verb ("when I met Paul I
+ * left").
+ */
+function regnalI(text: string, terms: Term[], first: number, last: number): boolean {
+  const numeral = terms[last + 1]
+  if (numeral?.text !== 'I' || BREAKS_AFTER.test(terms[last]!.post)) return false
+  const titled = [terms[first - 1]?.text, terms[first]!.text].some(
+    (w) => w !== undefined && REGNAL_TITLE.test(w),
+  )
+  if (titled || numberedRulers(text).has(terms[last]!.text)) return true
+  const next = terms[last + 2]
+  return (
+    next === undefined ||
+    BREAKS_AFTER.test(numeral.post) ||
+    /^(?:and|or)$/.test(next.text) ||
+    (next.text === 'of' && /^\p{Lu}/u.test(terms[last + 3]?.text ?? ''))
+  )
+}
+
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
 function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED): Mention[] {
   const out: Mention[] = []
@@ -389,6 +431,7 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
         !BREAKS_AFTER.test(terms[j]!.post.replace('.', ''))
       )
         j++
+      if (tag === 'Person' && regnalI(text, terms, i, j)) j++
       // What a name possesses is no name ("Yeltsin's administration": compromise's organisation).
       const possessed =
         i > 0 && possessor(terms[i - 1]!, terms[i]) && !/^\p{Lu}/u.test(terms[i]!.text)
@@ -601,6 +644,16 @@ function withoutDefinedAbbreviations(
 function inParenthesis(sentence: string, m: { start: number }): boolean {
   if (m.start === 0) return false
   return sentence.lastIndexOf('(', m.start - 1) > sentence.lastIndexOf(')', m.start - 1)
+}
+
+/**
+ * Where an apposition between commas ends right before the verb, its start: "Dr. Jane Smith, a professor at
+ * Stanford University, published a paper" is Jane Smith's doing, not the university's (the last name before
+ * the verb). An article opens the apposition; -1 when there is none.
+ */
+function appositionBefore(sentence: string, verbStart: number): number {
+  const m = /,\s*(?:a|an|the)\s[^,;:()]*,\s*$/i.exec(sentence.slice(0, verbStart))
+  return m === null ? -1 : m.index
 }
 
 /**
@@ -1921,11 +1974,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const verb = verbOutsideAsides(sentence, passage.text, terms, base, mentions)
           const verbText = verb === null ? '' : verbName(verb)
           if (verb !== null) {
+            const apposition = appositionBefore(sentence, verb.start)
+            const subjectEnd = apposition < 0 ? verb.start : apposition
             const before = mentions
               .map((m, i) => ({ m, i }))
               .filter(
                 ({ m }) =>
-                  m.end <= verb.start && m.label !== 'PLACE' && !inParenthesis(sentence, m),
+                  m.end <= subjectEnd && m.label !== 'PLACE' && !inParenthesis(sentence, m),
               )
             const last = before[before.length - 1]
             // A subject pronoun between the last name and the verb is the verb's subject; the name was in

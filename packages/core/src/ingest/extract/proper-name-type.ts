@@ -493,8 +493,8 @@ const ORGANIZATION_CONTEXT =
 /**
  * Work before a name: "works at Spotify", "a job at Zalando", "worked for Halliburton", "an engineer at
  * Stripe". The tagger takes an unknown name after "at" for a place; one works at an organisation. A place
- * the lexicon knows stays a place ("worked for Canada"). Re-DocRED dev writes few such phrases (ORG-R
- * 0.6039 -> 0.6047); conversations write many.
+ * the lexicon knows stays a place ("worked for Canada"). Our evaluation sets write few such phrases
+ * (Re-DocRED dev: ORG-R 0.6039 -> 0.6047; LoCoMo dev: two, "a job at Door"); notes about people write more.
  */
 const EMPLOYER_CONTEXT =
   /\b(?:(?:work(?:s|ed|ing)?|jobs?|internship|interned)\s+(?:at|for)|(?:engineers?|developers?|researchers?|scientists?|interns?|colleagues?|co-?workers?|employees?|managers?|staff|professors?)\s+at)\s+(?:the\s+)?$/i
