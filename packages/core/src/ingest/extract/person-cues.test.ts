@@ -38,8 +38,13 @@ describe('person cues', () => {
     expect(personByCue('Arne Næss', 'the death of ', "'s father in 2004.", none, noPlace)).toBe(
       'Arne Næss',
     )
+    // A founder too: "Masaru Ibuka founded Sony".
+    expect(personByCue('Masaru Ibuka', '', ' founded Sony in 1946.', none, noPlace)).toBe(
+      'Masaru Ibuka',
+    )
     // A kind word still rules the name out, and a possessive of anything else is no cue.
     expect(personByCue('Shed Media', 'In March, ', ' said it had grown.', none, noPlace)).toBeNull()
+    expect(personByCue('Shed Media', '', ' founded a label.', none, noPlace)).toBeNull()
     expect(personByCue('Eamon Gilmore', 'the death of ', "'s film.", none, noPlace)).toBeNull()
   })
 

@@ -52,12 +52,13 @@ const areNameWords = (words: readonly string[]) =>
   words.every((w) => NAME_WORD.test(w) && !POSSESSIVE_ENDING.test(w))
 
 /**
- * What a person does or has right after their name: a verb of speech ("Beam said", "Staunton wrote"), or a
- * possessive of a kin noun ("Armistead Maupin's father", "Jadwiga Piłsudska's husband"): an organisation
- * speaks too, but has no parents or spouse, and a place neither.
+ * What a person does or has right after their name: a verb of speech ("Beam said", "Staunton wrote"), founding
+ * ("Masaru Ibuka founded Sony"), or a possessive of a kin noun ("Armistead Maupin's father", "Jadwiga
+ * Piłsudska's husband"): an organisation speaks and founds too, but its two- or three-word name holds a kind
+ * word ("Shed Media"), and it has no parents or spouse; a place does none of these.
  */
 const SPEECH_OR_KIN_AFTER =
-  /^(?:\s+(?:said|says|told|recalled|remarked|explained|insisted|wrote)\b|['’]s?\s+(?:father|mother|son|daughter|wife|husband|widow|brother|sister|parents|grandfather|grandmother|grandson|granddaughter|uncle|aunt|nephew|niece|cousin)\b)/u
+  /^(?:\s+(?:said|says|told|recalled|remarked|explained|insisted|wrote|(?:co-)?founded)\b|['’]s?\s+(?:father|mother|son|daughter|wife|husband|widow|brother|sister|parents|grandfather|grandmother|grandson|granddaughter|uncle|aunt|nephew|niece|cousin)\b)/u
 
 /** A word of initials: "C.", "J.R.R.". */
 const INITIALS = /^(?:\p{Lu}\.)+$/u
