@@ -18,6 +18,7 @@ const TESTS = [
   'plugins/**/*.test.ts',
   'benchmarks/**/*.test.ts',
   'test/**/*.test.ts',
+  'scripts/*.test.ts',
 ]
 const NEVER = ['**/node_modules/**', '**/dist/**']
 

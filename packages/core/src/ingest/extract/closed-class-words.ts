@@ -114,3 +114,17 @@ export function opensUtterance(before: string): boolean {
     if (!INTERJECTIONS.has(word.toLowerCase())) return false
   return true
 }
+
+/**
+ * Adjectives and nouns of religions and their denominations, capitalised: a word of no person's name
+ * ("the Roman Catholic, Eastern Orthodox, and Anglican churches"; "Roman" is a given name). Not those that
+ * are names too: "Christian" (Christian Bale), "Baptist" (Johann Baptist), "Shia", "Jain".
+ */
+export const RELIGION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'Catholic Catholics Orthodox Anglican Anglicans Protestant Protestants Lutheran Lutherans Methodist ' +
+    'Methodists Presbyterian Presbyterians Episcopal Episcopalian Episcopalians Pentecostal Evangelical ' +
+    'Calvinist Calvinists Mormon Mormons Quaker Quakers Jewish Muslim Muslims Islamic Hindu Hindus ' +
+    'Buddhist Buddhists Sikh Sikhs Sunni Sunnis Shiite Shiites Zoroastrian'
+  ).split(' '),
+)

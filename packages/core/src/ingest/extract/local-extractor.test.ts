@@ -1293,6 +1293,16 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(legs.some((r) => r.objectKey === topic)).toBe(true)
   })
 
+  it('types a person by a given name of another language the tagger does not know', async () => {
+    for (const [text, name] of [
+      ['Kwame Nkrumah led Ghana to independence in 1957.', 'Kwame Nkrumah'],
+      ['The exhibition showed works by Auguste Rodin in Paris.', 'Auguste Rodin'],
+    ]) {
+      const graph = await run(text!)
+      expect(graph.entities.find((e) => e.name === name)?.labels, name).toEqual(['PERSON'])
+    }
+  })
+
   it('relates a place heading a sentence to the places it lies in, with no event', async () => {
     const graph = await run(
       'Foots Creek is an unincorporated community in Jackson County, in the U.S. state of Oregon.',

@@ -20,6 +20,7 @@ import {
   isEventOrWorkHead,
   isFirstName,
   isInfinitive,
+  opensWithListedGivenName,
   isLexiconDemonym,
   isOrganizationHead,
   isProperPhrase,
@@ -1781,7 +1782,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             r.sentence.slice(m.end),
             standalone,
             isPlace,
-            first !== undefined && has(first, 'FirstName'),
+            first !== undefined && (has(first, 'FirstName') || opensWithListedGivenName(m.name)),
           )
           if (found === null) continue
           // Typed a person now: a sentence's first word read into the name goes ("During Johnson").

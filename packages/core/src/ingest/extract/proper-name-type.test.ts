@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { isProperPhrase, isTeamName, placeInPhrase, properNameType } from './proper-name-type.js'
+import {
+  isProperPhrase,
+  isListedPlace,
+  isTeamName,
+  opensWithListedGivenName,
+  placeInPhrase,
+  properNameType,
+} from './proper-name-type.js'
 
 const none = () => false
 
@@ -29,7 +36,8 @@ describe('proper name types', () => {
       expect(properNameType('Televisa', 'CONCEPT', before, '.', none), before).toBe('ORGANIZATION')
     expect(properNameType('Jaws', 'CONCEPT', 'the director of ', '.', none)).toBe('CONCEPT')
     expect(properNameType('South Korea', 'CONCEPT', 'the President of ', '.', none)).toBe('CONCEPT')
-    expect(properNameType('Plymouth', 'CONCEPT', 'a member of ', "'s team", none)).toBe('CONCEPT')
+    // Not the body one belongs to: a city of the place lists.
+    expect(properNameType('Plymouth', 'CONCEPT', 'a member of ', "'s team", none)).toBe('PLACE')
     // Work at a name the tagger took for a place: an employer, unless the lexicon knows the place.
     for (const before of [
       'She works at ',
@@ -40,6 +48,19 @@ describe('proper name types', () => {
       expect(properNameType('Spotify', 'PLACE', before, '.', none), before).toBe('ORGANIZATION')
     expect(properNameType('Spotify', 'PLACE', 'We met at ', '.', none)).toBe('PLACE')
     expect(properNameType('London', 'PLACE', 'She works at ', '.', none)).toBe('PLACE')
+    // A club by a footballer's transfers, though it is named by its city or read as a person.
+    for (const [name, label, before] of [
+      ['Porto', 'PLACE', 'He began his career with '],
+      ['Rio Ave', 'PLACE', 'spending a season on loan at '],
+      ['Everton', 'PLACE', 'Chelsea loaned him to '],
+      ['Chelsea', 'PERSON', 'In 2013, he was signed by '],
+    ])
+      expect(properNameType(name!, label!, before!, '.', none), name).toBe('ORGANIZATION')
+    expect(properNameType('England', 'PLACE', 'He played for ', '.', none)).toBe('PLACE')
+    // A school by a person's schooling, unless the lexicon knows the place.
+    for (const before of ['She graduated from ', 'He was educated at ', 'a degree from '])
+      expect(properNameType('Tulane', 'CONCEPT', before, '.', none), before).toBe('ORGANIZATION')
+    expect(properNameType('Montreal', 'PLACE', 'He was educated at ', '.', none)).toBe('PLACE')
     // A state named by its kind, which the tagger calls an organisation.
     for (const name of ['Roman Empire', 'Dutch Republic', 'Umayyad Caliphate'])
       expect(properNameType(name, 'ORGANIZATION', '', '', none), name).toBe('PLACE')
@@ -106,6 +127,14 @@ describe('proper name types', () => {
       expect(properNameType(name, 'PERSON', 'hosted the ', '.', none), name).toBe('CONCEPT')
     // Heads that are also surnames stay a person's.
     expect(properNameType('Kathleen Battle', 'PERSON', '', ' sang', none)).toBe('PERSON')
+  })
+
+  it('takes no name holding a word of a religion for a person, but a given name that is one', () => {
+    for (const name of ['Roman Catholic', 'Eastern Orthodox', 'Anglican'])
+      expect(properNameType(name, 'PERSON', 'practiced by the ', ' churches', none), name).toBe(
+        'CONCEPT',
+      )
+    expect(properNameType('Christian Bale', 'PERSON', '', ' starred', none)).toBe('PERSON')
   })
 
   it('takes no name holding a computing initialism for a person, but a stage name', () => {
@@ -267,5 +296,24 @@ describe('proper name types', () => {
     expect(placeInPhrase('Canadian province of Alberta')).toBe('Alberta')
     expect(placeInPhrase('northern England')).toBe('England')
     expect(placeInPhrase('University of Alberta')).toBeNull()
+  })
+
+  it('knows given names of many languages the lexicon does not, beside words it knows only as names', () => {
+    for (const name of ['Kwame Nkrumah', 'Auguste Rodin', 'Harald Thune', 'Édouard Manet'])
+      expect(opensWithListedGivenName(name), name).toBe(true)
+    // One word is no full name; a listed word the lexicon knows otherwise ("golden", "Sydney" as a
+    // place too) or a common word after it ("fire") makes no person; nor does a saint's title.
+    for (const name of ['Kwame', 'Golden Horde', 'Sydney Swans', 'Arcade Fire', 'Santa Isabel'])
+      expect(opensWithListedGivenName(name), name).toBe(false)
+  })
+
+  it('knows places of the world the lexicon does not, unless it knows the word as something else', () => {
+    for (const name of ['Smolensk', 'Bahir Dar', 'Rogaland', 'Minneapolis'])
+      expect(isListedPlace(name), name).toBe(true)
+    // Not listed; listed but an adjective by its ending; listed but a word the lexicon knows otherwise.
+    for (const name of ['Pelutho', 'Central', 'Cardinal', 'Reading'])
+      expect(isListedPlace(name), name).toBe(false)
+    expect(properNameType('Smolensk', 'CONCEPT', 'He moved to ', ' in 1990.', none)).toBe('PLACE')
+    expect(properNameType('Reading', 'CONCEPT', 'He moved to ', ' in 1990.', none)).toBe('CONCEPT')
   })
 })

@@ -1,5 +1,7 @@
 import nlp from 'compromise'
-import { COMPASS_WORDS } from './closed-class-words.js'
+import { COMPASS_WORDS, RELIGION_WORDS } from './closed-class-words.js'
+import { LISTED_GIVEN_NAMES } from './given-names.js'
+import { LISTED_PLACE_NAMES } from './place-names.js'
 
 /**
  * Types for capitalised noun phrases the tagger left untyped (or typed from its lexicon against their head),
@@ -7,8 +9,10 @@ import { COMPASS_WORDS } from './closed-class-words.js'
  * features of rule-based named-entity recognition (Nadeau & Sekine, "A survey of named entity recognition
  * and classification", Lingvisticae Investigationes 30(1), 2007, section 4: word-level and context
  * features; the organisation designators and location keywords of MUC-era systems such as Mikheev,
- * Moens & Grover, EACL 1999). No gazetteer: the lists are of common nouns that name a kind of thing, and of
- * initialisms of such nouns and of a few countries.
+ * Moens & Grover, EACL 1999). The lists in this file are of common nouns that name a kind of thing, and of
+ * initialisms of such nouns and of a few countries; two gazetteers, of given names and of the world's places
+ * (given-names.ts, place-names.ts: the list-lookup features of the same survey, section 4.3), are read only
+ * where the tagger's lexicon knows none of a name's words as anything else.
  */
 
 /** Last words that make a proper noun phrase an organisation ("Calgary City Council", "Royal Air Force"). */
@@ -73,6 +77,29 @@ const lexiconTags = (word: string): string[] =>
 export function isGivenName(word: string): boolean {
   const tags = lexiconTags(word)
   return tags.includes('MaleName') || tags.includes('FemaleName')
+}
+
+/** The lexicon's tags of people's names: a word carrying only these may be part of one ("Jordan", "Smith"). */
+const NAME_TAGS = new Set(['FirstName', 'MaleName', 'FemaleName', 'LastName', 'Person'])
+
+/**
+ * Listed names that open other names in English text: a saint's title in Romance languages ("Santa
+ * Monica", "Santo Domingo", "Santa Isabel") and the Gaelic "Mac" ("Mac Domhnaill").
+ */
+const NOT_GIVEN = new Set(['Santa', 'Santo', 'Mac'])
+
+/**
+ * Whether `name` opens with a given name the tagger's lexicon does not know ("Harald Thune", "Kwame
+ * Nkrumah", "Édouard Manet") from the first-name lists of many languages (given-names.ts), and its other
+ * words are unknown to the lexicon or known only as names. A listed name the lexicon knows as anything
+ * ("Golden", "Royal", "Sydney", "May") is left to the tagger, as is a name with a common word after it
+ * ("Arcade Fire", "Toy Run"): the lists hold such words as names too.
+ */
+export function opensWithListedGivenName(name: string): boolean {
+  const [first, ...rest] = name.split(/\s+/)
+  if (rest.length === 0 || !LISTED_GIVEN_NAMES.has(first!) || NOT_GIVEN.has(first!)) return false
+  if (lexiconTags(first!).length > 0) return false
+  return rest.every((word) => lexiconTags(word).every((tag) => NAME_TAGS.has(tag)))
 }
 
 /**
@@ -231,6 +258,23 @@ const PLACE_PLURALS = new Set(
 const LEXICON_PLACE_TAGS = new Set(['City', 'Country', 'Region', 'Place'])
 /** Whether the lexicon knows `words` (lower case, one phrase) as a city, country, region or place. */
 const lexiconPlace = (words: string) => lexiconTags(words).some((t) => LEXICON_PLACE_TAGS.has(t))
+/** Tags a word of a listed place's name may carry in the lexicon ("Great Britain", "Siberia"). */
+const PLACE_WORD_TAGS = new Set(['Place', 'City', 'Country', 'Region', 'ProperNoun'])
+
+/**
+ * Whether `name` is a city, province or country of the place lists (place-names.ts) that the lexicon
+ * does not know as anything else: each word unknown to it or known as (part of) a place's name, and a
+ * one-word name not an adjective by its ending (the lists hold "Central", "Cardinal"). The tagger's
+ * lexicon knows few places outside the English-speaking world ("Smolensk", "Bahir Dar", "Rogaland") and
+ * reads them as untyped nouns; the lists name the places of the world's cities.
+ */
+export function isListedPlace(name: string): boolean {
+  if (!LISTED_PLACE_NAMES.has(name)) return false
+  const words = name.split(/\s+/)
+  if (!words.every((w) => lexiconTags(w).every((t) => PLACE_WORD_TAGS.has(t)))) return false
+  return words.length > 1 || !nlp(name.toLowerCase()).has('#Adjective')
+}
+
 /** Continents and world regions: what a country lies in (the lexicon tags them as any place). */
 const CONTINENTS = new Set([
   'africa',
@@ -500,6 +544,24 @@ const EMPLOYER_CONTEXT =
   /\b(?:(?:work(?:s|ed|ing)?|jobs?|internship|interned)\s+(?:at|for)|(?:engineers?|developers?|researchers?|scientists?|interns?|colleagues?|co-?workers?|employees?|managers?|staff|professors?)\s+at)\s+(?:the\s+)?$/i
 
 /**
+ * A club's name where a city's or a person's would otherwise be read: a footballer's transfers ("his
+ * career with Porto", "on loan at Rio Ave", "loaned him to Everton", "signed by Chelsea", "signed for
+ * Málaga"). A club is named by its city, so a place the lexicon knows is no exception here, unlike
+ * `EMPLOYER_CONTEXT` ("worked for Canada"). Not "played for" ("played for England": a national team, which
+ * the gold sets call by the country) nor "career at" ("his career at Craiova", the city in Re-DocRED).
+ */
+const CLUB_CONTEXT =
+  /\b(?:(?:his|her|their)\s+(?:professional\s+|senior\s+|playing\s+)?career\s+with|on\s+loan\s+(?:at|to|with|from)|loaned\s+(?:\w+\s+)?(?:to|from)|signed\s+(?:by|for))\s+(?:the\s+)?$/i
+
+/**
+ * Schooling before a name: "graduated from Tulane", "educated at Eton", "a degree from Harvard", "an
+ * alumnus of Stanford". A place the lexicon knows stays a place, as with `EMPLOYER_CONTEXT`: "educated at
+ * Montreal" is the city in Re-DocRED's gold set.
+ */
+const SCHOOL_CONTEXT =
+  /\b(?:graduated\s+from|graduate\s+of|educated\s+at|degrees?\s+from|alumn(?:us|a|i|ae)\s+of)\s+(?:the\s+)?$/i
+
+/**
  * Membership, and the offices that head an organisation, before its name: "a member of", "CEO of",
  * "founder of". Not "president of" (of a country as often) or "director of" (of a film). A name
  * followed by a possessive is not the body one belongs to ("a member of Plymouth's team").
@@ -580,6 +642,8 @@ export function properNameType(
     // No one's name holds a computing initialism: "REST API", "PostgreSQL URL", "Streamable HTTP" (the
     // tagger's people in this repository's docs). Other initialisms may be a stage name's ("DJ Shadow").
     if (written.some((w) => COMPUTING_INITIALISMS.has(w))) return 'CONCEPT'
+    // Nor a word of a religion ("Roman Catholic", "Eastern Orthodox"): the name of a faith or church.
+    if (written.some((w) => RELIGION_WORDS.has(w))) return 'CONCEPT'
     // Nor is one word of a product's shape ("PostgreSQL", "GitHub", "iPhone"; not "McAllen", "DeShawn"),
     // nor a name opening with a number word ("Two MCP servers", "Three Dog Night").
     if (words.length === 1 && productShaped(name)) return 'CONCEPT'
@@ -590,6 +654,7 @@ export function properNameType(
     if (OFFICE_HEADS.has(head) && !written.some(isFirstName)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
     if (isPlaceByOpener(name, words, true)) return 'PLACE'
+    if (words.length === 1 && CLUB_CONTEXT.test(before)) return 'ORGANIZATION'
     if (words.length === 1 && placeByItsSurroundings(before, after)) return 'PLACE'
     return words.length > 1 &&
       (UNMISTAKABLE_ORGANIZATION_HEADS.has(head) || ORGANIZATION_OPENERS.has(words[0]!))
@@ -633,9 +698,10 @@ export function properNameType(
   if (words.length >= 3 && ORGANIZATION_HEADS.has(words.at(-2)!) && !PLACE_HEADS.has(head))
     return 'ORGANIZATION'
   if ((label === 'CONCEPT' || label === 'PLACE') && isTeamName(name)) return 'ORGANIZATION'
+  if ((label === 'CONCEPT' || label === 'PLACE') && CLUB_CONTEXT.test(before)) return 'ORGANIZATION'
   if (
     (label === 'CONCEPT' || label === 'PLACE') &&
-    EMPLOYER_CONTEXT.test(before) &&
+    (EMPLOYER_CONTEXT.test(before) || SCHOOL_CONTEXT.test(before)) &&
     !lexiconPlace(name.toLowerCase())
   )
     return 'ORGANIZATION'
@@ -644,6 +710,7 @@ export function properNameType(
   if (isPlaceByOpener(name, words, false)) return 'PLACE'
   if (/\d/.test(name)) return label
   if (organizationByContext(before, after)) return 'ORGANIZATION'
+  if (isListedPlace(name)) return 'PLACE'
   // An identifier ("ENGRAM_PLUGINS") is no place either.
   if (productShaped(name) || name.includes('_')) return label
   // "Mediaș, Transylvania": a name beside a place, separated by a comma, is a place of that list.
