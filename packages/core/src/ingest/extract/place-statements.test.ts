@@ -46,6 +46,26 @@ describe('placeStatements', () => {
     ])
   })
 
+  it('puts the place in no place of its rank or lower, nor in a nationality', () => {
+    const sentence =
+      'Gujranwala is a city in Punjab, Pakistan, located north of Lahore, with many people of Scottish descent.'
+    const mentions = mentionsOf(sentence, [
+      ['Gujranwala', 'PLACE'],
+      ['city', 'CONCEPT'],
+      ['Punjab', 'PLACE'],
+      ['Pakistan', 'PLACE'],
+      ['Lahore', 'PLACE'],
+      ['Scottish', 'PLACE'],
+    ])
+    const named = (m: ClauseMention) => m.label !== 'CONCEPT'
+    const verbEnd = sentence.indexOf(' a ')
+    // Lahore is a city of the place lists, as Gujranwala is; "Scottish" a nationality.
+    expect(placeStatements(sentence, mentions, 0, verbEnd, named)).toEqual([
+      { object: 2, located: true },
+      { object: 3, located: true },
+    ])
+  })
+
   it('relates nothing before the verb and not the place to itself', () => {
     const sentence = 'Near Paris, Paris Basin lies under Paris.'
     const mentions = mentionsOf(sentence, [
@@ -105,6 +125,14 @@ describe('placeChain', () => {
     ).toEqual([])
     expect(chain('Cities such as Nagoya, Shizuoka.', ['Nagoya', 'Shizuoka'])).toEqual([])
     expect(chain('Nagoya, Shizuoka and other cities.', ['Nagoya', 'Shizuoka'])).toEqual([])
+    // A plural of a place's kind before the list opens it too.
+    expect(
+      chain('Important cities are Buchach, Chernivtsi, Halych.', [
+        'Buchach',
+        'Chernivtsi',
+        'Halych',
+      ]),
+    ).toEqual([])
   })
 
   it('keeps chains of one length joined by a conjunction, and a list item the lexicon ranks higher', () => {
@@ -116,10 +144,9 @@ describe('placeChain', () => {
     ).toEqual(['Detroit > Michigan'])
   })
 
-  it('puts no place in one the lexicon ranks as high', () => {
-    expect(chain('Britain, France, Austria.', ['Britain', 'France', 'Austria'])).toEqual([
-      'Britain > France',
-    ])
+  it('puts no place in one the lexicon or the place lists rank as high', () => {
+    // "Britain" is unknown to the lexicon and a country of the place lists.
+    expect(chain('Britain, France, Austria.', ['Britain', 'France', 'Austria'])).toEqual([])
     expect(chain('Dublin, Wicklow.', ['Dublin', 'Wicklow'])).toEqual([])
     expect(chain('Bavaria, Germany, Europe.', ['Bavaria', 'Germany', 'Europe'])).toEqual([
       'Bavaria > Germany',

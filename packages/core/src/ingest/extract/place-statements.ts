@@ -7,7 +7,7 @@
  * the clause instead; when nothing else does, it is the subject.
  */
 
-import { PLACE_RANK, placeRank } from './proper-name-type.js'
+import { isLexiconDemonym, PLACE_RANK, placeRank } from './proper-name-type.js'
 
 /** A preposition (with an optional article) right before a mention: the mention is its object. */
 const PREPOSITION_BEFORE =
@@ -35,7 +35,8 @@ const LOCATIVE_BEFORE = /(?:\b(?:in|at|near|within|of)\s+(?:the\s+)?|,\s*)$/i
  * happened, so relationships of the place and no event. The first named thing after the verb is its
  * object, under the verb's predicate; each other place after the verb behind a locative word ("in",
  * "of", a comma) is where it lies (`LOCATED_IN`), the place-hierarchy pattern of encyclopaedic
- * definitions (Hearst-style lexico-syntactic patterns: Hearst, COLING 1992).
+ * definitions (Hearst-style lexico-syntactic patterns: Hearst, COLING 1992), unless the lexicon or the
+ * place lists rank it no higher than the subject (`byRank`) or it is a nationality.
  */
 export function placeStatements(
   sentence: string,
@@ -50,7 +51,10 @@ export function placeStatements(
   mentions.forEach((m, i) => {
     if (i === subject || m.start < verbEnd || m.name.toLowerCase() === self) return
     if (m.label === 'PLACE' && LOCATIVE_BEFORE.test(sentence.slice(0, m.start))) {
-      out.push({ object: i, located: true })
+      // Not in a place of its rank or lower ("located north of Lahore", "behind Belize City"), nor in
+      // a nationality ("people of Scottish descent").
+      if (byRank(mentions[subject]!.name, m.name) !== 'not' && !isLexiconDemonym(m.name))
+        out.push({ object: i, located: true })
     } else if (!objectTaken && isNamed(m)) {
       objectTaken = true
       out.push({ object: i, located: false })
@@ -62,8 +66,12 @@ export function placeStatements(
 /** What joins two places of a list: a comma, or the conjunction before its last item. */
 const COMMA = /^\s*,\s*$/
 const LIST_CONJUNCTION = /^\s*,?\s*(?:and|or|&)\s+(?:the\s+)?$/i
-/** Words that open or close a list: "such as Nagoya, Shizuoka", "Nagoya, Shizuoka and other cities". */
-const LIST_BEFORE = /\b(?:such\s+as|including|like|e\.g\.,?)\s+(?:the\s+)?$/i
+/**
+ * Words that open or close a list: "such as Nagoya, Shizuoka", "Important cities are Buchach, Chernivtsi",
+ * "Nagoya, Shizuoka and other cities".
+ */
+const LIST_BEFORE =
+  /\b(?:such\s+as|including|like|e\.g\.,?|(?:cities|towns|villages|countries|states|provinces|regions|districts|counties|municipalities|islands|settlements)\s+(?:are|were|include|included|includes))\s+(?:the\s+)?$/i
 const LIST_AFTER = /^\s*,?\s*(?:and|or)\s+(?:other|many|several|various|more)\b/i
 
 /**

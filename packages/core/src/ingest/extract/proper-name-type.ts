@@ -1,7 +1,7 @@
 import nlp from 'compromise'
 import { COMPASS_WORDS, RELIGION_WORDS } from './closed-class-words.js'
 import { LISTED_GIVEN_NAMES } from './given-names.js'
-import { LISTED_PLACE_NAMES } from './place-names.js'
+import { LISTED_CITIES, LISTED_COUNTRIES, LISTED_REGIONS } from './place-names.js'
 
 /**
  * Types for capitalised noun phrases the tagger left untyped (or typed from its lexicon against their head),
@@ -269,7 +269,8 @@ const PLACE_WORD_TAGS = new Set(['Place', 'City', 'Country', 'Region', 'ProperNo
  * reads them as untyped nouns; the lists name the places of the world's cities.
  */
 export function isListedPlace(name: string): boolean {
-  if (!LISTED_PLACE_NAMES.has(name)) return false
+  if (!LISTED_CITIES.has(name) && !LISTED_REGIONS.has(name) && !LISTED_COUNTRIES.has(name))
+    return false
   const words = name.split(/\s+/)
   if (!words.every((w) => lexiconTags(w).every((t) => PLACE_WORD_TAGS.has(t)))) return false
   return words.length > 1 || !nlp(name.toLowerCase()).has('#Adjective')
@@ -295,8 +296,9 @@ export const PLACE_RANK = { city: 1, region: 2, country: 3, continent: 4 } as co
 
 /**
  * A place's rank (`PLACE_RANK`) where the lexicon knows it as a city, a region (a state, a province), a
- * country or a continent; undefined for any other name. A place lies only in one of a higher rank, but
- * for regions within regions ("Sibiu County, Transylvania").
+ * country or a continent, else where the place lists (place-names.ts) hold it as one kind only ("Buchach",
+ * "Drohobych": cities; not "Chihuahua", a city and a state); undefined for any other name. A place lies
+ * only in one of a higher rank, but for regions within regions ("Sibiu County, Transylvania").
  */
 export function placeRank(name: string): number | undefined {
   const words = name.toLowerCase()
@@ -305,7 +307,12 @@ export function placeRank(name: string): number | undefined {
   if (tags.includes('Country')) return PLACE_RANK.country
   if (tags.includes('Region')) return PLACE_RANK.region
   if (tags.includes('City')) return PLACE_RANK.city
-  return undefined
+  const listed = [
+    LISTED_CITIES.has(name) && PLACE_RANK.city,
+    LISTED_REGIONS.has(name) && PLACE_RANK.region,
+    LISTED_COUNTRIES.has(name) && PLACE_RANK.country,
+  ].filter((rank) => rank !== false)
+  return listed.length === 1 ? listed[0] : undefined
 }
 
 /** A town's kinds, ending a team's home ("Kansas City", "Orange County"). */
