@@ -11,7 +11,7 @@ import { LISTED_CITIES, LISTED_COUNTRIES, LISTED_REGIONS } from './place-names.j
  * features; the organisation designators and location keywords of MUC-era systems such as Mikheev,
  * Moens & Grover, EACL 1999). The lists in this file are of common nouns that name a kind of thing, and of
  * initialisms of such nouns and of a few countries; two gazetteers, of given names and of the world's places
- * (given-names.ts, place-names.ts: the list-lookup features of the same survey, section 4.3), are read only
+ * (given-names.ts, place-names.ts: the list-lookup features of the same survey, section 4.2), are read only
  * where the tagger's lexicon knows none of a name's words as anything else.
  */
 
