@@ -28,11 +28,28 @@ const TEXTS = [
   Array.from({ length: 400 }, (_, i) => `word${i}`).join(' '),
 ]
 
-/** Every paragraph of the project's documentation: real prose, code and tables. */
+/**
+ * Runs of whole lines of `paragraph`, each at most `max` characters (a longer line alone). The package
+ * tokenizer's time grows with the square of a text's length (the third test): the 35,000-character list of
+ * rules in docs/local-extractor.md took it 16 s of this file's 30 s budget, whole.
+ */
+function linesUpTo(paragraph: string, max: number): string[] {
+  const runs: string[] = []
+  for (const line of paragraph.split('\n')) {
+    const last = runs.at(-1)
+    if (last !== undefined && last.length + 1 + line.length <= max)
+      runs[runs.length - 1] += `\n${line}`
+    else runs.push(line)
+  }
+  return runs
+}
+
+/** Every paragraph of the project's documentation: real prose, code and tables, a long one in runs of lines. */
 const DOCS = new URL('../../../../../docs/', import.meta.url)
 const PARAGRAPHS = readdirSync(DOCS)
   .filter((name) => name.endsWith('.md'))
   .flatMap((name) => readFileSync(new URL(name, DOCS), 'utf8').split(/\n\s*\n/))
+  .flatMap((paragraph) => linesUpTo(paragraph, 4000))
 
 describe('UseLiteTokenizer', () => {
   it('gives the ids of the package tokenizer', () => {
