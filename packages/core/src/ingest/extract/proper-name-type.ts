@@ -269,8 +269,7 @@ const PLACE_WORD_TAGS = new Set(['Place', 'City', 'Country', 'Region', 'ProperNo
  * reads them as untyped nouns; the lists name the places of the world's cities.
  */
 export function isListedPlace(name: string): boolean {
-  if (!LISTED_CITIES.has(name) && !LISTED_REGIONS.has(name) && !LISTED_COUNTRIES.has(name))
-    return false
+  if (listedRanks(name).length === 0) return false
   const words = name.split(/\s+/)
   if (!words.every((w) => lexiconTags(w).every((t) => PLACE_WORD_TAGS.has(t)))) return false
   return words.length > 1 || !nlp(name.toLowerCase()).has('#Adjective')
@@ -307,12 +306,17 @@ export function placeRank(name: string): number | undefined {
   if (tags.includes('Country')) return PLACE_RANK.country
   if (tags.includes('Region')) return PLACE_RANK.region
   if (tags.includes('City')) return PLACE_RANK.city
-  const listed = [
-    LISTED_CITIES.has(name) && PLACE_RANK.city,
-    LISTED_REGIONS.has(name) && PLACE_RANK.region,
-    LISTED_COUNTRIES.has(name) && PLACE_RANK.country,
-  ].filter((rank) => rank !== false)
+  const listed = listedRanks(name)
   return listed.length === 1 ? listed[0] : undefined
+}
+
+/** The ranks (`PLACE_RANK`) of the kinds the place lists hold `name` as, as written: none, one or more. */
+function listedRanks(name: string): number[] {
+  const ranks: number[] = []
+  if (LISTED_CITIES.has(name)) ranks.push(PLACE_RANK.city)
+  if (LISTED_REGIONS.has(name)) ranks.push(PLACE_RANK.region)
+  if (LISTED_COUNTRIES.has(name)) ranks.push(PLACE_RANK.country)
+  return ranks
 }
 
 /** A town's kinds, ending a team's home ("Kansas City", "Orange County"). */
