@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { continuesList, definedKind, definedLabel, kindBefore } from './definition-cues.js'
+import { continuesList, definedKind, kindBefore } from './definition-cues.js'
 
 describe('definition cues', () => {
   it('reads the kind a copula or an apposition gives a name', () => {
@@ -35,15 +35,6 @@ describe('definition cues', () => {
     expect(
       definedKind(' is a very large and well known and much loved and rather old city.'),
     ).toBeNull()
-  })
-
-  it('lets a place definition unmake a person or an organisation, and type nothing else', () => {
-    expect(definedLabel('ORGANIZATION', 'PLACE')).toBe('ORGANIZATION')
-    expect(definedLabel('PERSON', 'CONCEPT')).toBe('PERSON')
-    expect(definedLabel('PLACE', 'PERSON')).toBe('CONCEPT')
-    expect(definedLabel('PLACE', 'ORGANIZATION')).toBe('CONCEPT')
-    expect(definedLabel('PLACE', 'CONCEPT')).toBe('CONCEPT')
-    expect(definedLabel('PLACE', 'PLACE')).toBe('PLACE')
   })
 
   it('reads the kind a noun right before a name gives it, or one opening a list', () => {

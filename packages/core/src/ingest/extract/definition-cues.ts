@@ -6,9 +6,8 @@
  * acquisition of hyponyms from large text corpora", COLING 1992) read as the type of a named entity, and
  * the document-centred "one name, one type" of Mikheev, Moens & Grover ("Named entity recognition without
  * gazetteers", EACL 1999): the definition types every mention of that name in the text, over the tagger's
- * lexicon, which knows "Everton" as a town and "Seddon Atkinson" as a person (how a place definition is
- * used: `definedLabel`). The lists are common nouns that name a kind of thing; no name is listed. Chosen
- * on Re-DocRED dev (docs/local-extractor.md).
+ * lexicon, which knows "Everton" as a town and "Seddon Atkinson" as a person. The lists are common
+ * nouns that name a kind of thing; no name is listed. Chosen on Re-DocRED dev (docs/local-extractor.md).
  */
 
 const ORGANIZATION_KINDS =
@@ -130,19 +129,6 @@ export function kindBefore(before: string): DefinedKind | null {
 /** Whether `gap`, the text between two names, keeps them in one list ("A, B and C"). */
 export function continuesList(gap: string): boolean {
   return LIST_GAP.test(gap)
-}
-
-/**
- * The label a mention takes from its name's definition. An organisation or a person as defined. A place
- * only unmakes a person or an organisation ("Herman is a town in Dodge County": no person), and otherwise
- * leaves the label as it was: an untyped name that heads its sentence makes that sentence an event joining
- * every name in it, while a place there makes it a place statement (`place-statements.ts`), which joins
- * fewer; typed as places, defined names lost 0.006 of Re-DocRED dev's related-pair recall for 0.009 of
- * its place recall (benchmarks/LOG.md, 2026-11-30).
- */
-export function definedLabel(kind: DefinedKind, label: string): string {
-  if (kind !== 'PLACE') return kind
-  return label === 'PERSON' || label === 'ORGANIZATION' ? 'CONCEPT' : label
 }
 
 /** "banks" -> "bank", "companies" -> "company", "cities" -> "city". */

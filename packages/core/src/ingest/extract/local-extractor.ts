@@ -31,16 +31,15 @@ import {
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
-import {
-  continuesList,
-  definedKind,
-  definedLabel,
-  kindBefore,
-  type DefinedKind,
-} from './definition-cues.js'
+import { continuesList, definedKind, kindBefore, type DefinedKind } from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue, personNamedLikePlace } from './person-cues.js'
 import { abbreviates } from './abbreviations.js'
-import { placeCanBeSubject, placeChain, placeStatements } from './place-statements.js'
+import {
+  placeCanBeSubject,
+  placeChain,
+  placeStatements,
+  statedHierarchy,
+} from './place-statements.js'
 import { codeSpans, maskMarkdown, unfencedPassageTexts } from './markdown-mask.js'
 import {
   CARDINAL_WORDS,
@@ -1699,7 +1698,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (m.code === true || !NAME_LABELS.has(m.label) || !isProperPhrase(m.name)) continue
           const kind = definedKind(sentence.slice(m.end))
           if (kind === null) continue
-          m.label = definedLabel(kind, m.label)
+          m.label = kind
           defined.set(m.name.toLowerCase(), kind)
         }
         for (const m of mentions) {
@@ -1845,11 +1844,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             m.name = long.name
             m.label = long.label
           }
-          // A defined organisation or person is that (first pass); a defined place is no person (not
-          // even by coreference) or organisation, and the rules below may still type it a place by its
-          // head ("Creek").
+          // A defined organisation, person or place is that (first pass), at every mention: a defined
+          // place is no person, not even by coreference.
           const kind = NAME_LABELS.has(m.label) ? defined.get(m.name.toLowerCase()) : undefined
-          if (kind !== undefined) m.label = definedLabel(kind, m.label)
+          if (kind !== undefined) m.label = kind
           if (kind === 'ORGANIZATION') continue
           // A defined person is still the full name it is part of: "Samuel C. Brightman (1911 - 1992) was a
           // journalist" defines "Brightman" too (cut at the initial), and "Brightman started ..." is he.
@@ -1957,6 +1955,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const inPlace = (i: number) =>
             PLACE_IN_PLACE.test(sentence.slice(mentions[i]!.end, mentions[i + 1]!.start)) &&
             demonymEnding(terms, base, mentions[i]!) < 0
+          const sentenceEdges = relationships.length
           for (const i of placeChain(sentence, mentions, (i) => keys[i] !== keys[i + 1], inPlace))
             relationships.push({
               subjectKey: keys[i]!,
@@ -2217,7 +2216,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // place's relationships (place-statements.ts). No new node, so retrieval's walk is unchanged.
           if (verb !== null && placeSubject >= 0) {
             const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
-            for (const s of placeStatements(sentence, mentions, placeSubject, verb.end, named)) {
+            const statements = placeStatements(sentence, mentions, placeSubject, verb.end, named)
+            for (const s of statements) {
               if (keys[s.object] === keys[placeSubject]) continue
               relationships.push({
                 subjectKey: keys[placeSubject]!,
@@ -2227,6 +2227,22 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 passageIds: [passage.id],
               })
             }
+            // The places it lies in, each in those after it that hold it (once: a chain of this
+            // sentence may have said so).
+            const located = statements.filter((s) => s.located).map((s) => s.object)
+            const stated = (a: string, b: string) =>
+              relationships
+                .slice(sentenceEdges)
+                .some((r) => r.subjectKey === a && r.objectKey === b && r.name === 'LOCATED_IN')
+            for (const [inner, outer] of statedHierarchy(mentions, located))
+              if (keys[inner] !== keys[outer] && !stated(keys[inner]!, keys[outer]!))
+                relationships.push({
+                  subjectKey: keys[inner]!,
+                  objectKey: keys[outer]!,
+                  name: 'LOCATED_IN',
+                  description: null,
+                  passageIds: [passage.id],
+                })
           }
 
           const lower = sentence.toLowerCase()

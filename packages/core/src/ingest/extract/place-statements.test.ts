@@ -3,6 +3,7 @@ import {
   placeCanBeSubject,
   placeChain,
   placeStatements,
+  statedHierarchy,
   type ClauseMention,
 } from './place-statements.js'
 
@@ -26,6 +27,24 @@ describe('placeCanBeSubject', () => {
 })
 
 describe('placeStatements', () => {
+  it('reads a place after a compass word behind a locative as where the place lies', () => {
+    const sentence =
+      'The Foix is a river in Catalonia, northeastern Spain, near the coast of central Italy.'
+    const mentions = mentionsOf(sentence, [
+      ['Foix', 'PLACE'],
+      ['river', 'CONCEPT'],
+      ['Catalonia', 'PLACE'],
+      ['Spain', 'PLACE'],
+      ['Italy', 'PLACE'],
+    ])
+    const verbEnd = sentence.indexOf(' a ')
+    expect(placeStatements(sentence, mentions, 0, verbEnd, (m) => m.label !== 'CONCEPT')).toEqual([
+      { object: 2, located: true },
+      { object: 3, located: true },
+      { object: 4, located: true },
+    ])
+  })
+
   it('reads the places a place lies in and the object of its verb', () => {
     const sentence =
       'Foots Creek is a community of the Rogue Valley in Jackson County, in the state of Oregon.'
@@ -160,5 +179,31 @@ describe('placeChain', () => {
     expect(chain('Aetolia-Acarnania in Greece.', names, () => true)).toEqual([
       'Aetolia-Acarnania > Greece',
     ])
+  })
+})
+
+describe('statedHierarchy', () => {
+  const mentions = (names: string[]): ClauseMention[] =>
+    names.map((name, i) => ({ name, label: 'PLACE', start: i * 40, end: i * 40 + name.length }))
+
+  it('puts each place a statement names in every later one that holds it', () => {
+    // "Zabiele is a village in Gmina Wielbark, within Szczytno County, in northern Poland".
+    const places = mentions(['Zabiele', 'Gmina Wielbark', 'Szczytno County', 'Poland'])
+    expect(statedHierarchy(places, [1, 2, 3])).toEqual([
+      [1, 3],
+      [2, 3],
+    ])
+    // A city in a region and a country, the region in the country; no country in a city.
+    const ranked = mentions(['Brookston', 'Duluth', 'Minnesota', 'United States', 'Paris'])
+    expect(statedHierarchy(ranked, [1, 2, 3, 4])).toEqual([
+      [1, 2],
+      [1, 3],
+      [2, 3],
+    ])
+  })
+
+  it('takes a river, a mountain or an unranked name for no container', () => {
+    const places = mentions(['Brookston', 'Minnesota', 'Saint Louis River', 'Artichoke River'])
+    expect(statedHierarchy(places, [1, 2, 3])).toEqual([])
   })
 })

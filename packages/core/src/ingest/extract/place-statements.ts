@@ -7,6 +7,7 @@
  * the clause instead; when nothing else does, it is the subject.
  */
 
+import { COMPASS_WORDS } from './closed-class-words.js'
 import { isLexiconDemonym, PLACE_RANK, placeRank } from './proper-name-type.js'
 
 /** A preposition (with an optional article) right before a mention: the mention is its object. */
@@ -26,8 +27,14 @@ export interface ClauseMention {
   readonly end: number
 }
 
-/** A locative word right before a place: "in Jackson County", ", Oregon", "state of Oregon". */
-const LOCATIVE_BEFORE = /(?:\b(?:in|at|near|within|of)\s+(?:the\s+)?|,\s*)$/i
+/**
+ * A locative word right before a place, with a compass word between: "in Jackson County", ", Oregon",
+ * "state of Oregon", "in northern Poland", ", northeastern Spain", "of central Italy".
+ */
+const LOCATIVE_BEFORE = new RegExp(
+  `(?:\\b(?:in|at|near|within|of)\\s+(?:the\\s+)?|,\\s*)(?:(?:${COMPASS_WORDS})\\s+)?$`,
+  'i',
+)
 
 /**
  * What a sentence headed by a place says about it ("Foots Creek is an unincorporated community in
@@ -61,6 +68,40 @@ export function placeStatements(
     }
   })
   return out
+}
+
+/**
+ * The hierarchy a place statement states: of the places its subject lies in (`placeStatements`'
+ * located objects, in text order), each lies in every later one that can hold it (`contains`): "The
+ * Foix is a river in Catalonia in the province of Barcelona, northeastern Spain" puts Catalonia and
+ * Barcelona in Spain. Encyclopaedic definitions name a place's containers from the smallest to the
+ * largest, so each is in all that follow (containment is transitive, the inference a gazetteer's
+ * hierarchy supports); a pair is [inner, outer], indexes into `mentions`.
+ */
+export function statedHierarchy(
+  mentions: readonly ClauseMention[],
+  located: readonly number[],
+): [number, number][] {
+  const out: [number, number][] = []
+  for (let a = 0; a < located.length; a++)
+    for (let b = a + 1; b < located.length; b++) {
+      const [inner, outer] = [mentions[located[a]!]!, mentions[located[b]!]!]
+      if (inner.name.toLowerCase() === outer.name.toLowerCase()) continue
+      if (contains(inner.name, outer.name)) out.push([located[a]!, located[b]!])
+    }
+  return out
+}
+
+/**
+ * Whether a place the lexicon or the lists rank (`placeRank`) holds `inner`: ranked higher, or `inner`
+ * unranked. A river, a mountain or an unknown name holds nothing here ("located along the Saint Louis
+ * River, opposite the mouth of the Artichoke River" names no container).
+ */
+function contains(inner: string, outer: string): boolean {
+  const [ri, ro] = [placeRank(inner), placeRank(outer)]
+  return (
+    ro !== undefined && (ri === undefined || ro > ri || (ri === PLACE_RANK.region && ro === ri))
+  )
 }
 
 /** What joins two places of a list: a comma, or the conjunction before its last item. */

@@ -54,9 +54,15 @@ describe('proper name types', () => {
       ['Rio Ave', 'PLACE', 'spending a season on loan at '],
       ['Everton', 'PLACE', 'Chelsea loaned him to '],
       ['Chelsea', 'PERSON', 'In 2013, he was signed by '],
+      // And every club of a list the cue opens.
+      ['Everton', 'PLACE', 'Chelsea loaned him to Vitesse Arnhem, '],
+      ['Málaga', 'CONCEPT', 'Chelsea loaned him to Vitesse Arnhem, Everton and '],
     ])
       expect(properNameType(name!, label!, before!, '.', none), name).toBe('ORGANIZATION')
     expect(properNameType('England', 'PLACE', 'He played for ', '.', none)).toBe('PLACE')
+    expect(properNameType('London', 'PLACE', 'He signed for Chelsea. Paris, ', '.', none)).toBe(
+      'PLACE',
+    )
     // A school by a person's schooling, unless the lexicon knows the place.
     for (const before of ['She graduated from ', 'He was educated at ', 'a degree from '])
       expect(properNameType('Tulane', 'CONCEPT', before, '.', none), before).toBe('ORGANIZATION')

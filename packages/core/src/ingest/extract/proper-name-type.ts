@@ -565,6 +565,32 @@ const CLUB_CONTEXT =
   /\b(?:(?:his|her|their)\s+(?:professional\s+|senior\s+|playing\s+)?career\s+with|on\s+loan\s+(?:at|to|with|from)|loaned\s+(?:\w+\s+)?(?:to|from)|signed\s+(?:by|for))\s+(?:the\s+)?$/i
 
 /**
+ * A capitalised name closing `before` as an item of a list: "Vitesse Arnhem, ", "Everton and ", "St.
+ * Pauli, ". A period ends only a short word ("St."), so a sentence's end ("Chelsea. Paris, ") is no item.
+ */
+const LIST_ITEM_BEFORE =
+  /\p{Lu}(?:\p{L}{0,2}\.|[\p{L}\p{M}'’-]*)(?:\s+\p{Lu}(?:\p{L}{0,2}\.|[\p{L}\p{M}'’-]*))*\s*(?:,\s*(?:and\s+)?|\s+and\s+)$/u
+
+const CLUB_LIST_CHARS = 400
+
+/**
+ * Whether a club's cue (`CLUB_CONTEXT`) comes right before the name, or before a list the name
+ * continues ("loaned him to Vitesse Arnhem, Everton and Málaga": three clubs, where the list rule left
+ * "Everton" the town and "Málaga" untyped, its typed items disagreeing).
+ */
+function clubBefore(before: string): boolean {
+  // The list's tail only: a cue and a few clubs fit in it, and a long run of capitalised words costs
+  // the unanchored item pattern time quadratic in its length.
+  for (let text = before.slice(-CLUB_LIST_CHARS), items = 0; items <= 8; items++) {
+    if (CLUB_CONTEXT.test(text)) return true
+    const item = LIST_ITEM_BEFORE.exec(text)
+    if (item === null) return false
+    text = text.slice(0, item.index)
+  }
+  return false
+}
+
+/**
  * Schooling before a name: "graduated from Tulane", "educated at Eton", "a degree from Harvard", "an
  * alumnus of Stanford". A place the lexicon knows stays a place, as with `EMPLOYER_CONTEXT`: "educated at
  * Montreal" is the city in Re-DocRED's gold set.
@@ -665,7 +691,7 @@ export function properNameType(
     if (OFFICE_HEADS.has(head) && !written.some(isFirstName)) return 'CONCEPT'
     if (words.length > 1 && UNMISTAKABLE_PLACE_HEADS.has(head)) return 'PLACE'
     if (isPlaceByOpener(name, words, true)) return 'PLACE'
-    if (words.length === 1 && CLUB_CONTEXT.test(before)) return 'ORGANIZATION'
+    if (words.length === 1 && clubBefore(before)) return 'ORGANIZATION'
     if (words.length === 1 && placeByItsSurroundings(before, after)) return 'PLACE'
     return words.length > 1 &&
       (UNMISTAKABLE_ORGANIZATION_HEADS.has(head) || ORGANIZATION_OPENERS.has(words[0]!))
@@ -709,7 +735,7 @@ export function properNameType(
   if (words.length >= 3 && ORGANIZATION_HEADS.has(words.at(-2)!) && !PLACE_HEADS.has(head))
     return 'ORGANIZATION'
   if ((label === 'CONCEPT' || label === 'PLACE') && isTeamName(name)) return 'ORGANIZATION'
-  if ((label === 'CONCEPT' || label === 'PLACE') && CLUB_CONTEXT.test(before)) return 'ORGANIZATION'
+  if ((label === 'CONCEPT' || label === 'PLACE') && clubBefore(before)) return 'ORGANIZATION'
   if (
     (label === 'CONCEPT' || label === 'PLACE') &&
     (EMPLOYER_CONTEXT.test(before) || SCHOOL_CONTEXT.test(before)) &&
