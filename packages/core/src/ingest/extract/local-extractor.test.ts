@@ -808,6 +808,25 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await names('Hope Jon is a good friend.')).toContain('PERSON:Jon')
   })
 
+  it('takes a sentence opening with "It" for one about the thing the text is about, unless "it" is expletive', async () => {
+    // Before: no event in the second and third sentences (no subject). An expletive "it" is no one's:
+    // without that exception, "Fingerpori is said Jarla" and "Fingerpori was Helsinki".
+    expect(
+      await eventNames(
+        'Fingerpori is a Finnish comic strip. It is drawn by Pertti Jarla. It was first published in ' +
+          'Helsingin Sanomat in 2007. It is said that Jarla lived in Oulu. It was important to visit Helsinki.',
+      ),
+    ).toEqual([
+      'Fingerpori is Finnish comic',
+      'Fingerpori is drawn by Pertti Jarla',
+      'Fingerpori was published Helsingin Sanomat',
+    ])
+    // A text about a person: "it" is never that person.
+    expect(await eventNames('Marie Curie was a physicist. It was a cold winter in Paris.')).toEqual(
+      ['Marie Curie was physicist'],
+    )
+  })
+
   it("reads a relative clause after a copula's complement as the subject's verb", async () => {
     // Before: "Marie Curie was Nobel Prizes" and "Property Brothers is Cineflix".
     expect(

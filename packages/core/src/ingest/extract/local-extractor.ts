@@ -162,6 +162,16 @@ const PRONOUN_BEFORE_VERB = new RegExp(
   `(?:^|[^\\p{L}'\u2019])(I|he|she|we|they)(?:${CONTRACTED})?(?:\\s+[\\p{L}'\u2019]+){0,2}\\s*$`,
   'iu',
 )
+/**
+ * "It" with nothing to refer to: a copula or a verb of seeming, one word (an adverb before it at most),
+ * then the clause or infinitive it stands for ("It is believed that ...", "It was important to ...", "It
+ * is hard for ..."), the extraposition pattern of the expletive-"it" detectors (Paice & Husk, "Towards
+ * the automatic recognition of anaphoric features in English text: the impersonal pronoun 'it'",
+ * Computer Speech and Language 2(2), 1987).
+ */
+const EXPLETIVE_IT =
+  /^\s*It\s+(?:is|was|has\s+been|had\s+been|will\s+be|would\s+be|seems|seemed|appears|appeared|became)\s+(?:not\s+)?(?:\p{Ll}+ly\s+)?\p{Ll}+\s+(?:that|to|whether|if|for)\b/u
+
 /** Characters of code and markup, never of a name. */
 const CODE = /[(){}[\]<>=;`|\\]/
 
@@ -2004,6 +2014,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   PRONOUN_BEFORE_VERB.exec(opening)?.[1]?.toLowerCase() ??
                   null)
               if (pronoun !== null) subjectKey = pronounReferent(pronoun)
+              else if (firstWord === 'it' && !EXPLETIVE_IT.test(sentence))
+                subjectKey = mainTopic !== mainPerson ? mainTopic : null
             }
             // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
             // sentence says is a description of the place, recorded below as its relationships.
