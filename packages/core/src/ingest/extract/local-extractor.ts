@@ -1834,6 +1834,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (key !== null && genders.agrees(key, gender)) return key
         return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
       }
+      /** The first thing the text names when that is not its main person: what "It ..." is about. */
+      const thingTopic = (): string | null => (mainTopic !== mainPerson ? mainTopic : null)
       const organizations = new OrganizationNames(isOrganizationHead)
       /** The second pass over one sentence: its entities, events, edges and observations. */
       const relateSentence = (r: (typeof read)[number]): void => {
@@ -2014,8 +2016,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   PRONOUN_BEFORE_VERB.exec(opening)?.[1]?.toLowerCase() ??
                   null)
               if (pronoun !== null) subjectKey = pronounReferent(pronoun)
-              else if (firstWord === 'it' && !EXPLETIVE_IT.test(sentence))
-                subjectKey = mainTopic !== mainPerson ? mainTopic : null
+              else if (firstWord === 'it' && !EXPLETIVE_IT.test(sentence)) subjectKey = thingTopic()
             }
             // No other subject: a place heading the clause ("Foots Creek is ...") is one; what such a
             // sentence says is a description of the place, recorded below as its relationships.
@@ -2179,10 +2180,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               // about no person, or about a band, a company or a place that names people after it.
               const topics = [
                 mainPerson !== null && POSSESSIVE_OR_PRONOUN.test(sentence) ? mainPerson : null,
-                (mainPerson === null || mainTopic !== mainPerson) &&
-                /^\s*(?:It|Its|The \p{Ll}+)\b/u.test(sentence)
-                  ? mainTopic
-                  : null,
+                /^\s*(?:It|Its|The \p{Ll}+)\b/u.test(sentence) ? thingTopic() : null,
               ]
               for (const topic of topics)
                 if (topic !== null && !legged.has(topic)) {

@@ -94,15 +94,11 @@ export function statedHierarchy(
 
 /**
  * Whether a place the lexicon or the lists rank (`placeRank`) holds `inner`: ranked higher, or `inner`
- * unranked. A river, a mountain or an unknown name holds nothing here ("located along the Saint Louis
+ * unranked, or both regions (`byRank`). A river, a mountain or an unknown name holds nothing here ("located along the Saint Louis
  * River, opposite the mouth of the Artichoke River" names no container).
  */
-function contains(inner: string, outer: string): boolean {
-  const [ri, ro] = [placeRank(inner), placeRank(outer)]
-  return (
-    ro !== undefined && (ri === undefined || ro > ri || (ri === PLACE_RANK.region && ro === ri))
-  )
-}
+const contains = (inner: string, outer: string): boolean =>
+  placeRank(outer) !== undefined && byRank(inner, outer) !== 'not'
 
 /** What joins two places of a list: a comma, or the conjunction before its last item. */
 const COMMA = /^\s*,\s*$/
