@@ -1334,8 +1334,36 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     const located = graph.relationships
       .filter((r) => r.name === 'LOCATED_IN' && r.subjectKey === key('Foots Creek'))
       .map((r) => r.objectKey)
-    expect(located).toEqual([key('Jackson County'), key('Oregon')])
+    expect(located).toEqual([key('Jackson County'), key('U.S.'), key('Oregon')])
     expect(graph.entities.some((e) => e.labels.includes('EVENT'))).toBe(false)
+  })
+
+  it('puts a division in the country its kind is qualified by, and siblings in neither', async () => {
+    const graph = await run(
+      'Kochi is a city in the Indian state of Kerala. The creek flows through the Canadian province of ' +
+        'Saskatchewan and the U.S. state of Montana.',
+    )
+    const key = (name: string) => graph.entities.find((e) => e.name === name)!.key
+    const located = (name: string) =>
+      graph.relationships
+        .filter((r) => r.name === 'LOCATED_IN' && r.subjectKey === key(name))
+        .map((r) => graph.entities.find((e) => e.key === r.objectKey)!.name)
+        .sort()
+    expect(located('Kochi')).toEqual(['Indian', 'Kerala'])
+    expect(located('Kerala')).toEqual(['Indian'])
+    expect(located('Indian')).toEqual([])
+    expect(located('Saskatchewan')).toEqual(['Canadian'])
+    expect(located('Montana')).toEqual(['U.S.'])
+  })
+
+  it('takes the division, not its country, for what "It" refers to', async () => {
+    const graph = await run(
+      'The following is a list of colleges in the U.S. state of Connecticut. It has forty schools.',
+    )
+    const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
+    const has = graph.entities.find((e) => e.labels.includes('EVENT') && /forty/.test(e.name))!
+    const actor = graph.relationships.find((r) => r.objectKey === has.key)!
+    expect(name(actor.subjectKey)).toBe('Connecticut')
   })
 
   it('puts each place a place statement names in the later ones that hold it', async () => {

@@ -21,6 +21,7 @@ import {
   isFirstName,
   isInfinitive,
   isLexiconDemonym,
+  isListedDemonym,
   isOrganizationHead,
   isProperPhrase,
   isTeamName,
@@ -39,6 +40,8 @@ import {
   placeChain,
   placeStatements,
   statedHierarchy,
+  divisionsOf,
+  DIVISION_AFTER,
 } from './place-statements.js'
 import { codeSpans, maskMarkdown, unfencedPassageTexts } from './markdown-mask.js'
 import {
@@ -216,23 +219,6 @@ const NAMED: [tag: string, label: string][] = [
  * al., ACL 2019: nationalities are LOC), and is kept as a place even inside a phrase ("German skeleton racer").
  */
 const DEMONYM: [tag: string, label: string][] = [['Demonym', 'PLACE']]
-/**
- * Countries' one-word nationality adjectives compromise 14.17's lexicon does not tag `Demonym` ("British",
- * "Spanish", "Turkish", "Soviet"; it knows "American", "German", "Italian"), checked word by word against it
- * (benchmarks/LOG.md, 2026-12-01). Taken as demonyms where written with their capital.
- */
-const MORE_DEMONYMS = new Set(
-  (
-    'Andorran Argentinian Azerbaijani Bahamian Bahraini Barbadian Belizean Beninese Bhutanese Botswanan ' +
-    'British Bruneian Burkinabe Burmese Burundian Cypriot Danish English Eritrean Fijian Finnish Gabonese ' +
-    'Grenadian Guinean Guyanese Irish Kyrgyz Laotian Luxembourgish Malawian Maldivian Malian Maltese ' +
-    'Mauritanian Mauritian Moldovan Monegasque Montenegrin Mozambican Nepalese Nepali Polish Salvadoran ' +
-    'Slovenian Somali Spanish Surinamese Swazi Swedish Tajik Tanzanian Togolese Tongan Turkish Uruguayan ' +
-    'Uzbek Yemeni Antiguan Comorian Djiboutian Kittitian Basotho Liechtensteiner Marshallese Micronesian ' +
-    'Nauruan Palauan Sammarinese Santomean Seychellois Tuvaluan Vanuatuan Vincentian Tobagonian Timorese ' +
-    'Kosovar Equatoguinean Papuan Soviet Yugoslav Czechoslovak'
-  ).split(' '),
-)
 /** A linguistic noun after a nationality adjective: "English stopwords", "the Spanish translation". */
 const LANGUAGE_NOUN =
   /^\s*(?:-\s*)?(?:language|stopwords?|words?|inflections?|grammar|spelling|translations?|text|dub|dubbed|subtitles?|dialects?|speakers?|speaking|alphabet|pronunciation|vocabulary|stemmer|lyrics)\b/i
@@ -259,7 +245,7 @@ function namesLanguage(sentence: string, d: Mention): boolean {
  */
 const SYMBOL_TERM = /^[^\p{L}\p{N}&]*$/u
 const tagged = (t: Term, tag: string) =>
-  !SYMBOL_TERM.test(t.text) && (has(t, tag) || (tag === 'Demonym' && MORE_DEMONYMS.has(t.text)))
+  !SYMBOL_TERM.test(t.text) && (has(t, tag) || (tag === 'Demonym' && isListedDemonym(t.text)))
 /**
  * A nationality the tagger read into another kind where a common noun follows ("a Japanese company":
  * compromise makes "Japanese" an organisation): the lexicon's `Demonym`, capitalised. Not before a
@@ -374,6 +360,10 @@ function mention(
   if (isInterjection(name, text, base, base + start)) return null
   return { name, label, start, end: start + cleaned.length }
 }
+
+/** Capitals with periods between, the last one not kept: "U.S" of "U.S.", "U.K". */
+const INITIALISM = /^(?:\p{Lu}\.)+\p{Lu}$/u
+const dotted = (m: Mention): Mention => ({ ...m, name: `${m.name}.`, end: m.end + 1 })
 
 /** A negative pro-form opening what follows a verb ("have nothing", "saw no one", "went nowhere"). */
 const NEGATIVE_OBJECT = /^\s+(?:nothing|none|nobody|no one|nowhere)\b/i
@@ -1667,14 +1657,30 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions.push({ name: nick.name, label: 'PERSON', start, end })
           people.addFullName(nick.name, [nick.nickname])
         }
+        const qualifiers: Mention[] = []
         for (const m of mentions) {
           const place = m.label === 'ORGANIZATION' ? null : placeInPhrase(m.name)
           if (place === null) continue
+          const phraseStart = m.start
           m.start += m.name.lastIndexOf(place)
           m.end = m.start + place.length
           m.name = place
           m.label = 'PLACE'
+          // "the U.S. state of Oregon": the country the phrase names before the division's kind is a
+          // place of its own (its nationality, "Canadian province of Alberta", is one already).
+          // An initialism keeps its last period, which the tagger leaves out ("U.S" of "U.S. state").
+          const country = named
+            .map((n) => (INITIALISM.test(n.name) && sentence[n.end] === '.' ? dotted(n) : n))
+            .find(
+              (n) =>
+                n.start >= phraseStart &&
+                n.end < m.start &&
+                DIVISION_AFTER.test(sentence.slice(n.end)) &&
+                !mentions.some((o) => o.start === n.start && o.end === n.end),
+            )
+          if (country !== undefined) qualifiers.push({ ...country, label: 'PLACE' })
         }
+        mentions.push(...qualifiers)
         // Code and markup are not entities (`of(entityUuid`, `a[i]`), nor an interjection left as the
         // capitalised part of a phrase ("Great" of "Great job!").
         mentions = mentions.filter(
@@ -1976,6 +1982,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               description: null,
               passageIds: [passage.id],
             })
+          // "the U.S. state of Oregon", "the Indian state of Kerala": the division lies in the country.
+          for (const [inner, outer] of divisionsOf(sentence, mentions))
+            if (keys[inner] !== keys[outer])
+              relationships.push({
+                subjectKey: keys[inner]!,
+                objectKey: keys[outer]!,
+                name: 'LOCATED_IN',
+                description: null,
+                passageIds: [passage.id],
+              })
 
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = withoutContraction(sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? '')
@@ -2040,9 +2056,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (m.label === 'PERSON') recentPeople.push(keys[i]!)
           })
           mainPerson ??= lastPerson
+          // Not the country of "the U.S. state of Connecticut": the division is what the text is about.
           mainTopic ??=
             keys.find(
-              (_, i) => mentions[i]!.label !== 'CONCEPT' || isProperPhrase(mentions[i]!.name),
+              (_, i) =>
+                (mentions[i]!.label !== 'CONCEPT' || isProperPhrase(mentions[i]!.name)) &&
+                !DIVISION_AFTER.test(sentence.slice(mentions[i]!.end)),
             ) ?? null
 
           const date = dates[0]
@@ -2244,7 +2263,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               relationships
                 .slice(sentenceEdges)
                 .some((r) => r.subjectKey === a && r.objectKey === b && r.name === 'LOCATED_IN')
-            for (const [inner, outer] of statedHierarchy(mentions, located))
+            for (const [inner, outer] of statedHierarchy(sentence, mentions, located))
               if (keys[inner] !== keys[outer] && !stated(keys[inner]!, keys[outer]!))
                 relationships.push({
                   subjectKey: keys[inner]!,

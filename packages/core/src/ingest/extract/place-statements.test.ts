@@ -4,6 +4,7 @@ import {
   placeChain,
   placeStatements,
   statedHierarchy,
+  divisionsOf,
   type ClauseMention,
 } from './place-statements.js'
 
@@ -82,6 +83,34 @@ describe('placeStatements', () => {
     expect(placeStatements(sentence, mentions, 0, verbEnd, named)).toEqual([
       { object: 2, located: true },
       { object: 3, located: true },
+    ])
+  })
+
+  it('puts the place in a nationality its kind or a division follows', () => {
+    const sentence =
+      'Santa Elena is a small Venezuelan city in the Brazilian state of Roraima near the border with Guyana.'
+    const mentions = mentionsOf(sentence, [
+      ['Santa Elena', 'PLACE'],
+      ['Venezuelan', 'PLACE'],
+      ['Brazilian', 'PLACE'],
+      ['Roraima', 'PLACE'],
+      ['Guyana', 'PLACE'],
+    ])
+    const verbEnd = sentence.indexOf(' a ')
+    // The nationality before "city" is the complement: "Guyana" is no object of "is".
+    expect(placeStatements(sentence, mentions, 0, verbEnd, () => true)).toEqual([
+      { object: 1, located: true },
+      { object: 2, located: true },
+      { object: 3, located: true },
+    ])
+    // A nationality before a kind that is no place's is not where the place lies.
+    const band = 'Linz is a town with an Austrian band of note.'
+    const its = mentionsOf(band, [
+      ['Linz', 'PLACE'],
+      ['Austrian', 'PLACE'],
+    ])
+    expect(placeStatements(band, its, 0, band.indexOf(' a '), () => true)).toEqual([
+      { object: 1, located: false },
     ])
   })
 
@@ -189,13 +218,13 @@ describe('statedHierarchy', () => {
   it('puts each place a statement names in every later one that holds it', () => {
     // "Zabiele is a village in Gmina Wielbark, within Szczytno County, in northern Poland".
     const places = mentions(['Zabiele', 'Gmina Wielbark', 'Szczytno County', 'Poland'])
-    expect(statedHierarchy(places, [1, 2, 3])).toEqual([
+    expect(statedHierarchy('', places, [1, 2, 3])).toEqual([
       [1, 3],
       [2, 3],
     ])
     // A city in a region and a country, the region in the country; no country in a city.
     const ranked = mentions(['Brookston', 'Duluth', 'Minnesota', 'United States', 'Paris'])
-    expect(statedHierarchy(ranked, [1, 2, 3, 4])).toEqual([
+    expect(statedHierarchy('', ranked, [1, 2, 3, 4])).toEqual([
       [1, 2],
       [1, 3],
       [2, 3],
@@ -204,6 +233,52 @@ describe('statedHierarchy', () => {
 
   it('takes a river, a mountain or an unranked name for no container', () => {
     const places = mentions(['Brookston', 'Minnesota', 'Saint Louis River', 'Artichoke River'])
-    expect(statedHierarchy(places, [1, 2, 3])).toEqual([])
+    expect(statedHierarchy('', places, [1, 2, 3])).toEqual([])
+  })
+
+  it('puts places side by side in neither, and a division in its nationality', () => {
+    const flows =
+      'It flows through the Canadian province of Saskatchewan and the U.S. state of Montana.'
+    const places = mentionsOf(flows, [
+      ['Canadian', 'PLACE'],
+      ['Saskatchewan', 'PLACE'],
+      ['U.S.', 'PLACE'],
+      ['Montana', 'PLACE'],
+    ])
+    expect(statedHierarchy(flows, places, [1, 3])).toEqual([])
+    // A conjunction inside the inner place's phrase is no pair of equals.
+    const lake = 'Black Lake is in Cheboygan and Presque Isle counties in northern Michigan.'
+    const shores = mentionsOf(lake, [
+      ['Black Lake', 'PLACE'],
+      ['Cheboygan', 'PLACE'],
+      ['Michigan', 'PLACE'],
+    ])
+    expect(statedHierarchy(lake, shores, [1, 2])).toEqual([[1, 2]])
+    const city = 'Santa Elena is a Venezuelan city in the state of Bolívar.'
+    const held = mentionsOf(city, [
+      ['Santa Elena', 'PLACE'],
+      ['Venezuelan', 'PLACE'],
+      ['Bolívar', 'PLACE'],
+    ])
+    expect(statedHierarchy(city, held, [1, 2])).toEqual([[2, 1]])
+  })
+})
+
+describe('divisionsOf', () => {
+  it('puts a division in the country or nationality its kind is qualified by', () => {
+    const sentence =
+      'It lies in the U.S. state of Oregon, near the Canadian province of Alberta, not in Idaho, Utah.'
+    const mentions = mentionsOf(sentence, [
+      ['U.S.', 'PLACE'],
+      ['Oregon', 'PLACE'],
+      ['Canadian', 'PLACE'],
+      ['Alberta', 'PLACE'],
+      ['Idaho', 'PLACE'],
+      ['Utah', 'PLACE'],
+    ])
+    expect(divisionsOf(sentence, mentions)).toEqual([
+      [1, 0],
+      [3, 2],
+    ])
   })
 })

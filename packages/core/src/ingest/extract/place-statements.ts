@@ -8,7 +8,7 @@
  */
 
 import { COMPASS_WORDS } from './closed-class-words.js'
-import { isLexiconDemonym, PLACE_RANK, placeRank } from './proper-name-type.js'
+import { isDemonym, isPlaceHead, PLACE_RANK, placeRank } from './proper-name-type.js'
 
 /** A preposition (with an optional article) right before a mention: the mention is its object. */
 const PREPOSITION_BEFORE =
@@ -37,6 +37,17 @@ const LOCATIVE_BEFORE = new RegExp(
 )
 
 /**
+ * One to three words in small letters after a nationality, ending its phrase with a place's kind: "a
+ * Venezuelan city in ...", "an Austrian river.", "a German mountain village".
+ */
+const KIND_PHRASE =
+  /^\s+((?:\p{Ll}+\s+){0,2}?\p{Ll}+)(?=\s+(?:in|of|on|at|near|from|by|to|with|and|or|that|which|whose|located|situated|where)\b|\s*[,.;:()]|\s*$)/u
+const PLACE_KIND_AFTER = (after: string): boolean => {
+  const words = KIND_PHRASE.exec(after)?.[1]?.split(/\s+/)
+  return words !== undefined && isPlaceHead(words.at(-1)!)
+}
+
+/**
  * What a sentence headed by a place says about it ("Foots Creek is an unincorporated community in
  * Jackson County, in the U.S. state of Oregon"): a description of the place rather than something that
  * happened, so relationships of the place and no event. The first named thing after the verb is its
@@ -57,10 +68,17 @@ export function placeStatements(
   let objectTaken = false
   mentions.forEach((m, i) => {
     if (i === subject || m.start < verbEnd || m.name.toLowerCase() === self) return
-    if (m.label === 'PLACE' && LOCATIVE_BEFORE.test(sentence.slice(0, m.start))) {
+    const after = sentence.slice(m.end)
+    // "a small Venezuelan city", "an Austrian river": the subject lies in the country.
+    const ofKind = m.label === 'PLACE' && isDemonym(m.name) && PLACE_KIND_AFTER(after)
+    // It is the complement: what follows is no object ("... near the border with Brazil").
+    if (ofKind) objectTaken = true
+    if (m.label === 'PLACE' && (ofKind || LOCATIVE_BEFORE.test(sentence.slice(0, m.start)))) {
       // Not in a place of its rank or lower ("located north of Lahore", "behind Belize City"), nor in
-      // a nationality ("people of Scottish descent").
-      if (byRank(mentions[subject]!.name, m.name) !== 'not' && !isLexiconDemonym(m.name))
+      // a nationality ("people of Scottish descent") but a division's or a place's ("the Indian state
+      // of Kerala", "a German village").
+      const nationality = isDemonym(m.name) && !ofKind && !DIVISION_AFTER.test(after)
+      if (byRank(mentions[subject]!.name, m.name) !== 'not' && !nationality)
         out.push({ object: i, located: true })
     } else if (!objectTaken && isNamed(m)) {
       objectTaken = true
@@ -79,6 +97,7 @@ export function placeStatements(
  * hierarchy supports); a pair is [inner, outer], indexes into `mentions`.
  */
 export function statedHierarchy(
+  sentence: string,
   mentions: readonly ClauseMention[],
   located: readonly number[],
 ): [number, number][] {
@@ -87,8 +106,59 @@ export function statedHierarchy(
     for (let b = a + 1; b < located.length; b++) {
       const [inner, outer] = [mentions[located[a]!]!, mentions[located[b]!]!]
       if (inner.name.toLowerCase() === outer.name.toLowerCase()) continue
+      const between = sentence.slice(inner.end, outer.start)
+      // "the Canadian province of Saskatchewan and the U.S. state of Montana": places side by side; "the
+      // Indian state of Kerala": the country holds the division, not the other way (`divisionsOf`).
+      if (b === a + 1 && sideBySide(between)) continue
+      if (DIVISION_OF.test(between)) continue
       if (contains(inner.name, outer.name)) out.push([located[a]!, located[b]!])
+      // "a small Venezuelan city in the state of Bolívar": the nationality first holds what follows.
+      else if (isDemonym(inner.name) && contains(outer.name, inner.name))
+        out.push([located[b]!, located[a]!])
     }
+  return out
+}
+
+/**
+ * Whether what lies between two places makes them a pair of equals: a conjunction with no locative
+ * after it ("Saskatchewan and the U.S. state of Montana", not "Cheboygan and Presque Isle counties in
+ * northern Michigan").
+ */
+function sideBySide(between: string): boolean {
+  const parts = between.split(/\b(?:and|or)\b|&/i)
+  return parts.length > 1 && !/\b(?:in|within)\b|,/i.test(parts[parts.length - 1]!)
+}
+
+/**
+ * An administrative division's kind between a country (or its nationality) and the division's name:
+ * "the U.S. state of Oregon", "the Canadian province of Alberta", "the Swiss canton of Bern".
+ */
+const DIVISION_KINDS =
+  'states?|provinces?|regions?|county|counties|departments?|prefectures?|oblasts?|cantons?|districts?|' +
+  'territory|territories|republics?|voivodeships?|governorates?|municipality|parish|krais?|emirates?|' +
+  'autonomous\\s+communit(?:y|ies)|autonomous\\s+regions?|federal\\s+states?'
+const DIVISION_OF = new RegExp(`^\\s+(?:${DIVISION_KINDS})\\s+of\\s+(?:the\\s+)?$`, 'i')
+/** A division's kind and "of" after a mention: "Indian" of "the Indian state of Kerala". */
+export const DIVISION_AFTER = new RegExp(`^\\s+(?:${DIVISION_KINDS})\\s+of\\s+\\p{Lu}`, 'iu')
+
+/**
+ * Divisions and the country their kind's phrase names ("the U.S. state of Oregon": Oregon lies in the
+ * U.S.; "the Indian state of Kerala": in India, which its nationality stands for): [inner, outer] pairs of
+ * places next to each other, indexes into `mentions`. A qualified appositive of a name's kind (Hearst,
+ * COLING 1992: "NP_1 such as NP_2" and its kin read the class from the phrase; here the phrase's
+ * modifier is the container).
+ */
+export function divisionsOf(
+  sentence: string,
+  mentions: readonly ClauseMention[],
+): [number, number][] {
+  const out: [number, number][] = []
+  for (let i = 0; i + 1 < mentions.length; i++) {
+    const [outer, inner] = [mentions[i]!, mentions[i + 1]!]
+    if (outer.label !== 'PLACE' || inner.label !== 'PLACE') continue
+    if (outer.name.toLowerCase() === inner.name.toLowerCase()) continue
+    if (DIVISION_OF.test(sentence.slice(outer.end, inner.start))) out.push([i + 1, i])
+  }
   return out
 }
 
@@ -97,8 +167,12 @@ export function statedHierarchy(
  * unranked, or both regions (`byRank`). A river, a mountain or an unknown name holds nothing here ("located along the Saint Louis
  * River, opposite the mouth of the Artichoke River" names no container).
  */
-const contains = (inner: string, outer: string): boolean =>
-  placeRank(outer) !== undefined && byRank(inner, outer) !== 'not'
+const contains = (inner: string, outer: string): boolean => {
+  // A nationality stands for its country: it lies in no place here and holds any but a country.
+  if (isDemonym(inner)) return false
+  if (isDemonym(outer)) return placeRank(inner) !== PLACE_RANK.country
+  return placeRank(outer) !== undefined && byRank(inner, outer) !== 'not'
+}
 
 /** What joins two places of a list: a comma, or the conjunction before its last item. */
 const COMMA = /^\s*,\s*$/

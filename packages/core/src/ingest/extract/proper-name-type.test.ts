@@ -22,6 +22,10 @@ describe('proper name types', () => {
     ])
       expect(properNameType(name, 'PLACE', '', '', none), name).toBe('ORGANIZATION')
     expect(properNameType('Gulf of Mexico', 'PLACE', '', '', none)).toBe('PLACE')
+    // A nationality before a place's kind is a common phrase; a name it opens is a name.
+    expect(properNameType('Venezuelan city', 'PLACE', 'a small ', '', none)).toBe('CONCEPT')
+    expect(properNameType('Polish village', 'PLACE', 'a ', '', none)).toBe('CONCEPT')
+    expect(properNameType('Indian Ocean', 'PLACE', 'the ', '', none)).toBe('PLACE')
     // An organisation head, then its city.
     expect(properNameType('Kings College London', 'PLACE', '', '', none)).toBe('ORGANIZATION')
     expect(properNameType('Union Square Park', 'PLACE', '', '', none)).toBe('PLACE')

@@ -126,6 +126,30 @@ export function leadingWordKind(word: string): 'function' | 'demonym' | null {
 /** Whether the lexicon knows `word` as a nationality or people ("Japanese", "European"). */
 export const isLexiconDemonym = (word: string): boolean => lexiconTags(word).includes('Demonym')
 
+/**
+ * Countries' one-word nationality adjectives compromise 14.17's lexicon does not tag `Demonym` ("British",
+ * "Spanish", "Turkish", "Soviet"; it knows "American", "German", "Italian"), checked word by word against it
+ * (benchmarks/LOG.md, 2026-12-01). Taken as demonyms where written with their capital.
+ */
+const MORE_DEMONYMS = new Set(
+  (
+    'Andorran Argentinian Azerbaijani Bahamian Bahraini Barbadian Belizean Beninese Bhutanese Botswanan ' +
+    'British Bruneian Burkinabe Burmese Burundian Cypriot Danish English Eritrean Fijian Finnish Gabonese ' +
+    'Grenadian Guinean Guyanese Irish Kyrgyz Laotian Luxembourgish Malawian Maldivian Malian Maltese ' +
+    'Mauritanian Mauritian Moldovan Monegasque Montenegrin Mozambican Nepalese Nepali Polish Salvadoran ' +
+    'Slovenian Somali Spanish Surinamese Swazi Swedish Tajik Tanzanian Togolese Tongan Turkish Uruguayan ' +
+    'Uzbek Yemeni Antiguan Comorian Djiboutian Kittitian Basotho Liechtensteiner Marshallese Micronesian ' +
+    'Nauruan Palauan Sammarinese Santomean Seychellois Tuvaluan Vanuatuan Vincentian Tobagonian Timorese ' +
+    'Kosovar Equatoguinean Papuan Soviet Yugoslav Czechoslovak'
+  ).split(' '),
+)
+/** Whether `word` is one of the nationality adjectives the lexicon lacks (`MORE_DEMONYMS`). */
+export const isListedDemonym = (word: string): boolean => MORE_DEMONYMS.has(word)
+/** Whether `word` is a nationality, by the lexicon or `MORE_DEMONYMS` ("Venezuelan", "Polish"). */
+export const isDemonym = (word: string): boolean => isLexiconDemonym(word) || isListedDemonym(word)
+/** Whether `word` (lower case) is the kind of a place ("city", "river", "county"). */
+export const isPlaceHead = (word: string): boolean => PLACE_HEADS.has(word)
+
 /** Whether the lexicon knows `word` as a verb's base form ("let", "keep", "take", "go"). */
 export const isInfinitive = (word: string): boolean => lexiconTags(word).includes('Infinitive')
 
@@ -699,6 +723,16 @@ export function properNameType(
       : label
   }
   if (label === 'PLACE' && !/\p{Lu}/u.test(name)) return 'CONCEPT'
+  // Nor is a nationality before a place's kind ("Venezuelan city", "German village"): a common phrase,
+  // whose nationality is a place of its own.
+  const written = name.split(/\s+/)
+  if (
+    label === 'PLACE' &&
+    written.length > 1 &&
+    /^\p{Ll}+$/u.test(written.at(-1)!) &&
+    isDemonym(written[0]!)
+  )
+    return 'CONCEPT'
   // Nor is a word of a product's shape the tagger calls a place ("graphologyView", "TeX").
   if (label === 'PLACE' && productShaped(name)) return 'CONCEPT'
   // "reading the JSON": the tagger calls an acronym after "the" an organisation; a data format's or a
