@@ -319,7 +319,7 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       'He moved to the U.S. in 1990. The shop is on Wayne Gretzky Drive, and they lived near Franklin Lakes.',
     )
     expect(found).toEqual(
-      expect.arrayContaining(['PLACE:U.S', 'PLACE:Wayne Gretzky Drive', 'PLACE:Franklin Lakes']),
+      expect.arrayContaining(['PLACE:U.S.', 'PLACE:Wayne Gretzky Drive', 'PLACE:Franklin Lakes']),
     )
     expect(found.filter((n) => n.startsWith('PERSON:') || n.startsWith('ORGANIZATION:'))).toEqual(
       [],
@@ -976,6 +976,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('Caroline: I have a dog.')).toEqual(['Caroline has dog'])
   })
 
+  it('takes no function word for a concept', async () => {
+    const found = await names(
+      'Caroline: Since then I have painted for a while. Melanie: What a trip!',
+    )
+    expect(found.filter((n) => n.startsWith('CONCEPT:')).sort()).toEqual(['CONCEPT:trip'])
+  })
+
   it('reads a word in capitals that the text also writes in small letters as that word', async () => {
     // The acronym rule typed "NULL" and "ENTITY" organisations (the docs brain: "Entity", 51 passages).
     const found = await names(
@@ -1354,6 +1361,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(located('Indian')).toEqual([])
     expect(located('Saskatchewan')).toEqual(['Canadian'])
     expect(located('Montana')).toEqual(['U.S.'])
+  })
+
+  it("keeps an initialism's last period wherever the sentence ends", async () => {
+    const graph = await run(
+      'He left the U.S. in 1990. Texas is a U.S. state. She lives in the U.S.',
+    )
+    expect(graph.entities.filter((e) => /^U\.S/.test(e.name)).map((e) => e.name)).toEqual(['U.S.'])
   })
 
   it('takes the division, not its country, for what "It" refers to', async () => {

@@ -22,6 +22,7 @@ import {
   isInfinitive,
   isLexiconDemonym,
   isListedDemonym,
+  isFunctionWord,
   isOrganizationHead,
   isProperPhrase,
   isTeamName,
@@ -104,6 +105,14 @@ const PRONOUNS = new Set(
   ).split(' '),
 )
 /**
+ * Whether a word is written as any word would be there: in small letters, or capitalised where it opens
+ * the utterance (`before` is the sentence up to it). Capitalised elsewhere it may be a title ("the score
+ * for Up"), and in capitals an acronym.
+ */
+const byPosition = (word: string, before: string) =>
+  /^\p{Ll}/u.test(word) || (/^\p{Lu}\p{Ll}/u.test(word) && opensUtterance(before))
+
+/**
  * An interjection where it opens an utterance (`opensUtterance`): `text[from, to)` is its sentence up to
  * it, cut only for the few names that are interjections.
  */
@@ -181,10 +190,13 @@ const CODE = /[(){}[\]<>=;`|\\]/
 /** Every run of whitespace as one space. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ')
 
+/** An initialism with its last period: "U.S.", "Washington, D.C.". */
+const DOTTED_INITIALISM_END = /(?:^|\s)(?:\p{Lu}\.){2,}$/u
+
 function clean(text: string): string {
-  return text
-    .trim()
-    .replace(/[.,;:!?"“”()]+$/g, '')
+  const trimmed = text.trim()
+  // An initialism keeps its periods ("U.S.", "D.C."): one name wherever the sentence ends.
+  return (DOTTED_INITIALISM_END.test(trimmed) ? trimmed : trimmed.replace(/[.,;:!?"“”()]+$/g, ''))
     .replace(/^["“(]+/, '')
     .replace(/['’]s$/, '')
     .replace(DETERMINERS, '')
@@ -322,6 +334,9 @@ const endsAtPossessive = (t: Term, next: Term | undefined) =>
 const namedPossessive = (t: Term) =>
   has(t, 'Possessive') && /^\p{Lu}/u.test(t.text) && POSSESSIVE_ENDING.test(t.text)
 
+/** A name ending with capitals with periods between, the last period not kept: "U.S", "Washington, D.C". */
+const INITIALISM_END = /(?:^|\s)(?:\p{Lu}\.)+\p{Lu}$/u
+
 /** A mention from `first` to `last` (inclusive), offsets relative to the sentence starting at `base`. */
 function mention(
   text: string,
@@ -332,12 +347,15 @@ function mention(
   base: number,
 ): Mention | null {
   const from = terms[first]!.offset.start
-  const to =
+  let to =
     terms[last]!.offset.start +
     terms[last]!.offset.length -
     (endsAtPossessive(terms[last]!, terms[last + 1])
       ? (POSSESSIVE_ENDING.exec(terms[last]!.text)?.[0].length ?? 0)
       : 0)
+  // An initialism keeps its last period, which the tagger leaves out where it may end the sentence:
+  // "U.S" of "left the U.S. in 1990" was another name than "U.S." of "a U.S. state".
+  if (text[to] === '.' && INITIALISM_END.test(text.slice(from, to))) to++
   const written = text.slice(from, to)
   // "Thanks Nate": the name is what follows the greeting.
   let lead = LEADING_GREETING.exec(written)?.[0].length ?? 0
@@ -360,10 +378,6 @@ function mention(
   if (isInterjection(name, text, base, base + start)) return null
   return { name, label, start, end: start + cleaned.length }
 }
-
-/** Capitals with periods between, the last one not kept: "U.S" of "U.S.", "U.K". */
-const INITIALISM = /^(?:\p{Lu}\.)+\p{Lu}$/u
-const dotted = (m: Mention): Mention => ({ ...m, name: `${m.name}.`, end: m.end + 1 })
 
 /** A negative pro-form opening what follows a verb ("have nothing", "saw no one", "went nowhere"). */
 const NEGATIVE_OBJECT = /^\s+(?:nothing|none|nobody|no one|nowhere)\b/i
@@ -1668,16 +1682,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           m.label = 'PLACE'
           // "the U.S. state of Oregon": the country the phrase names before the division's kind is a
           // place of its own (its nationality, "Canadian province of Alberta", is one already).
-          // An initialism keeps its last period, which the tagger leaves out ("U.S" of "U.S. state").
-          const country = named
-            .map((n) => (INITIALISM.test(n.name) && sentence[n.end] === '.' ? dotted(n) : n))
-            .find(
-              (n) =>
-                n.start >= phraseStart &&
-                n.end < m.start &&
-                DIVISION_AFTER.test(sentence.slice(n.end)) &&
-                !mentions.some((o) => o.start === n.start && o.end === n.end),
-            )
+          const country = named.find(
+            (n) =>
+              n.start >= phraseStart &&
+              n.end < m.start &&
+              DIVISION_AFTER.test(sentence.slice(n.end)) &&
+              !mentions.some((o) => o.start === n.start && o.end === n.end),
+          )
           if (country !== undefined) qualifiers.push({ ...country, label: 'PLACE' })
         }
         mentions.push(...qualifiers)
@@ -1689,6 +1700,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             !isInterjection(m.name, sentence, 0, m.start) &&
             !opensQuestion(m.name, sentence, m.start) &&
             !opensWithImperative(m, sentence) &&
+            !(
+              m.label === 'CONCEPT' &&
+              !/\s/.test(m.name) &&
+              isFunctionWord(m.name) &&
+              byPosition(m.name, sentence.slice(0, m.start))
+            ) &&
             !fields[index]!.some(([from, to]) => base + m.start < to && from < base + m.end),
         )
         // `ON DELETE CASCADE`, `Node`: code, which names no one, is a concept whatever the tagger said.

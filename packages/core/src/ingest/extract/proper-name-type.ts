@@ -123,6 +123,27 @@ export function leadingWordKind(word: string): 'function' | 'demonym' | null {
   return tags.every((t) => t === 'Demonym') ? 'demonym' : null
 }
 
+/** Tags of words that name nothing: prepositions, conjunctions, adverbs, question words, auxiliaries. */
+const CLOSED_CLASS_TAGS = new Set([
+  'Preposition',
+  'Conjunction',
+  'Adverb',
+  'QuestionWord',
+  'Determiner',
+  'Pronoun',
+  'Copula',
+  'Modal',
+  'Auxiliary',
+])
+/**
+ * Whether the lexicon knows `word` only as a function word ("while", "Since", "What", "Just"): the
+ * tagger's noun at a sentence's opening or after an article ("for a while"), no concept.
+ */
+export function isFunctionWord(word: string): boolean {
+  const tags = lexiconTags(word)
+  return tags.length > 0 && tags.every((t) => CLOSED_CLASS_TAGS.has(t))
+}
+
 /** Whether the lexicon knows `word` as a nationality or people ("Japanese", "European"). */
 export const isLexiconDemonym = (word: string): boolean => lexiconTags(word).includes('Demonym')
 
