@@ -123,11 +123,9 @@ export function leadingWordKind(word: string): 'function' | 'demonym' | null {
   return tags.every((t) => t === 'Demonym') ? 'demonym' : null
 }
 
-/** Tags of words that name nothing: prepositions, conjunctions, adverbs, question words, auxiliaries. */
+/** Tags of words that name nothing: `FUNCTION_WORD_TAGS`, question words, determiners, auxiliaries. */
 const CLOSED_CLASS_TAGS = new Set([
-  'Preposition',
-  'Conjunction',
-  'Adverb',
+  ...FUNCTION_WORD_TAGS,
   'QuestionWord',
   'Determiner',
   'Pronoun',
