@@ -1363,6 +1363,21 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(located('Montana')).toEqual(['U.S.'])
   })
 
+  it('reads "the country of" a name as that name, in its continent', async () => {
+    const graph = await run('Mérida is a city in the South American country of Venezuela.')
+    expect(graph.entities.map((e) => e.name).sort()).toEqual([
+      'Mérida',
+      'South American',
+      'Venezuela',
+      'city',
+    ])
+    const venezuela = graph.entities.find((e) => e.name === 'Venezuela')!
+    const inside = graph.relationships.filter((r) => r.subjectKey === venezuela.key)
+    expect(inside.map((r) => graph.entities.find((e) => e.key === r.objectKey)!.name)).toEqual([
+      'South American',
+    ])
+  })
+
   it("keeps an initialism's last period wherever the sentence ends", async () => {
     const graph = await run(
       'He left the U.S. in 1990. Texas is a U.S. state. She lives in the U.S.',

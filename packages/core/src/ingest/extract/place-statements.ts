@@ -131,12 +131,13 @@ function sideBySide(between: string): boolean {
 
 /**
  * An administrative division's kind between a country (or its nationality) and the division's name:
- * "the U.S. state of Oregon", "the Canadian province of Alberta", "the Swiss canton of Bern".
+ * "the U.S. state of Oregon", "the Canadian province of Alberta", "the Swiss canton of Bern"; and a
+ * country's between its continent and its name ("the South American country of Venezuela").
  */
 const DIVISION_KINDS =
   'states?|provinces?|regions?|county|counties|departments?|prefectures?|oblasts?|cantons?|districts?|' +
   'territory|territories|republics?|voivodeships?|governorates?|municipality|parish|krais?|emirates?|' +
-  'autonomous\\s+communit(?:y|ies)|autonomous\\s+regions?|federal\\s+states?'
+  'autonomous\\s+communit(?:y|ies)|autonomous\\s+regions?|federal\\s+states?|country|countries|nations?'
 const DIVISION_OF = new RegExp(`^\\s+(?:${DIVISION_KINDS})\\s+of\\s+(?:the\\s+)?$`, 'i')
 /** A division's kind and "of" after a mention: "Indian" of "the Indian state of Kerala". */
 export const DIVISION_AFTER = new RegExp(`^\\s+(?:${DIVISION_KINDS})\\s+of\\s+\\p{Lu}`, 'iu')

@@ -25,6 +25,8 @@ describe('proper name types', () => {
     // A nationality before a place's kind is a common phrase; a name it opens is a name.
     expect(properNameType('Venezuelan city', 'PLACE', 'a small ', '', none)).toBe('CONCEPT')
     expect(properNameType('Polish village', 'PLACE', 'a ', '', none)).toBe('CONCEPT')
+    expect(properNameType('South American city', 'PLACE', 'a ', '', none)).toBe('CONCEPT')
+    expect(properNameType('North Korean city', 'PLACE', 'a ', '', none)).toBe('CONCEPT')
     expect(properNameType('Indian Ocean', 'PLACE', 'the ', '', none)).toBe('PLACE')
     // An organisation head, then its city.
     expect(properNameType('Kings College London', 'PLACE', '', '', none)).toBe('ORGANIZATION')

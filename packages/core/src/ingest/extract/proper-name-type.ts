@@ -1,5 +1,5 @@
 import nlp from 'compromise'
-import { COMPASS_WORDS, RELIGION_WORDS } from './closed-class-words.js'
+import { CARDINAL_WORDS, COMPASS_WORDS, RELIGION_WORDS } from './closed-class-words.js'
 import { LISTED_GIVEN_NAMES } from './given-names.js'
 import { LISTED_CITIES, LISTED_COUNTRIES, LISTED_REGIONS } from './place-names.js'
 
@@ -164,8 +164,20 @@ const MORE_DEMONYMS = new Set(
 )
 /** Whether `word` is one of the nationality adjectives the lexicon lacks (`MORE_DEMONYMS`). */
 export const isListedDemonym = (word: string): boolean => MORE_DEMONYMS.has(word)
-/** Whether `word` is a nationality, by the lexicon or `MORE_DEMONYMS` ("Venezuelan", "Polish"). */
-export const isDemonym = (word: string): boolean => isLexiconDemonym(word) || isListedDemonym(word)
+/** A capitalised cardinal compass word opening a nationality: "South American", "North Korean". */
+const COMPASS_OPENER = new RegExp(`^(?:${CARDINAL_WORDS})$`, 'i')
+/**
+ * Whether `name` is a nationality, by the lexicon or `MORE_DEMONYMS` ("Venezuelan", "Polish"), with a
+ * capitalised compass word before it or not ("South American", "North Korean", as the nationality mentions
+ * are read).
+ */
+export function isDemonym(name: string): boolean {
+  const words = name.split(' ')
+  const one = (w: string) => isLexiconDemonym(w) || isListedDemonym(w)
+  if (words.length === 2 && /^\p{Lu}/u.test(words[0]!) && COMPASS_OPENER.test(words[0]!))
+    return one(words[1]!)
+  return words.length === 1 && one(name)
+}
 /** Whether `word` (lower case) is the kind of a place ("city", "river", "county"). */
 export const isPlaceHead = (word: string): boolean => PLACE_HEADS.has(word)
 
@@ -745,11 +757,12 @@ export function properNameType(
   // Nor is a nationality before a place's kind ("Venezuelan city", "German village"): a common phrase,
   // whose nationality is a place of its own.
   const written = name.split(/\s+/)
+  const nationality = written.length > 2 && isDemonym(written.slice(0, 2).join(' ')) ? 2 : 1
   if (
     label === 'PLACE' &&
-    written.length > 1 &&
+    written.length > nationality &&
     /^\p{Ll}+$/u.test(written.at(-1)!) &&
-    isDemonym(written[0]!)
+    isDemonym(written.slice(0, nationality).join(' '))
   )
     return 'CONCEPT'
   // Nor is a word of a product's shape the tagger calls a place ("graphologyView", "TeX").
@@ -817,8 +830,10 @@ export function properNameType(
   return label
 }
 
+/** "country of Venezuela", "nation of Tonga": kinds a place's phrase may name it by, besides `PLACE_HEADS`. */
+const PHRASE_ONLY_PLACE_HEADS = ['country', 'nation']
 const KIND_OF = new RegExp(
-  `^(?:.*\\s)?(?:${[...PLACE_HEADS].join('|')})\\s+of\\s+(\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*)*)$`,
+  `^(?:.*\\s)?(?:${[...PLACE_HEADS, ...PHRASE_ONLY_PLACE_HEADS].join('|')})\\s+of\\s+(\\p{Lu}[\\p{L}.'-]*(?:\\s+\\p{Lu}[\\p{L}.'-]*)*)$`,
   'u',
 )
 const DIRECTION = new RegExp(
