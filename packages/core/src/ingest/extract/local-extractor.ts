@@ -1991,24 +1991,20 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             PLACE_IN_PLACE.test(sentence.slice(mentions[i]!.end, mentions[i + 1]!.start)) &&
             demonymEnding(terms, base, mentions[i]!) < 0
           const sentenceEdges = relationships.length
-          for (const i of placeChain(sentence, mentions, (i) => keys[i] !== keys[i + 1], inPlace))
+          /** Mention `inner` `-LOCATED_IN->` mention `outer`, an edge of this passage. */
+          const locate = (inner: number, outer: number) =>
             relationships.push({
-              subjectKey: keys[i]!,
-              objectKey: keys[i + 1]!,
+              subjectKey: keys[inner]!,
+              objectKey: keys[outer]!,
               name: 'LOCATED_IN',
               description: null,
               passageIds: [passage.id],
             })
+          for (const i of placeChain(sentence, mentions, (i) => keys[i] !== keys[i + 1], inPlace))
+            locate(i, i + 1)
           // "the U.S. state of Oregon", "the Indian state of Kerala": the division lies in the country.
           for (const [inner, outer] of divisionsOf(sentence, mentions))
-            if (keys[inner] !== keys[outer])
-              relationships.push({
-                subjectKey: keys[inner]!,
-                objectKey: keys[outer]!,
-                name: 'LOCATED_IN',
-                description: null,
-                passageIds: [passage.id],
-              })
+            if (keys[inner] !== keys[outer]) locate(inner, outer)
 
           const person = mentions.findIndex((m) => m.label === 'PERSON')
           const firstWord = withoutContraction(sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? '')
@@ -2282,13 +2278,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 .some((r) => r.subjectKey === a && r.objectKey === b && r.name === 'LOCATED_IN')
             for (const [inner, outer] of statedHierarchy(sentence, mentions, located))
               if (keys[inner] !== keys[outer] && !stated(keys[inner]!, keys[outer]!))
-                relationships.push({
-                  subjectKey: keys[inner]!,
-                  objectKey: keys[outer]!,
-                  name: 'LOCATED_IN',
-                  description: null,
-                  passageIds: [passage.id],
-                })
+                locate(inner, outer)
           }
 
           const lower = sentence.toLowerCase()
