@@ -4,6 +4,11 @@ import type { JsonObject, Polarity } from '../model/common.js'
 export interface ExtractedEntity {
   key: string
   name: string
+  /**
+   * Other names the text gives it (an abbreviation it defines: "... de Medicina (ELAM)"): they become
+   * the entity's aliases, so a search or a later text naming it by one finds it.
+   */
+  aliases?: string[]
   labels: string[]
   description?: string | null
   properties?: JsonObject

@@ -86,6 +86,22 @@ describe('ingest', () => {
     expect(bob.exists).toBe(true)
   })
 
+  it("keeps an abbreviation a text defines as its name's alias, which a later text and a search find", async () => {
+    const brain = engram.brain('abbreviations')
+    await engram.brains.create('abbreviations')
+    const texts = [
+      'The Escuela Latinoamericana de Medicina (ELAM) is a medical school in Havana.',
+      'ELAM trains doctors from Africa.',
+    ]
+    for (const text of texts) await (await brain.ingest.text(text)).done()
+    // The second text's "ELAM" is the school (name lookup through the alias), not a node of its own.
+    const names = (await brain.records.entities({ limit: 100 })).items.map((e) => e.entity.name)
+    expect(names).toContain('Escuela Latinoamericana de Medicina')
+    expect(names).not.toContain('ELAM')
+    const hits = (await brain.search('ELAM', { channels: ['entities'], expand: 'none' })).hits
+    expect(hits[0]?.extras).toMatchObject({ name: 'Escuela Latinoamericana de Medicina' })
+  })
+
   it('returns the same task for the same taskId', async () => {
     const first = await engram.ingest.text('Herons stand still.', { taskId: 'heron-1' })
     const again = await engram.ingest.text('Herons stand still.', { taskId: 'heron-1' })

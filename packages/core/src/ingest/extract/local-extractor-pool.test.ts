@@ -47,6 +47,23 @@ describe('local extractor on worker threads', () => {
     }
   }, 30_000)
 
+  it('keeps the aliases a later part gives an entity an earlier part named', async () => {
+    const passages = [
+      'The Escuela Latinoamericana de Medicina is a medical school.',
+      'The Escuela Latinoamericana de Medicina (ELAM) opened an office in Paris.',
+      'The Escuela Latinoamericana de Medicina (ELAM) hired a director.',
+    ].map((text, i) => ({ id: `p${i}`, text }))
+    const whole = { passages, sourceTimestamp: '2024-06-01T00:00:00Z', observateFor: [] }
+    const split = localExtractorPool({ workers: 2, passagesPerRequest: 1 })
+    try {
+      const merged = await split.extract(whole, { signal: signal() })
+      const school = merged.entities.find((e) => e.name === 'Escuela Latinoamericana de Medicina')
+      expect(school).toMatchObject({ aliases: ['ELAM'], passageIds: ['p0', 'p1', 'p2'] })
+    } finally {
+      await split.close()
+    }
+  }, 30_000)
+
   it('extracts a text of several passages whole, as the in-thread extractor does', async () => {
     // 11 KB: cut into parts of 8,000 characters (the default until 2026-12-04), the second part's "she"
     // went to Mary Somerville and its "Lovelace" stayed apart from Ada Lovelace.

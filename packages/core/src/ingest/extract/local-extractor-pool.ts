@@ -4,6 +4,7 @@ import { spawnModuleWorker } from '../../embedders/spawn-module-worker.js'
 import { boundedRanges } from '../../bounded-ranges.js'
 import { FairQueue } from '../../fair-queue.js'
 import { EngramError } from '../../errors.js'
+import { union } from '../../model/common.js'
 import type { ExtractedGraph } from '../../contracts/extractor.js'
 import type { LocalExtractorOptions } from './local-extractor.js'
 import { PersonNames, stripTitles } from './coreference.js'
@@ -141,9 +142,14 @@ function sliceMerger(count: number) {
     for (const entity of graph.entities) {
       const seen = entities.get(entity.key)
       if (seen === undefined) {
-        entities.set(entity.key, { ...entity, passageIds: [...entity.passageIds] })
+        const copy = { ...entity, passageIds: [...entity.passageIds] }
+        if (entity.aliases !== undefined) copy.aliases = [...entity.aliases]
+        entities.set(entity.key, copy)
         cited.set(entity.key, new Set(entity.passageIds))
-      } else cite(seen, entity.passageIds)
+      } else {
+        cite(seen, entity.passageIds)
+        if (entity.aliases !== undefined) seen.aliases = union(seen.aliases ?? [], entity.aliases)
+      }
     }
     for (const r of graph.relationships) relationships.push(r)
     for (const o of graph.observations) observations.push(o)

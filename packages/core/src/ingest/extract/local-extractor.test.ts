@@ -234,6 +234,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     // "(OVPS)" abbreviates the name before it: no node of its own, here or in the next sentence.
     expect(found.filter((name) => name.startsWith('Oberelbische'))).toHaveLength(1)
     expect(found).not.toContain('OVPS')
+    // It is that node's other name: a search or a later text naming only "OVPS" finds it.
+    const company = graph.entities.find((e) => e.name.startsWith('Oberelbische'))!
+    expect(company.aliases).toEqual(['OVPS'])
+    expect(graph.entities.find((e) => e.name === 'Janne Johnsen')!.aliases).toBeUndefined()
   })
 
   it('keeps the name a kind word introduces at the end of a phrase too long for a concept', async () => {

@@ -2300,6 +2300,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         await pause()
         relateSentence(r)
       }
+      // An abbreviation the text defined is another name of what it stands for: "ELAM" in a question finds
+      // the Escuela Latinoamericana de Medicina, and so does a later text that writes only it.
+      for (const [short, long] of abbreviations) {
+        const entity = entities.get(`${long.label}:${normalizeEntityName(long.name)}`)
+        if (entity === undefined || normalizeEntityName(short) === normalizeEntityName(entity.name))
+          continue
+        if (!(entity.aliases ?? []).includes(short)) (entity.aliases ??= []).push(short)
+      }
       return { entities: [...entities.values()], relationships, observations }
     },
   }

@@ -83,6 +83,7 @@ export async function buildTextBatch(
     const candidates: EntityCandidate[] = extracted.entities.map((e) => ({
       key: e.key,
       name: e.name,
+      ...(e.aliases && e.aliases.length > 0 ? { aliases: e.aliases } : {}),
       labels: e.labels,
       description: e.description ?? null,
       properties: e.properties ?? {},

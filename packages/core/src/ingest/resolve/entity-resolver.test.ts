@@ -53,6 +53,37 @@ describe('resolveEntities', () => {
     expect(resolutions.get('e')!.uuid).not.toBe(resolutions.get('f')!.uuid)
   })
 
+  it("keeps a candidate's other names as aliases, and a later candidate of one of them resolves to it", async () => {
+    const store = await brainStore()
+    await store.apply({
+      entities: [fixtures.entity({ uuid: 'nato', name: 'NATO', labels: ['ORGANIZATION'] })],
+    })
+    const resolutions = await resolveEntities(
+      store,
+      [
+        {
+          ...candidate('a', 'Washington Institute for Near East Policy', ['ORGANIZATION']),
+          aliases: ['WINEP', 'washington institute for near east policy', 'Winep'],
+        },
+        candidate('b', 'WINEP', ['ORGANIZATION'], 'p2'),
+        {
+          ...candidate('c', 'NATO', ['ORGANIZATION'], 'p3'),
+          aliases: ['North Atlantic Treaty Organization'],
+        },
+      ],
+      { brainId: 'alpha', now: NOW },
+    )
+    // The name itself and a second spelling of one alias are not kept twice.
+    expect(resolutions.get('a')!.entity.aliases).toEqual(['WINEP'])
+    expect(resolutions.get('b')!.uuid).toBe(resolutions.get('a')!.uuid)
+    expect(resolutions.get('b')!.entity.sourcePassageIds).toEqual(['p1', 'p2'])
+    // Merged into a stored entity, the candidate's aliases join the stored ones.
+    expect(resolutions.get('c')!.entity).toMatchObject({
+      uuid: 'nato',
+      aliases: ['North Atlantic Treaty Organization'],
+    })
+  })
+
   it('puts a type before the generic label it joins, whichever came first', async () => {
     const store = await brainStore()
     const resolutions = await resolveEntities(

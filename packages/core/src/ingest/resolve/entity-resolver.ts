@@ -88,9 +88,20 @@ function freshEntity(candidate: EntityCandidate, uuid: string, now: string): Ent
     happenedAt: candidate.happenedAt ?? null,
     lastUpdated: now,
     polarity: candidate.polarity ?? 'neutral',
-    aliases: [],
+    aliases: otherNames(candidate.name, candidate.aliases ?? []),
     sourcePassageIds: candidate.passageIds.slice(0, MAX_SOURCE_IDS),
   }
+}
+
+/** Names that are not `name` (normalised), each once: what an entity called `name` keeps as aliases. */
+function otherNames(name: string, names: readonly string[]): string[] {
+  const seen = new Set([normalizeEntityName(name)])
+  return names.filter((n) => {
+    const norm = normalizeEntityName(n)
+    if (norm.length === 0 || seen.has(norm)) return false
+    seen.add(norm)
+    return true
+  })
 }
 
 /**
@@ -116,7 +127,13 @@ export function mergeInto(existing: Entity, candidate: EntityCandidate, now: str
     happenedAt: existing.happenedAt ?? candidate.happenedAt ?? null,
     polarity:
       existing.polarity === 'neutral' ? (candidate.polarity ?? 'neutral') : existing.polarity,
-    aliases: sameName ? existing.aliases : union(existing.aliases, [candidate.name]),
+    aliases: union(
+      existing.aliases,
+      otherNames(existing.name, [
+        ...(sameName ? [] : [candidate.name]),
+        ...(candidate.aliases ?? []),
+      ]),
+    ),
     sourcePassageIds: union(existing.sourcePassageIds, candidate.passageIds, MAX_SOURCE_IDS),
     lastUpdated: now,
   }
