@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { continuesList, definedKind, kindBefore } from './definition-cues.js'
+import { continuesList, definedKind, definedTitle, kindBefore } from './definition-cues.js'
 
 describe('definition cues', () => {
   it('reads the kind a copula or an apposition gives a name', () => {
@@ -58,5 +58,40 @@ describe('definition cues', () => {
     expect(continuesList(' or ')).toBe(true)
     expect(continuesList(' played with ')).toBe(false)
     expect(continuesList('. ')).toBe(false)
+  })
+
+  it('reads a title a sentence opens by defining as one name where the tagger cut it at small words', () => {
+    const piece = (sentence: string, name: string, label = 'CONCEPT') => {
+      const start = sentence.indexOf(name)
+      return { name, label, start, end: start + name.length }
+    }
+    const title = (sentence: string, ...pieces: [string, string?][]) =>
+      definedTitle(
+        sentence,
+        pieces.map(([name, label]) => piece(sentence, name, label)),
+      )?.name ?? null
+    const rage = 'Rage Against the Machine is an American rap metal band.'
+    expect(title(rage, ['Against'], ['Machine', 'ORGANIZATION'])).toBe('Rage Against the Machine')
+    expect(definedTitle(rage, [piece(rage, 'Against')])).toEqual({
+      name: 'Rage Against the Machine',
+      start: 0,
+      end: 24,
+    })
+    const lord = 'The Lord of the Rings is an epic novel.'
+    expect(title(lord, ['Lord'], ['Rings'])).toBe('Lord of the Rings')
+    expect(title('Tears for Fears are an English band.', ['Tears'], ['Fears'])).toBe(
+      'Tears for Fears',
+    )
+    // A person or a place inside, a name of two words, a lower-case word: no title.
+    const white = 'Danny White of the Dallas Cowboys was a quarterback.'
+    expect(title(white, ['Danny White', 'PERSON'], ['Dallas Cowboys', 'ORGANIZATION'])).toBeNull()
+    const lands = 'France and Germany are the largest economies.'
+    expect(title(lands, ['France', 'PLACE'], ['Germany', 'PLACE'])).toBeNull()
+    expect(title('Most of the players were a team.', ['players'])).toBeNull()
+    expect(title('Sales of cars were a disappointment.', ['Sales'])).toBeNull()
+    // No small word (the tagger's own name stands), no definition, nothing the tagger found: no title.
+    expect(title('Hunger Games is a series.', ['Hunger Games'])).toBeNull()
+    expect(title('Rage Against the Machine played in Paris.', ['Against'])).toBeNull()
+    expect(title(rage)).toBeNull()
   })
 })

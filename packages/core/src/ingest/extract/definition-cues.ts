@@ -137,3 +137,42 @@ function singular(word: string): string {
   if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
   return word
 }
+
+/** Small words a title holds in lower case between capitalised ones ("Tears for Fears", "Alice in Wonderland"). */
+const TITLE_SMALL_WORDS = new Set(
+  'of the for and or in on at to a an with from by de du des la le von van der y &'.split(' '),
+)
+/** A sentence opening with capitalised words and small ones up to a copula and an article. */
+const OPENING_TITLE =
+  /^(?:The\s+)?([^\s,;:()"“”]+(?:\s+[^\s,;:()"“”]+)+?)\s+(?:is|was|are|were)\s+(?:a|an|the)\s/u
+
+/**
+ * A title that opens a sentence defining it, where the tagger cut it at its small words: "Rage Against the
+ * Machine is an American rap metal band" gave "Against" and "Machine", "Tears for Fears are an English pop
+ * rock band" "Tears" and "Fears", "The Lord of the Rings is an epic novel" "Lord" and "Rings". The words up to
+ * the copula are one name when every one is capitalised or a small word, one at least is small, and the
+ * mentions inside are all concepts or one-word names, none a person or a place: "Danny White of the Dallas
+ * Cowboys was a quarterback" and "France and Germany are the largest economies" name two each. The name is
+ * typed as the definition says (`definedKind`, where the caller reads it). The same "X is a Y" pattern as
+ * `definedKind` (Hearst, COLING 1992), read for the extent of X. Returns the title's span, or null.
+ */
+export function definedTitle(
+  sentence: string,
+  mentions: readonly { start: number; end: number; name: string; label: string }[],
+): { name: string; start: number; end: number } | null {
+  const m = OPENING_TITLE.exec(sentence)
+  if (m === null) return null
+  const name = m[1]!
+  const words = name.split(/\s+/)
+  const small = words.filter((w) => TITLE_SMALL_WORDS.has(w)).length
+  if (small === 0 || !/^\p{Lu}/u.test(words.at(-1)!)) return null
+  if (!words.every((w) => TITLE_SMALL_WORDS.has(w) || /^[\p{Lu}0-9]/u.test(w))) return null
+  const start = m[0].indexOf(name)
+  const end = start + name.length
+  const inside = mentions.filter((x) => x.start < end && x.end > start)
+  if (inside.length === 0 || inside.some((x) => x.start < start || x.end > end)) return null
+  if (inside.some((x) => x.name === name)) return null
+  const pieceOk = (x: { name: string; label: string }) =>
+    x.label === 'CONCEPT' || (x.label === 'ORGANIZATION' && !/\s/.test(x.name))
+  return inside.every(pieceOk) ? { name, start, end } : null
+}

@@ -240,6 +240,25 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(graph.entities.find((e) => e.name === 'Janne Johnsen')!.aliases).toBeUndefined()
   })
 
+  it('reads a title a sentence opens by defining as one name, typed by the definition', async () => {
+    const found = await names(
+      'Rage Against the Machine is an American rap metal band. ' +
+        'The Lord of the Rings is an epic novel. Danny White of the Dallas Cowboys was a quarterback.',
+    )
+    expect(found).toContain('ORGANIZATION:Rage Against the Machine')
+    expect(found).toContain('CONCEPT:Lord of the Rings')
+    for (const piece of ['Against', 'Machine', 'Lord', 'Rings'])
+      expect(found.some((n) => n.endsWith(`:${piece}`))).toBe(false)
+    expect(found).toContain('PERSON:Danny White')
+    expect(found).toContain('ORGANIZATION:Dallas Cowboys')
+  })
+
+  it("leaves a possessive's apostrophe after an s out of the name", async () => {
+    const found = await names("He starred in CBS' legal drama and in NBC's comedy.")
+    expect(found).toContain('ORGANIZATION:CBS')
+    expect(found.some((n) => n.includes("'"))).toBe(false)
+  })
+
   it('keeps the name a kind word introduces at the end of a phrase too long for a concept', async () => {
     const found = await names(
       'He played two guitar solos for the Italian melodic death metal band Disarmonia Mundi.',

@@ -33,7 +33,13 @@ import {
   placeInPhrase,
   properNameType,
 } from './proper-name-type.js'
-import { continuesList, definedKind, kindBefore, type DefinedKind } from './definition-cues.js'
+import {
+  continuesList,
+  definedKind,
+  definedTitle,
+  kindBefore,
+  type DefinedKind,
+} from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue, personNamedLikePlace } from './person-cues.js'
 import { abbreviates } from './abbreviations.js'
 import {
@@ -851,7 +857,11 @@ function properPart(c: Mention): Mention {
   while (i < words.length && cap(words[i]!)) i++
   if (i === words.length || words.slice(i).some(cap)) return c
   // "Canada team", "Liverpool club": a place names what it owns, so the head types nothing here.
-  const name = words.slice(0, i).join(' ')
+  // "CBS' legal drama": the possessive's apostrophe is no part of the name.
+  const name = words
+    .slice(0, i)
+    .join(' ')
+    .replace(/(?<=[sS])['’]$/, '')
   return { name, label: c.label, start: c.start, end: c.start + name.length }
 }
 
@@ -1745,6 +1755,19 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
         typeByKindBefore(sentence, mentions, defined)
         mentions = joinRemitLists(sentence, joinOfPhrases(sentence, mentions))
+        // A title the sentence opens by defining is one name, however the tagger cut it at its small
+        // words; after the joins, which name "Institute for Near East Policy" by its kind word.
+        const title = definedTitle(sentence, mentions)
+        if (title !== null) {
+          const kind = definedKind(sentence.slice(title.end))
+          if (kind !== null) defined.set(title.name.toLowerCase(), kind)
+          mentions = mentions.filter((m) => m.end <= title.start || m.start >= title.end)
+          const after = mentions.findIndex((m) => m.start > title.start)
+          mentions.splice(after < 0 ? mentions.length : after, 0, {
+            ...title,
+            label: kind ?? 'CONCEPT',
+          })
+        }
         read.push({
           passage,
           base,
