@@ -80,6 +80,9 @@ interface Mention {
 
 type Entity = ExtractedGraph['entities'][number]
 
+/** An entity's key within one extraction: its label and normalised name (one entity per key). */
+const keyOf = (name: string, label: string) => `${label}:${normalizeEntityName(name)}`
+
 // compromise's rule sweep with its candidate rules gathered more cheaply (same tags: compromise-sweep.ts).
 installBulkMatch(nlp.world() as unknown as Parameters<typeof installBulkMatch>[0], nlp.version)
 const WINK_LABELS: Record<string, string> = {
@@ -1562,7 +1565,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const focus = input.observateFor.map((f) => f.toLowerCase()).filter((f) => f.length > 0)
 
       const entityKey = (name: string, label: string, passageId: string): string => {
-        const key = `${label}:${normalizeEntityName(name)}`
+        const key = keyOf(name, label)
         const existing = entities.get(key)
         if (existing === undefined)
           entities.set(key, { key, name, labels: [label], properties: {}, passageIds: [passageId] })
@@ -2326,10 +2329,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       // An abbreviation the text defined is another name of what it stands for: "ELAM" in a question finds
       // the Escuela Latinoamericana de Medicina, and so does a later text that writes only it.
       for (const [short, long] of abbreviations) {
-        const entity = entities.get(`${long.label}:${normalizeEntityName(long.name)}`)
+        const entity = entities.get(keyOf(long.name, long.label))
         if (entity === undefined || normalizeEntityName(short) === normalizeEntityName(entity.name))
           continue
-        if (!(entity.aliases ?? []).includes(short)) (entity.aliases ??= []).push(short)
+        // Each abbreviation is a key of the map once, so it is added once.
+        entity.aliases = [...(entity.aliases ?? []), short]
       }
       return { entities: [...entities.values()], relationships, observations }
     },
