@@ -3,6 +3,7 @@ import { EVENT_LABEL, type Entity } from '../model/entity.js'
 import { brainBm25, readBm25Override } from './bm25/bm25-brain-settings.js'
 import { PassageSequence } from './passage-sequence.js'
 import { Bm25Index, type Bm25Settings, type ResolvedBm25Settings } from './bm25/bm25-index.js'
+import { NamesBm25Index } from './bm25/names-bm25-index.js'
 import { INDEX_BYTES } from './index-bytes.js'
 import type { IndexComponent, Pause } from './index-component.js'
 import { combineParts, partsUnder, stringsPart, type SnapshotParts } from './snapshot-codec.js'
@@ -10,9 +11,27 @@ import { ranges, runSliced, runWhole, type Sliced } from './sliced-work.js'
 
 const PAGE = 2000
 
-/** Text the entities and events indexes see: name, aliases and description. */
-function entityText(e: Entity): string {
+/** Text the events index sees: name, aliases and description. */
+function eventText(e: Entity): string {
   return [e.name, ...e.aliases, e.description ?? ''].join(' ')
+}
+
+/** An entity's own document in the entities index (its aliases are documents of their own). */
+function entityText(e: Entity): string {
+  return e.description ? `${e.name} ${e.description}` : e.name
+}
+
+/** An entity's aliases, each once, none its name again (so no alias document only repeats the name). */
+function otherNames(e: Entity): string[] {
+  const seen = new Set([e.name.toLowerCase()])
+  const out: string[] = []
+  for (const alias of e.aliases) {
+    const key = alias.toLowerCase()
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push(alias)
+  }
+  return out
 }
 
 /** What channels filter entities on: their labels and event time. */
@@ -24,7 +43,7 @@ export interface EntityInfo {
 /** The indexes of a lexical snapshot, restored (`LexicalIndexes.fromParts` and `restore`). */
 export interface RestoredLexical {
   readonly passages: Bm25Index
-  readonly entities: Bm25Index
+  readonly entities: NamesBm25Index
   readonly events: Bm25Index
   readonly observations: Bm25Index
   readonly sequence: PassageSequence
@@ -39,7 +58,9 @@ function* restoreLexical(
   const settings = brainBm25(engineDefaults, {})
   const index = (name: string) => Bm25Index.restore(partsUnder(snapshot, name), settings)
   const passages = yield* index('passages')
-  const entities = yield* index('entities')
+  // Named 'entityNames' since aliases became documents of their own: a snapshot of the old layout
+  // (one text of name, aliases and description) has no such part, fails here and is rebuilt.
+  const entities = new NamesBm25Index(yield* index('entityNames'))
   const events = yield* index('events')
   const observations = yield* index('observations')
   const sequence = yield* PassageSequence.restore(partsUnder(snapshot, 'sequence'))
@@ -65,16 +86,18 @@ function* restoreLexical(
 }
 
 /**
- * The BM25 indexes of one brain (DESIGN.md section 4): passages, entities (name, aliases,
- * description), events and observations, plus the entity attributes channels filter on (labels and
- * event time per uuid). All four score with the brain's BM25 settings: the engine's defaults under
- * the brain's override (meta `bm25`), read once the postings are built, so that an override written
- * while a build runs is not missed (`configure` applies later ones).
+ * The BM25 indexes of one brain (DESIGN.md section 4): passages, entities (name and description,
+ * each alias a document of its own: `NamesBm25Index`), events (name, aliases and description) and
+ * observations, plus the entity attributes channels filter on (labels and event time per uuid). All
+ * four score with the brain's BM25 settings: the engine's defaults under the brain's override (meta
+ * `bm25`), read once the postings are built, so that an override written while a build runs is not
+ * missed (`configure` applies later ones).
  */
 export class LexicalIndexes implements IndexComponent {
   readonly name = 'lexical'
   readonly passages: Bm25Index
-  readonly entities: Bm25Index
+  /** Name and description per entity, one more document per alias; an entity scores its best. */
+  readonly entities: NamesBm25Index
   readonly events: Bm25Index
   readonly observations: Bm25Index
   /** Passages in reading order within their text and conversation session (graph walk neighbours). */
@@ -94,7 +117,7 @@ export class LexicalIndexes implements IndexComponent {
   ) {
     const settings = brainBm25(engineDefaults, {})
     this.passages = restored?.passages ?? new Bm25Index(settings)
-    this.entities = restored?.entities ?? new Bm25Index(settings)
+    this.entities = restored?.entities ?? new NamesBm25Index(new Bm25Index(settings))
     this.events = restored?.events ?? new Bm25Index(settings)
     this.observations = restored?.observations ?? new Bm25Index(settings)
     this.sequence = restored?.sequence ?? new PassageSequence()
@@ -143,7 +166,7 @@ export class LexicalIndexes implements IndexComponent {
     return combineParts([
       ['entityInfo', { json: {}, arrays: {}, strings: { uuids, labels, happenedAt } }],
       ['passages', this.passages.toParts()],
-      ['entities', this.entities.toParts()],
+      ['entityNames', this.entities.toParts()],
       ['events', this.events.toParts()],
       ['observations', this.observations.toParts()],
       ['sequence', this.sequence.toParts()],
@@ -235,10 +258,10 @@ export class LexicalIndexes implements IndexComponent {
     this.entityInfo.set(e.uuid, { labels: e.labels, happenedAt: e.happenedAt })
     if (e.labels.includes(EVENT_LABEL)) {
       this.entities.remove(e.uuid)
-      this.events.add(e.uuid, entityText(e))
+      this.events.add(e.uuid, eventText(e))
     } else {
       this.events.remove(e.uuid)
-      this.entities.add(e.uuid, entityText(e))
+      this.entities.put(e.uuid, entityText(e), otherNames(e))
     }
   }
 }

@@ -61,6 +61,40 @@ describe('lexical snapshot loads', () => {
   })
 })
 
+describe('lexical snapshots of entity names', () => {
+  it('keep alias documents, and a snapshot of one text per entity is refused (rebuilt from the store)', async () => {
+    const built = new LexicalIndexes()
+    await built.apply(
+      {
+        entities: [
+          entity({
+            uuid: 'winep',
+            name: 'Washington Institute for Near East Policy',
+            aliases: ['WINEP'],
+          }),
+          entity({ uuid: 'other', name: 'WINEP report' }),
+        ],
+      },
+      () => undefined,
+    )
+    const parts = built.toParts()
+    const restored = LexicalIndexes.fromParts({}, parts)
+    expect(restored.entities.search('WINEP', 5)).toEqual(built.entities.search('WINEP', 5))
+    expect(restored.entities.search('WINEP', 5)[0]!.id).toBe('winep')
+    // The layout before aliases were documents of their own stored the index as 'entities'.
+    const rename = (names: Record<string, unknown> | undefined) =>
+      Object.fromEntries(
+        Object.entries(names ?? {}).map(([k, v]) => [k.replace(/^entityNames\./, 'entities.'), v]),
+      )
+    const old = {
+      json: rename(parts.json),
+      arrays: rename(parts.arrays),
+      strings: rename(parts.strings),
+    }
+    expect(() => LexicalIndexes.fromParts({}, old as typeof parts)).toThrow()
+  })
+})
+
 describe('lexical snapshot saves', () => {
   async function indexes(count: number): Promise<LexicalIndexes> {
     const lexical = new LexicalIndexes()

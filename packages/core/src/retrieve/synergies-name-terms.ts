@@ -20,7 +20,10 @@ export const MIN_CAPPED_DF = 50
  * (so small brains search exactly as before), '' when none is (a name of common words only picks no
  * remote seeds). Words, not analysed terms, are returned: the search analyses its query again.
  */
-export function selectiveNameQuery(index: Bm25Index, name: string): string {
+export function selectiveNameQuery(
+  index: Pick<Bm25Index, 'size' | 'settings' | 'termWeights'>,
+  name: string,
+): string {
   const n = index.size
   const cap = Math.max(MAX_TERM_SHARE * n, MIN_CAPPED_DF)
   const { variant } = index.settings
