@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { continuesList, definedKind, definedTitle, kindBefore } from './definition-cues.js'
+import {
+  continuesList,
+  definedKind,
+  definedTitle,
+  kindBefore,
+  laterTitleSpans,
+} from './definition-cues.js'
 
 describe('definition cues', () => {
   it('reads the kind a copula or an apposition gives a name', () => {
@@ -58,6 +64,29 @@ describe('definition cues', () => {
     expect(continuesList(' or ')).toBe(true)
     expect(continuesList(' played with ')).toBe(false)
     expect(continuesList('. ')).toBe(false)
+  })
+
+  it("finds a defined title's later mentions where the tagger cut it again", () => {
+    const sentence = 'Jackson adapted the Lord of the Rings, not Lord of the Flies.'
+    const at = (name: string) => {
+      const start = sentence.indexOf(name)
+      return { name, start, end: start + name.length }
+    }
+    expect(laterTitleSpans(sentence, 'Lord of the Rings', [at('Lord'), at('Rings')])).toEqual([
+      { start: 20, end: 37 },
+    ])
+    // Already one name, nothing the tagger found, a mention crossing its edge, another case: none.
+    expect(laterTitleSpans(sentence, 'Lord of the Rings', [at('Lord of the Rings')])).toEqual([])
+    expect(laterTitleSpans(sentence, 'Lord of the Rings', [])).toEqual([])
+    expect(laterTitleSpans(sentence, 'Lord of the Rings', [at('Rings, not')])).toEqual([])
+    expect(laterTitleSpans(sentence, 'lord of the rings', [at('Lord')])).toEqual([])
+    // Whole words only.
+    const glued = 'MiniLord of the Rings'
+    const rings = { name: 'Rings', start: glued.indexOf('Rings'), end: glued.length }
+    expect(laterTitleSpans(glued, 'Lord of the Rings', [rings])).toEqual([])
+    expect(
+      laterTitleSpans('Lord of the Rings', 'Lord of the Rings', [{ ...rings, start: 12, end: 17 }]),
+    ).toHaveLength(1)
   })
 
   it('reads a title a sentence opens by defining as one name where the tagger cut it at small words', () => {

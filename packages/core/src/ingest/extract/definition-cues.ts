@@ -176,3 +176,28 @@ export function definedTitle(
     x.label === 'CONCEPT' || (x.label === 'ORGANIZATION' && !/\s/.test(x.name))
   return inside.every(pieceOk) ? { name, start, end } : null
 }
+
+/**
+ * Where a title the text defined earlier (`definedTitle`) is written again in `sentence`, exactly, as a
+ * whole word sequence, and the tagger cut it again: spans whose mentions all lie inside them, none the
+ * whole title already. "The Lord of the Rings is an epic novel. ... the Lord of the Rings was adapted"
+ * names one work twice, not "Lord" and "Rings" a second time.
+ */
+export function laterTitleSpans(
+  sentence: string,
+  title: string,
+  mentions: readonly { start: number; end: number; name: string }[],
+): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = []
+  const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const at = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu')
+  for (const m of sentence.matchAll(at)) {
+    const start = m.index
+    const end = start + title.length
+    const inside = mentions.filter((x) => x.start < end && x.end > start)
+    if (inside.length === 0 || inside.some((x) => x.start < start || x.end > end)) continue
+    if (inside.some((x) => x.name === title)) continue
+    spans.push({ start, end })
+  }
+  return spans
+}

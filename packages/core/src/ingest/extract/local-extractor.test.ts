@@ -240,6 +240,18 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(graph.entities.find((e) => e.name === 'Janne Johnsen')!.aliases).toBeUndefined()
   })
 
+  it('reads an abbreviation of a name the tagger cut at "of" or "for" as that name\'s alias', async () => {
+    const graph = await run(
+      'The Washington Institute for Near East Policy (WINEP) is a think tank. ' +
+        'Students of the Liverpool School of Tropical Medicine (LSTM) study malaria. WINEP grew.',
+    )
+    const aliases = new Map(graph.entities.map((e) => [e.name, e.aliases]))
+    expect(aliases.get('Washington Institute for Near East Policy')).toEqual(['WINEP'])
+    expect(aliases.get('Liverpool School of Tropical Medicine')).toEqual(['LSTM'])
+    expect([...aliases.keys()]).not.toContain('WINEP')
+    expect([...aliases.keys()]).not.toContain('LSTM')
+  })
+
   it('reads a title a sentence opens by defining as one name, typed by the definition', async () => {
     const found = await names(
       'Rage Against the Machine is an American rap metal band. ' +
@@ -251,6 +263,17 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       expect(found.some((n) => n.endsWith(`:${piece}`))).toBe(false)
     expect(found).toContain('PERSON:Danny White')
     expect(found).toContain('ORGANIZATION:Dallas Cowboys')
+  })
+
+  it("joins a defined title's later mentions the tagger cut again", async () => {
+    const graph = await run(
+      'The Lord of the Rings is an epic novel. Peter Jackson adapted the Lord of the Rings in 2001.',
+    )
+    const found = graph.entities.map((e) => e.name)
+    expect(found).not.toContain('Lord')
+    expect(found).not.toContain('Rings')
+    expect(graph.entities.filter((e) => e.name === 'Lord of the Rings')).toHaveLength(1)
+    expect(found).toContain('Peter Jackson adapted Lord of the Rings')
   })
 
   it("leaves a possessive's apostrophe after an s out of the name", async () => {

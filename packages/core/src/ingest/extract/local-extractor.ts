@@ -37,6 +37,7 @@ import {
   continuesList,
   definedKind,
   definedTitle,
+  laterTitleSpans,
   kindBefore,
   type DefinedKind,
 } from './definition-cues.js'
@@ -1582,6 +1583,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const defined = new Map<string, DefinedKind>()
       /** Abbreviations the text defines ("... de Medicina (ELAM)"): the mention of the name each stands for. */
       const abbreviations = new Map<string, Mention>()
+      /** Titles the text defines (`definedTitle`), with their label: their later mentions are joined too. */
+      const titles = new Map<string, string>()
       const read: {
         passage: (typeof input.passages)[number]
         base: number
@@ -1758,18 +1761,26 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
         typeByKindBefore(sentence, mentions, defined)
         mentions = joinRemitLists(sentence, joinOfPhrases(sentence, mentions))
+        // Again after the joins, which make the name an abbreviation stands for where the tagger cut
+        // it at "of" or "for" ("The Washington Institute for Near East Policy (WINEP)").
+        mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
         // A title the sentence opens by defining is one name, however the tagger cut it at its small
         // words; after the joins, which name "Institute for Near East Policy" by its kind word.
+        const joinTitle = (title: { name: string; start: number; end: number }, label: string) => {
+          mentions = mentions.filter((m) => m.end <= title.start || m.start >= title.end)
+          const after = mentions.findIndex((m) => m.start > title.start)
+          mentions.splice(after < 0 ? mentions.length : after, 0, { ...title, label })
+        }
+        // Titles an earlier sentence defined, written again and cut again by the tagger.
+        for (const [name, label] of titles)
+          for (const span of laterTitleSpans(sentence, name, mentions))
+            joinTitle({ name, ...span }, label)
         const title = definedTitle(sentence, mentions)
         if (title !== null) {
           const kind = definedKind(sentence.slice(title.end))
           if (kind !== null) defined.set(title.name.toLowerCase(), kind)
-          mentions = mentions.filter((m) => m.end <= title.start || m.start >= title.end)
-          const after = mentions.findIndex((m) => m.start > title.start)
-          mentions.splice(after < 0 ? mentions.length : after, 0, {
-            ...title,
-            label: kind ?? 'CONCEPT',
-          })
+          titles.set(title.name, kind ?? 'CONCEPT')
+          joinTitle(title, kind ?? 'CONCEPT')
         }
         read.push({
           passage,

@@ -26,6 +26,9 @@ describe('person cues', () => {
     )
     expect(personByCue('Wayne Gretzky', 'played with ', '.', none, noPlace)).toBeNull()
     expect(personByCue('N. C. Wyeth', 'known as ', ',', none, noPlace)).toBe('N. C. Wyeth')
+    expect(personByCue('J. R. R. Tolkien', 'in ', '.', none, noPlace)).toBe('J. R. R. Tolkien')
+    // Four words are a person's only when three of them are initials.
+    expect(personByCue('Anna Maria Luisa Bauer', 'in ', '.', none, noPlace)).toBeNull()
     expect(
       personByCue("William Shakespeare's Pericles", 'in ', '.', none, noPlace, true),
     ).toBeNull()

@@ -80,11 +80,11 @@ export function personByCue(
   const bare = stripTitles(name)
   const titled = bare !== name || TITLE_BEFORE.test(before)
   const words = bare.split(/\s+/)
-  if (words.length < 2 || words.length > 3) return null
+  // "N. C. Wyeth", "A. R. Rahman", "J. R. R. Tolkien": initials before a surname.
+  const initialled = words.length >= 2 && words.slice(0, -1).every((w) => INITIALS.test(w))
+  if (words.length < 2 || words.length > (initialled ? 4 : 3)) return null
   if (!areNameWords(words)) return null
   if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
-  // "N. C. Wyeth", "A. R. Rahman": initials before a surname.
-  const initialled = words.slice(0, -1).every((w) => INITIALS.test(w))
   if (
     titled ||
     givenName ||
