@@ -37,6 +37,11 @@ export const extractionOutput = z.object({
       name: z.string().describe('Name as written in the text, without a leading article.'),
       label: z.enum(ENTITY_LABELS),
       description: z.string().nullable().describe('One short sentence, or null.'),
+      aliases: z
+        .array(z.string())
+        .describe(
+          'Other names the text gives this thing (an abbreviation it defines, a nickname), not the name itself; [] when none.',
+        ),
       polarity,
       passages,
     }),

@@ -2,7 +2,7 @@ import type { ChatMessage } from './chat-completion.js'
 
 const SYSTEM = `You turn text into a knowledge graph for a memory engine. Answer only with JSON that matches the schema.
 
-- entities: people (PERSON), places (PLACE), organisations (ORGANIZATION), other named things, objects and topics (CONCEPT), sums of money (MONEY), other amounts (QUANTITY), email addresses (EMAIL), URLs (URL). One entry per distinct thing, named as in the text without a leading article. Dates and times are not entities: they go into happened_at.
+- entities: people (PERSON), places (PLACE), organisations (ORGANIZATION), other named things, objects and topics (CONCEPT), sums of money (MONEY), other amounts (QUANTITY), email addresses (EMAIL), URLs (URL). One entry per distinct thing, named as in the text without a leading article; other names the text gives it (an abbreviation it defines, a nickname) go into aliases. Dates and times are not entities: they go into happened_at.
 - events: every action, "who did what to whom, when". actor is the entity that acted, target the entity acted on, context the places or settings it happened in. A gathering that someone organises or attends is the target entity, not the event: "Emily organized the AI Ethics Meetup" is an event with verb "organized", actor Emily and target AI Ethics Meetup.
 - happened_at: resolve relative expressions ("yesterday", "last March", "on Friday") against the reference time. Use YYYY-MM-DD, or a full date-time with offset only when the text gives a time of day. null when the text says nothing about when.
 - facts: relations without an action ("Anna is Emily's sister", "Acme is based in Paris"), with an UPPER_SNAKE_CASE predicate.

@@ -229,6 +229,31 @@ describe('llm extractor', () => {
     expect(graph.usage).toEqual({ promptTokens: 642 * 2, completionTokens: 236 * 2 })
   })
 
+  it('keeps the other names the model gives an entity as its aliases, each once, across batches', async () => {
+    /** The Emily answer with `aliases` given to its meetup entity (the second). */
+    const withAliases = (aliases: string[]): ScriptedReply => {
+      const body = structuredClone(fixture('emily.completion.json')) as {
+        choices: { message: { content: string } }[]
+      }
+      const message = body.choices[0]!.message
+      const content = JSON.parse(message.content) as { entities: { aliases: string[] }[] }
+      content.entities[1]!.aliases = aliases
+      message.content = JSON.stringify(content)
+      return { body }
+    }
+    const { extractor } = await setup(
+      [withAliases(['AIEM', ' ai ethics meetup ', 'AIEM']), withAliases(['Ethics Meetup', 'aiem'])],
+      { batchChars: 80 },
+    )
+    const graph = await run(extractor, [
+      { id: 'passage-1', text: EMILY },
+      { id: 'passage-2', text: EMILY },
+    ])
+    const byName = new Map(graph.entities.map((e) => [e.name, e]))
+    expect(byName.get('AI Ethics Meetup')!.aliases).toEqual(['AIEM', 'Ethics Meetup'])
+    expect(byName.get('Emily')!.aliases).toBeUndefined()
+  })
+
   it('splits a batch whose answer was cut off at the output limit', async () => {
     const cut = structuredClone(fixture('emily.completion.json')) as {
       choices: { finish_reason: string }[]

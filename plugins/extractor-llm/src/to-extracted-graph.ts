@@ -10,6 +10,20 @@ export interface AnsweredBatch {
 type Entity = ExtractedGraph['entities'][number]
 
 /**
+ * Adds the other names the model gave an entity (`aliases`, as the local extractor fills it): trimmed,
+ * each once by its normalised form, never the entity's own name; left unset while there are none.
+ */
+function addAliases(entity: Entity, aliases: readonly string[]): void {
+  const known = new Set([entity.name, ...(entity.aliases ?? [])].map(normalizeEntityName))
+  for (const alias of aliases.map((a) => a.trim())) {
+    const normalised = normalizeEntityName(alias)
+    if (normalised === '' || known.has(normalised)) continue
+    known.add(normalised)
+    ;(entity.aliases ??= []).push(alias)
+  }
+}
+
+/**
  * Maps the model's answers to the pipeline's graph, with the local extractor's conventions so both
  * extractors produce the same shapes: entity keys `LABEL:normalised name` (one entity per key across
  * batches, passage ids merged), event keys `EVENT:<first passage id>:<index>`, and per event the legs
@@ -37,7 +51,7 @@ export function toExtractedGraph(
       keys.set(e.id, key)
       const existing = entities.get(key)
       if (existing === undefined) {
-        entities.set(key, {
+        const entity: Entity = {
           key,
           name,
           labels: [e.label],
@@ -45,10 +59,13 @@ export function toExtractedGraph(
           properties: {},
           polarity: e.polarity,
           passageIds: cite(e.passages),
-        })
+        }
+        addAliases(entity, e.aliases)
+        entities.set(key, entity)
         continue
       }
       existing.description ??= e.description
+      addAliases(existing, e.aliases)
       for (const id of cite(e.passages))
         if (!existing.passageIds.includes(id)) existing.passageIds.push(id)
     }
