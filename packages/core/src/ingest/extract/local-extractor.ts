@@ -1764,8 +1764,6 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         // Again after the joins, which make the name an abbreviation stands for where the tagger cut
         // it at "of" or "for" ("The Washington Institute for Near East Policy (WINEP)").
         mentions = withoutDefinedAbbreviations(sentence, mentions, abbreviations)
-        // A title the sentence opens by defining is one name, however the tagger cut it at its small
-        // words; after the joins, which name "Institute for Near East Policy" by its kind word.
         const joinTitle = (title: { name: string; start: number; end: number }, label: string) => {
           mentions = mentions.filter((m) => m.end <= title.start || m.start >= title.end)
           const after = mentions.findIndex((m) => m.start > title.start)
@@ -1775,6 +1773,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         for (const [name, label] of titles)
           for (const span of laterTitleSpans(sentence, name, mentions))
             joinTitle({ name, ...span }, label)
+        // A title the sentence opens by defining is one name, however the tagger cut it at its small
+        // words; after the joins, which name "Institute for Near East Policy" by its kind word.
         const title = definedTitle(sentence, mentions)
         if (title !== null) {
           const kind = definedKind(sentence.slice(title.end))
