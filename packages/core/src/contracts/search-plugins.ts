@@ -16,7 +16,10 @@ export interface TermWeight {
 
 /** Lexical search over one of a brain's BM25 indexes. */
 export interface TextReader {
-  /** Best first. `index` is `passages`, `entities`, `events` or `observations`. */
+  /**
+   * Best first. `index` is `passages`, `entities`, `events` or `observations`. An entity scores the
+   * best of its names: its name (with its description) and each alias matched on its own.
+   */
   search(
     index: 'passages' | 'entities' | 'events' | 'observations',
     query: string,
