@@ -14,6 +14,9 @@ describe('proper name types', () => {
   it('reads organisations and places from the head word', () => {
     expect(properNameType('Calgary City Council', 'PLACE', '', '', none)).toBe('ORGANIZATION')
     expect(properNameType('University of Alberta', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
+    // Investment firms named by their kind: "E2 Capital Partners", "Pluribus Ventures".
+    for (const firm of ['Pluribus Ventures', 'E2 Capital Partners'])
+      expect(properNameType(firm, 'CONCEPT', 'with ', ' in 2005.', none)).toBe('ORGANIZATION')
     // "House of" and an organisation head before "of" anywhere in the name, over the tagger's place.
     for (const name of [
       'House of Commons',

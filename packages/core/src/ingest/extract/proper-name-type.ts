@@ -27,7 +27,7 @@ const ORGANIZATION_HEADS = new Set(
     'publishing publishers pictures films productions motors industries laboratories laboratory labs ' +
     'centre center command assembly cabinet administration conservatory seminary brewery guild holdings ' +
     'exchange service unit survey conservatoire conservatorium faculty software television networks ' +
-    'broadcasting technologies electronics communications tribune gazette herald'
+    'broadcasting technologies electronics communications tribune gazette herald partners ventures'
   ).split(' '),
 )
 
