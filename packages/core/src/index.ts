@@ -25,7 +25,7 @@ export { createEngine } from './engine/create-engine.js'
 export { batchFromSummary, summarizeBatch } from './engine/write-summary.js'
 export { FairQueue } from './fair-queue.js'
 export * from './brain/tokens.js'
-export { normalizeEntityName } from './model-writes/normalize-entity-name.js'
+export { normalizeEntityName, otherNames } from './model-writes/normalize-entity-name.js'
 export { fencedCode, gapsOutsideCode } from './ingest/fenced-code.js'
 export {
   changelogEntry,

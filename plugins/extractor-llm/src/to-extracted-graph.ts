@@ -1,4 +1,4 @@
-import { normalizeEntityName, predicateName, type ExtractedGraph } from '@engram/core'
+import { normalizeEntityName, otherNames, predicateName, type ExtractedGraph } from '@engram/core'
 import type { ExtractionOutput } from './extraction-output.js'
 
 /** One batch's validated answer, with its prompt refs mapped back to passage ids. */
@@ -14,13 +14,8 @@ type Entity = ExtractedGraph['entities'][number]
  * each once by its normalised form, never the entity's own name; left unset while there are none.
  */
 function addAliases(entity: Entity, aliases: readonly string[]): void {
-  const known = new Set([entity.name, ...(entity.aliases ?? [])].map(normalizeEntityName))
-  for (const alias of aliases.map((a) => a.trim())) {
-    const normalised = normalizeEntityName(alias)
-    if (normalised === '' || known.has(normalised)) continue
-    known.add(normalised)
-    ;(entity.aliases ??= []).push(alias)
-  }
+  const all = otherNames(entity.name, [...(entity.aliases ?? []), ...aliases.map((a) => a.trim())])
+  if (all.length > 0) entity.aliases = all
 }
 
 /**

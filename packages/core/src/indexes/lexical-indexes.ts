@@ -1,6 +1,6 @@
 import type { BrainStore, WriteBatch } from '../contracts/storage-adapter.js'
 import { EVENT_LABEL, type Entity } from '../model/entity.js'
-import { normalizeEntityName } from '../model-writes/normalize-entity-name.js'
+import { otherNames } from '../model-writes/normalize-entity-name.js'
 import { brainBm25, readBm25Override } from './bm25/bm25-brain-settings.js'
 import { PassageSequence } from './passage-sequence.js'
 import { Bm25Index, type Bm25Settings, type ResolvedBm25Settings } from './bm25/bm25-index.js'
@@ -20,23 +20,6 @@ function eventText(e: Entity): string {
 /** An entity's own document in the entities index (its aliases are documents of their own). */
 function entityText(e: Entity): string {
   return e.description ? `${e.name} ${e.description}` : e.name
-}
-
-/**
- * An entity's aliases, each once, none its name again (`normalizeEntityName`, as resolution compares
- * names): aliases written through the model API are taken as given, and an alias document that only
- * repeats the name would count it twice.
- */
-function distinctAliases(e: Entity): string[] {
-  const seen = new Set([normalizeEntityName(e.name)])
-  const out: string[] = []
-  for (const alias of e.aliases) {
-    const key = normalizeEntityName(alias)
-    if (seen.has(key)) continue
-    seen.add(key)
-    out.push(alias)
-  }
-  return out
 }
 
 /** What channels filter entities on: their labels and event time. */
@@ -266,7 +249,9 @@ export class LexicalIndexes implements IndexComponent {
       this.events.add(e.uuid, eventText(e))
     } else {
       this.events.remove(e.uuid)
-      this.entities.put(e.uuid, entityText(e), distinctAliases(e))
+      // Aliases written through the model API are taken as given: one repeating the name, or another
+      // alias, would count it twice.
+      this.entities.put(e.uuid, entityText(e), otherNames(e.name, e.aliases))
     }
   }
 }

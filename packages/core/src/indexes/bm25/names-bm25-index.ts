@@ -47,10 +47,6 @@ export class NamesBm25Index {
     return this.index.bytes()
   }
 
-  has(id: string): boolean {
-    return this.index.has(id)
-  }
-
   /**
    * Adds or replaces thing `id`: `text` as its own document, each of `aliases` as one more (an alias
    * equal to none is dropped by the caller). Alias documents beyond the new count are removed.

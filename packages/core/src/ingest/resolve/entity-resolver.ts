@@ -3,7 +3,7 @@ import type { BrainStore } from '../../contracts/storage-adapter.js'
 import { stableId } from '../../ids.js'
 import { union } from '../../model/common.js'
 import { EVENT_LABEL, type Entity } from '../../model/entity.js'
-import { normalizeEntityName } from '../../model-writes/normalize-entity-name.js'
+import { normalizeEntityName, otherNames } from '../../model-writes/normalize-entity-name.js'
 import { analyze } from '../../analysis/analyze.js'
 import { loopYielder } from '../../loop-yielder.js'
 
@@ -91,17 +91,6 @@ function freshEntity(candidate: EntityCandidate, uuid: string, now: string): Ent
     aliases: otherNames(candidate.name, candidate.aliases ?? []),
     sourcePassageIds: candidate.passageIds.slice(0, MAX_SOURCE_IDS),
   }
-}
-
-/** Names that are not `name` (normalised), each once: what an entity called `name` keeps as aliases. */
-function otherNames(name: string, names: readonly string[]): string[] {
-  const seen = new Set([normalizeEntityName(name)])
-  return names.filter((n) => {
-    const norm = normalizeEntityName(n)
-    if (norm.length === 0 || seen.has(norm)) return false
-    seen.add(norm)
-    return true
-  })
 }
 
 /**
