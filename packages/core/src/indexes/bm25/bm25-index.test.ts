@@ -357,6 +357,10 @@ describe('Bm25Index.search, pruned', () => {
         const got = index.search(query, k)
         expect(got.map((h) => h.id)).toEqual(every.slice(0, k).map((h) => h.id))
         got.forEach((h, i) => expect(h.score).toBeCloseTo(every[i]!.score, 9))
+        // A filter drops documents before the early stop counts them: the k best it accepts.
+        const odd = (id: string) => Number.parseInt(id.slice(1), 10) % 2 === 1
+        const filtered = every.filter((h) => odd(h.id)).slice(0, k)
+        expect(index.search(query, k, odd).map((h) => h.id)).toEqual(filtered.map((h) => h.id))
       }
     }
   })

@@ -88,8 +88,9 @@ export interface Explanation {
 }
 
 /**
- * Per-query buffers sized to the documents: score accumulators, a seen flag, and the documents scored
- * (a JavaScript array grown by push was a ninth of a default search's allocation on SciFact).
+ * Per-query buffers sized to the documents: score accumulators, a seen flag (1 scored, 2 filtered out),
+ * and the documents scored (a JavaScript array grown by push was a ninth of a default search's
+ * allocation on SciFact).
  */
 interface Scratch {
   scores: Float64Array
@@ -113,7 +114,7 @@ interface Scratch {
  * inverted files for fast text retrieval"): terms go in decreasing idf order, and once the
  * remaining terms cannot lift an unseen document into the top k, only documents already scored are
  * updated. Every variant's term contribution is non-negative and bounded (`maxTf`), which keeps this
- * exact.
+ * exact; a search's filter refuses documents as they are first seen, before the stop counts them.
  */
 export class Bm25Index {
   private config: ResolvedBm25Settings
@@ -515,7 +516,7 @@ export class Bm25Index {
     return { holding, total: this.live }
   }
 
-  /** Top `k` documents by BM25, best first, ties broken by id. `filter` drops ids before ranking. */
+  /** Top `k` documents by BM25, best first, ties broken by id: the top `k` of those `filter` accepts. */
   search(query: string, k: number, filter?: (id: string) => boolean): ScoredId[] {
     if (k <= 0 || this.live === 0) return []
     const terms = this.queryTerms(query)
@@ -529,6 +530,8 @@ export class Bm25Index {
     const { scores, seen, touched } = scratch
     /** `touched[0, count)`: the documents scored, in the order first seen. */
     let count = 0
+    /** Documents `filter` refused (`seen` 2), to clear with the rest. */
+    const dropped: number[] = []
     // Upper bound of a term's contribution: qtf * idf * maxTf (idf >= 0 in every variant).
     const maxTf = this.maxTf()
     const remaining = terms.map((t) => t.qtf * t.idf * maxTf)
@@ -567,8 +570,14 @@ export class Bm25Index {
         }
         doc += v >>> 1
         if (anyDead && alive[doc] === 0) continue
-        if (seen[doc] === 0) {
-          if (!acceptNew) continue
+        if (seen[doc] !== 1) {
+          if (seen[doc] === 2 || !acceptNew) continue
+          // The filter decides at admission, so that the early stop counts only documents it accepts.
+          if (filter !== undefined && !filter(this.ids[doc]!)) {
+            seen[doc] = 2
+            dropped.push(doc)
+            continue
+          }
           seen[doc] = 1
           touched[count++] = doc
         }
@@ -579,20 +588,12 @@ export class Bm25Index {
       if (acceptNew && i < terms.length - 1 && countAbove(scores, touched, count, rest, k) >= k)
         acceptNew = false
     }
-    let candidates = touched
-    let candidateCount = count
-    if (filter !== undefined) {
-      candidates = new Int32Array(count)
-      candidateCount = 0
-      for (let i = 0; i < count; i++)
-        if (filter(this.ids[touched[i]!]!)) candidates[candidateCount++] = touched[i]!
-    }
     // Only documents scoring at least the k-th best can rank; ties at that score are all kept and
     // ordered by id, so the first k are the top k (score desc, id asc).
-    const threshold = kthLargest(scores, candidates, candidateCount, k)
+    const threshold = kthLargest(scores, touched, count, k)
     const top: ScoredId[] = []
-    for (let i = 0; i < candidateCount; i++) {
-      const doc = candidates[i]!
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!
       if (scores[doc]! >= threshold) top.push({ id: this.ids[doc]!, score: scores[doc]! })
     }
     for (let i = 0; i < count; i++) {
@@ -600,6 +601,7 @@ export class Bm25Index {
       scores[doc] = 0
       seen[doc] = 0
     }
+    for (const doc of dropped) seen[doc] = 0
     this.scratch = scratch
     top.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     if (top.length > k) top.length = k
