@@ -616,6 +616,20 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('gives "I" outside a turn and a quotation to no one: the writer, whom the text does not name', async () => {
+    // Before: "Anika promised Priya" and "Tom Becker asked Tom Becker".
+    expect(
+      await eventNames(
+        'Her sister Anika is getting married in Lisbon. I promised to send Priya the slides.',
+      ),
+    ).toEqual(['Anika is getting married Lisbon'])
+    expect(await eventNames('Tom Becker called. We met Priya in Oakland.')).toEqual([])
+    // In a sentence that quotes, "I" is whose words they are: the last person named.
+    expect(await eventNames('Tom Becker called. "I will send the slides," he said.')).toEqual([
+      'Tom Becker will send slides',
+    ])
+  })
+
   it('gives "I" in a conversation turn to its speaker, not to the last person named', async () => {
     const graph = await run('Caroline: I love it. Melanie told me about Jon. I went to Paris.')
     const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)

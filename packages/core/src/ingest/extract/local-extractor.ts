@@ -168,6 +168,8 @@ const opensQuestion = (name: string, sentence: string, start: number) =>
   opensUtterance(sentence.slice(0, start)) &&
   /^\s+(?:you|i|we|he|she|they|it|there)\b/i.test(sentence.slice(start + name.length))
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'i', 'we'])
+/** A double quotation mark, straight or curly, or a guillemet: a sentence that quotes someone. */
+const QUOTATION_MARK = /["“”„«»]/
 /**
  * The auxiliary a subject pronoun may carry contracted ("I'm", "we've", "she'll", "they'd"): the tagger
  * reads it as the start of the verb group, so the pronoun's word ends in it.
@@ -1875,18 +1877,22 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let speakerKey: string | null = null
       /** The current turn's label names no one: its "I" and "we" are no one. */
       let speakerless = false
+      /** The current sentence holds a quotation mark: its "I" and "we" may be someone's words. */
+      let quoting = false
       const genders = new PersonGenders()
       /**
        * Who a subject pronoun refers to. "He" or "she" (also "In 1895, she ..."): the main person, else
        * the last person named, else the person named most recently in the passage, the first of them its
        * gender agrees with ("Pierre Curie married Marie Sklodowska. She ..."). "I" and "we" in a
-       * conversation turn: its speaker, or no one when its label names no one ("Assistant:"). "They",
-       * and "I" or "we" elsewhere: the last person named.
+       * conversation turn: its speaker, or no one when its label names no one ("Assistant:"). "I" or
+       * "we" in a sentence that quotes ('"I will come," he said'), and "they": the last person named.
+       * "I" and "we" elsewhere are whoever wrote the text, whom it does not name: no one ("I promised to
+       * send Priya the slides" after "her sister Anika is getting married" made Anika promise).
        */
       const pronounReferent = (pronoun: string): string | null => {
         if (pronoun === 'i' || pronoun === 'we') {
           if (speakerKey !== null) return speakerKey
-          if (speakerless) return null
+          if (speakerless || !quoting) return null
         }
         const gender = pronounGender(pronoun)
         if (gender === null) return lastPerson
@@ -1907,6 +1913,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           speakerless = false
         }
         lastPassage = passage.id
+        quoting = QUOTATION_MARK.test(sentence)
         for (const m of mentions) {
           if (m.code === true) continue
           // An abbreviation the text defined is the name it stands for, typed as that name's mention
