@@ -471,6 +471,20 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('ORGANIZATION:Everton')
   })
 
+  it('reads a common word opening a sentence as the lower-case kind word before a name', async () => {
+    const found = await names(
+      'Chief executive Tim Cook opened the campus. Former president Barack Obama visited Berlin. ' +
+        'Japanese recording artist Ayumi Hamasaki sang.',
+    )
+    // Before: also the concepts "Chief executive Tim Cook" and "Former president Barack Obama".
+    expect(found.filter((n) => /Cook|Obama/.test(n))).toEqual([
+      'PERSON:Tim Cook',
+      'PERSON:Barack Obama',
+    ])
+    // A nationality is capitalised anywhere: the phrase stays beside the name.
+    expect(found).toContain('CONCEPT:Japanese recording artist Ayumi Hamasaki')
+  })
+
   it('takes a possessor without its ending, and keeps a possessive inside a name', async () => {
     const found = await names(
       "He served in Boris Yeltsin's administration. Elves live in J.R.R. Tolkien's fictional universe. " +
@@ -1291,6 +1305,29 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     // Nobody admires himself: the later "Einstein" is the subject again, not what was admired.
     expect(events).not.toContain('Albert Einstein admired Albert Einstein')
     expect(events.filter((name) => name.startsWith('Albert Einstein admired'))).toHaveLength(1)
+  })
+
+  it('gives an event to every name coordinated with its subject', async () => {
+    const graph = await run('Marie Curie and Pierre Curie discovered polonium in 1898.')
+    const [event] = graph.entities.filter((e) => e.labels.includes('EVENT'))
+    // Before: "Pierre Curie discovered polonium", Marie Curie only taking part.
+    expect(event!.name).toBe('Marie Curie and Pierre Curie discovered polonium')
+    const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
+    const doers = graph.relationships.filter((r) => r.objectKey === event!.key)
+    expect(doers.map((r) => [name(r.subjectKey), r.name])).toEqual([
+      ['Marie Curie', 'DISCOVERED'],
+      ['Pierre Curie', 'DISCOVERED'],
+    ])
+    expect(await eventNames('Tom, Anna and Lisa Berg founded Acme Corp in 1999.')).toEqual([
+      'Tom, Anna and Lisa Berg founded Acme Corp',
+    ])
+    // Not a list a preposition governs, nor names side by side with no "and".
+    expect(await eventNames('The marriage of Marie and Pierre produced two daughters.')).toEqual([
+      'Pierre produced two daughters',
+    ])
+    expect(await eventNames('Tom, a friend of Anna, founded Acme Corp.')).toEqual([
+      'Tom founded Acme Corp',
+    ])
   })
 
   it('ties a sentence opening with a pronoun to the first person of the text', async () => {

@@ -24,6 +24,7 @@ import {
   isListedDemonym,
   isFunctionWord,
   isOrganizationHead,
+  isCommonWord,
   isProperPhrase,
   isTeamName,
   NAME_LABELS,
@@ -855,9 +856,20 @@ function joinsKindToName(gap: string, kind: string, label: string, b: Mention): 
  * capitalised word after other words is kept only after such a head ("band Vama"), since the tagger
  * capitalises nothing else mid-phrase.
  */
-function properPart(c: Mention): Mention {
+function properPart(c: Mention, opensSentence: boolean): Mention {
   const words = c.name.split(' ')
   const cap = (w: string) => /^\p{Lu}/u.test(w)
+  // "Chief executive Tim Cook said": a common word capitalised only because it opens the sentence is
+  // the lower-case kind word it is elsewhere ("the company's chief executive Tim Cook"), when a name
+  // follows the kind. Not a reply opening a turn ("Glad my friend Jen came").
+  const sentenceCase =
+    opensSentence &&
+    words.length > 2 &&
+    /^\p{Ll}/u.test(words[1]!) &&
+    isCommonWord(words[0]!) &&
+    !INTERJECTIONS.has(words[0]!.toLowerCase())
+  const named = sentenceCase ? nameAfterKind(c) : null
+  if (named !== null) return named
   if (!cap(words[0]!)) return nameAfterKind(c) ?? c
   let i = 0
   while (i < words.length && cap(words[i]!)) i++
@@ -1354,6 +1366,48 @@ const mentionsAfter = (
 const CLAUSE_BREAK =
   /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
 
+/** "A", "A and B", "A, B and C": names as a sentence lists them. */
+function listed(names: readonly string[]): string {
+  return names.length < 2
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
+
+/** Between two coordinated names: a comma, "and" or "&", or both. */
+const COORDINATION_GAP = /^\s*(?:,\s*(?:(?:and|&)\s+)?|(?:and|&)\s+)$/
+/**
+ * A preposition or a conjunction before a list, which makes it no subject ("the marriage of A and B",
+ * "broadcast on Freeview, Sky and Virgin Media", "such as Tails, Amy, and Knuckles").
+ */
+const GOVERNED_BEFORE =
+  /(?:\b(?:of|with|between|by|for|from|to|on|in|at|into|onto|over|under|about|as|than|like|including|and|or)|&)\s*$/i
+
+/**
+ * The names coordinated with a sentence's subject before it, first first: "Marie Curie and Pierre Curie
+ * discovered polonium" is both their discovery, where the subject was the last name alone and the first
+ * only took part. Names of the subject's label (people with a person, organisations with an
+ * organisation), joined by commas and a last "and" or "&", opening the clause: not after a preposition
+ * ("the marriage of Marie and Pierre produced ...") and not a list with no "and" (an apposition).
+ */
+function coordinatedSubjects<T extends { m: Mention }>(
+  sentence: string,
+  before: readonly T[],
+): T[] {
+  const subject = before.at(-1)!
+  if (subject.m.label !== 'PERSON' && subject.m.label !== 'ORGANIZATION') return []
+  const chain: T[] = []
+  for (let j = before.length - 2; j >= 0; j--) {
+    const item = before[j]!
+    const gap = sentence.slice(item.m.end, (chain[0] ?? subject).m.start)
+    if (item.m.label !== subject.m.label || !COORDINATION_GAP.test(gap)) break
+    // The "and" stands before the subject, the list's last name.
+    if (chain.length === 0 && !/\band\b|&/.test(gap)) break
+    chain.unshift(item)
+  }
+  if (chain.length === 0 || GOVERNED_BEFORE.test(sentence.slice(0, chain[0]!.m.start))) return []
+  return chain
+}
+
 /**
  * Where a verb's clause ends at a second verb of the same subject, left unsaid ("lived in Saint John, and
  * served on the Commission" made "Wayne Gretzky lived Commission"): the comma before "and", "but" or "or"
@@ -1649,7 +1703,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
         let mentions: Mention[] = []
-        for (const c of concepts.map(properPart)) {
+        for (const c of concepts.map((c) =>
+          properPart(c, sentence.slice(0, c.start).trim() === ''),
+        )) {
           const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
           const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
           // A name typed by the kind beside it ("band Ladytron") outranks the tagger's lexicon.
@@ -2055,6 +2111,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           let subjectKey: string | null = null
           /** The mention the subject was read from; null for a pronoun's or none. */
           let subjectMention: Mention | null = null
+          /** Mentions coordinated with the subject before it, doing what it does (`coordinatedSubjects`). */
+          let partners: number[] = []
           let placeSubject = -1
           const verb = verbOutsideAsides(sentence, passage.text, terms, base, mentions)
           const verbText = verb === null ? '' : verbName(verb)
@@ -2078,6 +2136,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const referent =
               pronounAfter === null ? null : pronounReferent(pronounAfter.toLowerCase())
             subjectMention = referent === null ? (last?.m ?? null) : null
+            if (referent === null && last !== undefined)
+              partners = coordinatedSubjects(sentence, before).map(({ i }) => i)
             if (referent !== null) subjectKey = referent
             else if (last !== undefined) subjectKey = keys[last.i]!
             else {
@@ -2190,6 +2250,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   ? subject.name
                   : possessedPhrase(passage.text, terms, base, subjectMention)
               const possessive = subjectMention !== null && subjectPhrase !== subjectMention.name
+              const doers = possessive ? [] : partners.map((i) => keys[i]!)
+              const subjectName = possessive
+                ? subjectPhrase
+                : listed([...doers.map((key) => entities.get(key)!.name), subject.name])
               const objectName = `${agent === undefined ? '' : 'by '}${object.name}`
               // What a turn says of someone else is its speaker's account: "Caroline: Jen lives Denver",
               // as the turn reads. The speaker's name in the event also lets a question naming the speaker
@@ -2201,7 +2265,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const eventKey = `EVENT:${passage.id}:${base}`
               entities.set(eventKey, {
                 key: eventKey,
-                name: `${attribution}${possessive ? subjectPhrase : subject.name} ${predicateText} ${objectName}`,
+                name: `${attribution}${subjectName} ${predicateText} ${objectName}`,
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: predicateText },
@@ -2222,14 +2286,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               // "John's sister moved to Boston": John took part; the verb is not his.
               if (possessive) addLeg(subjectKey, 'INVOLVED')
               else
-                relationships.push({
-                  subjectKey,
-                  objectKey: eventKey,
-                  name: predicateName(predicateText),
-                  description: sentence.trim(),
-                  eventKey,
-                  passageIds: [passage.id],
-                })
+                for (const doer of [...doers, subjectKey])
+                  relationships.push({
+                    subjectKey: doer,
+                    objectKey: eventKey,
+                    name: predicateName(predicateText),
+                    description: sentence.trim(),
+                    eventKey,
+                    passageIds: [passage.id],
+                  })
               addLeg(object.key, 'TARGETED')
               for (const place of placesAfter) {
                 addLeg(keys[place.i]!, 'OCCURRED_IN')
@@ -2240,6 +2305,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               // (the co-occurrence baseline of document-level relation extraction; Yao et al., DocRED, ACL 2019).
               const legged: Set<string> = new Set<string>([
                 subjectKey,
+                ...doers,
                 object.key,
                 ...placesAfter.map((p) => keys[p.i]!),
               ])

@@ -123,6 +123,18 @@ export function leadingWordKind(word: string): 'function' | 'demonym' | null {
   return tags.every((t) => t === 'Demonym') ? 'demonym' : null
 }
 
+/** Lexicon tags of names and of words that belong in them (places, peoples, titles). */
+const PROPER_TAG =
+  /Person|Name|Place|Country|City|Region|Organization|Company|Team|ProperNoun|Demonym|Honorific/
+/**
+ * Whether the lexicon knows `word` only as a common word ("Chief", "Former", "Senior", "Deputy"): one
+ * capitalised because it opens a sentence, not a name's. Unknown words and nationalities are not.
+ */
+export function isCommonWord(word: string): boolean {
+  const tags = lexiconTags(word)
+  return tags.length > 0 && !tags.some((tag) => PROPER_TAG.test(tag)) && !isListedDemonym(word)
+}
+
 /** Tags of words that name nothing: `FUNCTION_WORD_TAGS`, question words, determiners, auxiliaries. */
 const CLOSED_CLASS_TAGS = new Set([
   ...FUNCTION_WORD_TAGS,
