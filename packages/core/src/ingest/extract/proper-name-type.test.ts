@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  isCommonWord,
   isProperPhrase,
   isListedPlace,
   isTeamName,
@@ -330,5 +331,13 @@ describe('proper name types', () => {
       expect(isListedPlace(name), name).toBe(false)
     expect(properNameType('Smolensk', 'CONCEPT', 'He moved to ', ' in 1990.', none)).toBe('PLACE')
     expect(properNameType('Reading', 'CONCEPT', 'He moved to ', ' in 1990.', none)).toBe('CONCEPT')
+  })
+
+  it('knows words the lexicon holds only as common words, not nationalities or names', () => {
+    for (const word of ['Chief', 'Former', 'Senior', 'Deputy'])
+      expect(isCommonWord(word), word).toBe(true)
+    // A nationality (by the lexicon or the added list), a name, a place, a word the lexicon lacks.
+    for (const word of ['Japanese', 'English', 'Mary', 'Paris', 'Kang'])
+      expect(isCommonWord(word), word).toBe(false)
   })
 })
