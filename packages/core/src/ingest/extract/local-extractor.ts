@@ -1703,9 +1703,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }
         // A named span inside a longer capitalised noun phrase ("AI" in "AI Ethics Meetup") yields to the phrase.
         let mentions: Mention[] = []
-        for (const c of concepts.map((c) =>
-          properPart(c, sentence.slice(0, c.start).trim() === ''),
-        )) {
+        const opening = sentence.search(/\S/)
+        for (const c of concepts.map((c) => properPart(c, c.start <= opening))) {
           const covered = named.filter((n) => n.start >= c.start && n.end <= c.end)
           const capitalised = /^[A-Z0-9]/.test(c.name) && c.name.split(/\s+/).length > 1
           // A name typed by the kind beside it ("band Ladytron") outranks the tagger's lexicon.
