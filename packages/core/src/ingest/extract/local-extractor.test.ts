@@ -1546,3 +1546,54 @@ describe('local extractor, what it read before', () => {
     expect(await dates()).toEqual(['from 1731 to 1733', '1731', '1733'])
   })
 })
+
+describe('local extractor on hard-wrapped text and its punctuation', () => {
+  const unwrapped =
+    'Martin Ulrich is a German footballer who played for the Stuttgart Kickers in the Bundesliga. He ' +
+    'was born in Berlin on December 16, 1969, and joined the club from Hertha BSC when he was nineteen.'
+  /** The same, wrapped at 72 and at 88 columns as a text editor would (a break inside a name in each). */
+  const wrapped = [
+    'Martin Ulrich is a German footballer who played for the Stuttgart\nKickers in the Bundesliga. He ' +
+      'was born in Berlin on December 16, 1969,\nand joined the club from Hertha BSC when he was nineteen.',
+    'Martin Ulrich is a German footballer who played for the Stuttgart Kickers in the\nBundesliga. He ' +
+      'was born in Berlin on December 16, 1969, and joined the club from Hertha\nBSC when he was nineteen.',
+  ]
+  const summary = async (text: string) => {
+    const graph = await run(text)
+    const names = new Map(graph.entities.map((e) => [e.key, e.name]))
+    return {
+      entities: graph.entities.map((e) => `${e.labels.join(',')} ${e.name}`).sort(),
+      relationships: graph.relationships
+        .map((r) => `${names.get(r.subjectKey)} ${r.name} ${names.get(r.objectKey)}`)
+        .sort(),
+    }
+  }
+
+  it('reads a paragraph wrapped at a fixed width as the paragraph unwrapped', async () => {
+    const expected = await summary(unwrapped)
+    expect(expected.entities).toContain('ORGANIZATION Stuttgart Kickers')
+    expect(expected.relationships).toContain(
+      'Martin Ulrich was born Berlin OCCURRED_ON December 16, 1969',
+    )
+    for (const text of wrapped) {
+      expect(text.replace(/\n/g, ' ')).toBe(unwrapped)
+      expect(await summary(text)).toEqual(expected)
+    }
+  })
+
+  it('writes a date across a line break on one line, and a URL without the punctuation after it', async () => {
+    const graph = await run(
+      'Martin Ulrich (born December\n16, 1969) is a German footballer. The names come from faker (MIT;\n' +
+        'https://github.com/faker-js/faker), every locale; see https://example.org/page. Or\n' +
+        '"https://en.wikipedia.org/wiki/Rome" (https://example.org/a(b)).',
+    )
+    const names = graph.entities.map((e) => e.name)
+    expect(names).toContain('December 16, 1969')
+    expect(names.filter((n) => n.includes('://')).sort()).toEqual([
+      'https://en.wikipedia.org/wiki/Rome',
+      'https://example.org/a(b)',
+      'https://example.org/page',
+      'https://github.com/faker-js/faker',
+    ])
+  })
+})

@@ -63,6 +63,7 @@ import {
 } from './closed-class-words.js'
 import { installBulkMatch } from './compromise-sweep.js'
 import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
+import { joinSoftWraps } from './soft-wraps.js'
 import { winkEntities } from './wink-entities.js'
 
 interface Mention {
@@ -1625,7 +1626,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         const key = keyOf(name, label)
         const existing = entities.get(key)
         if (existing === undefined)
-          entities.set(key, { key, name, labels: [label], properties: {}, passageIds: [passageId] })
+          entities.set(key, {
+            key,
+            // A date or number can run across a line break ("December\n16, 1969"): one line, as names are.
+            name: oneLine(name),
+            labels: [label],
+            properties: {},
+            passageIds: [passageId],
+          })
         // Passages are read in order, so a passage already cited is the last one (no scan of the list).
         else if (existing.passageIds.at(-1) !== passageId) existing.passageIds.push(passageId)
         return key
@@ -1656,7 +1664,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
       // The inline code spans are read off before `maskMarkdown` blanks their backticks.
       const unfenced = unfencedPassageTexts(input)
-      const maskedTexts = unfenced.map(maskMarkdown)
+      // Line breaks that only wrap a paragraph read as spaces (compromise ends a sentence at each).
+      const maskedTexts = unfenced.map((text) => joinSoftWraps(text, maskMarkdown(text)))
       const codes = unfenced.map(codeSpans)
       /** Ids of the passages that hold an inline code span: technical text. */
       const withCode = new Set(

@@ -32,7 +32,33 @@ const DIGITS = /\d+/g
  */
 export function winkEntities(sentence: string): WinkEntity[] {
   seedNumbers(sentence)
-  return wink.readDoc(sentence).entities().out(its.detail) as unknown as WinkEntity[]
+  const found = wink.readDoc(sentence).entities().out(its.detail) as unknown as WinkEntity[]
+  for (const e of found) if (e.type === 'URL') e.value = withoutTrailingPunctuation(e.value)
+  return found
+}
+
+/**
+ * A URL without the punctuation of the sentence around it: wink-nlp's URL runs to the next space, so
+ * "(MIT; https://github.com/faker-js/faker), every" gave the URL "https://github.com/faker-js/faker),".
+ * GitHub Flavored Markdown's rule for the same problem (spec 0.29, "Autolinks (extension)", extended
+ * autolink path validation): trailing `?`, `!`, `.`, `,`, `:`, `*`, `_`, `~` (and here quotes) are not
+ * part of it, nor is a trailing `)` the URL does not open ("https://en.wikipedia.org/wiki/Rome_(city)"
+ * keeps its own).
+ */
+export function withoutTrailingPunctuation(url: string): string {
+  let end = url.length
+  for (;;) {
+    const last = url[end - 1]
+    if (last !== undefined && TRAILING.includes(last)) end--
+    else if (last === ')' && count(url, '(', end) < count(url, ')', end)) end--
+    else return url.slice(0, end)
+  }
+}
+const TRAILING = '?!.,:;*_~\'"”’'
+const count = (text: string, char: string, end: number) => {
+  let n = 0
+  for (let i = 0; i < end; i++) if (text[i] === char) n++
+  return n
 }
 
 function seedNumbers(sentence: string): void {
