@@ -48,6 +48,11 @@ export interface BenchConfig {
   readonly peers: readonly string[]
   /** Expected numbers per system (`engram` or a peer name), metric -> value to 4 decimals. */
   readonly expected: Readonly<Record<string, Readonly<Record<string, number>>>>
+  /**
+   * Extraction configs: each document hard-wrapped at this many columns before ingestion (`hardWrap`),
+   * as a plain-text file holds prose; null: one line per document.
+   */
+  readonly wrap: number | null
 }
 
 const KNOWN_KEYS = new Set([
@@ -63,6 +68,7 @@ const KNOWN_KEYS = new Set([
   'index_stats',
   'peers',
   'expected',
+  'wrap',
 ])
 
 /** Parses and validates one config's YAML text; `name` is the file name without `.yaml`. */
@@ -93,6 +99,9 @@ export function parseBenchConfig(name: string, text: string): BenchConfig {
   if (kind === 'retrieval' && !Array.isArray(engine.channels)) fail('engine.channels is required')
   const stats = raw.index_stats as { documents?: unknown } | undefined
   if (stats && !Number.isInteger(stats.documents)) fail('index_stats.documents must be an integer')
+  const wrap = raw.wrap === undefined ? null : Number(raw.wrap)
+  if (wrap !== null && (kind !== 'extraction' || !Number.isInteger(wrap) || wrap < 20))
+    fail('wrap is the width in columns of an extraction config, an integer of at least 20')
   const expected = (raw.expected ?? {}) as Record<string, Record<string, unknown>>
   for (const [system, values] of Object.entries(expected)) {
     for (const [metric, value] of Object.entries(values ?? {})) {
@@ -114,6 +123,7 @@ export function parseBenchConfig(name: string, text: string): BenchConfig {
     indexStats: stats ? { documents: stats.documents as number } : null,
     peers: Array.isArray(raw.peers) ? raw.peers.map(String) : [],
     expected: expected as Record<string, Record<string, number>>,
+    wrap,
   }
 }
 

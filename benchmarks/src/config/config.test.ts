@@ -24,6 +24,19 @@ describe('parseBenchConfig', () => {
       ['typed-F1', 'pair-R'],
       { 'pair-R': 0.2 },
     ])
+    expect(c.wrap).toBeNull()
+    const wrapped = parseBenchConfig(
+      'redocred-dev.extraction-wrapped',
+      'kind: extraction\ndataset: redocred-dev\nmetrics: [pair-R]\nwrap: 72\n',
+    )
+    expect(wrapped.wrap).toBe(72)
+    expect(() => parseBenchConfig('scifact.bm25', `${BASE}wrap: 72\n`)).toThrow(/wrap/)
+    expect(() =>
+      parseBenchConfig(
+        'redocred-dev.extraction',
+        'kind: extraction\ndataset: redocred-dev\nmetrics: [pair-R]\nwrap: 5\n',
+      ),
+    ).toThrow(/wrap/)
     expect(parseBenchConfig('scifact.bm25', BASE).kind).toBe('retrieval')
     expect(() => parseBenchConfig('scifact.bm25', `${BASE}kind: graph\n`)).toThrow(/kind/)
   })

@@ -30,27 +30,49 @@ export const MEASURES: Readonly<Record<string, string>> = {
     'all documents in one brain: nodes standing for gold people of different full names (two people sharing a surname)',
 }
 
-/** results/<dataset>.md of an extraction config, from its saved run. */
-export function extractionReport(
-  command: string,
-  config: BenchConfig,
-  result: ConfigResult | undefined,
-): string {
-  const lines = [banner(command, true), '', `# ${config.dataset}`, '', config.description, '']
-  if (result === undefined) return [...lines, 'Not run yet.', ''].join('\n')
+/** One extraction config and its last saved run (undefined: never run). */
+export interface ExtractionEntry {
+  readonly config: BenchConfig
+  readonly result: ConfigResult | undefined
+}
+
+/**
+ * results/<dataset>.md of a dataset's extraction configs, from their saved runs: the first (by name, the
+ * plain `extraction` condition) opens the page, each other condition (`extraction-wrapped`) follows in a
+ * section of its own.
+ */
+export function extractionReport(command: string, entries: readonly ExtractionEntry[]): string {
+  const [first, ...others] = entries
+  if (first === undefined) throw new Error('extractionReport needs at least one config')
+  const lines = [banner(command, true), '', `# ${first.config.dataset}`, '']
+  lines.push(...section(first, true))
+  for (const entry of others)
+    lines.push(`## ${entry.config.condition}`, '', ...section(entry, false))
+  return lines.join('\n')
+}
+
+function section({ config, result }: ExtractionEntry, withMatching: boolean): string[] {
+  const lines = [config.description, '']
+  if (result === undefined) return [...lines, 'Not run yet.', '']
   const env = result.environment
   const engram = result.systems.find((s) => s.role === 'engram')
   lines.push(
     `Environment of the last run: ${env.cpu}, ${env.cores} cores, Node ${env.node}, ${env.os}; ` +
-      `${result.corpus.documents} documents; ${env.date}. Verdict: ${result.verdict}.`,
+      `${result.corpus.documents} documents${config.wrap === null ? '' : `, each wrapped at ${config.wrap} columns`}; ` +
+      `${env.date}. Verdict: ${result.verdict}.`,
     '',
-    "Matching: a node matches a gold entity when one of its names (name or alias) equals one of the entity's " +
-      'mention names after normalisation (NFKC, lower case, runs of non-letters/digits to one space, a leading ' +
-      'article dropped); a mention with a quoted nickname (`Wilfried "Willi" Schneider`) also matches without it. ' +
-      'A capitalised node name that matches no mention but is a run of whole words of the mentions of exactly one ' +
-      'entity (`Wilfried`, `Willi`) stands for that entity too: the fragments coreference should have joined. ' +
-      'Event nodes are never matched.',
-    '',
+  )
+  if (withMatching)
+    lines.push(
+      "Matching: a node matches a gold entity when one of its names (name or alias) equals one of the entity's " +
+        'mention names after normalisation (NFKC, lower case, runs of non-letters/digits to one space, a leading ' +
+        'article dropped); a mention with a quoted nickname (`Wilfried "Willi" Schneider`) also matches without it. ' +
+        'A capitalised node name that matches no mention but is a run of whole words of the mentions of exactly one ' +
+        'entity (`Wilfried`, `Willi`) stands for that entity too: the fragments coreference should have joined. ' +
+        'Event nodes are never matched.',
+      '',
+    )
+  lines.push(
     mdTable(
       ['measure', 'value', 'expected', 'verdict', 'rule'],
       config.metrics.map((m) => [
@@ -58,12 +80,17 @@ export function extractionReport(
         fmt4(engram?.metrics?.[m]),
         fmt4(config.expected.engram?.[m]),
         engram?.verdicts?.[m] ?? '-',
-        MEASURES[m] ?? '',
+        withMatching ? (MEASURES[m] ?? '') : 'as above',
       ]),
     ),
     '',
   )
   if (result.notes.length > 0)
-    lines.push('## False merges', '', ...result.notes.map((n) => `- ${n}`), '')
-  return lines.join('\n')
+    lines.push(
+      `${withMatching ? '##' : '###'} False merges`,
+      '',
+      ...result.notes.map((n) => `- ${n}`),
+      '',
+    )
+  return lines
 }

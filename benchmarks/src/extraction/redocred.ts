@@ -60,6 +60,29 @@ export function rebuildText(tokens: readonly string[]): string {
   return out
 }
 
+/**
+ * `text` hard-wrapped at `columns` as a text editor wraps a paragraph (greedy: as many words on a line as
+ * fit, a longer word alone on its line): each break replaces one space with a line break, so offsets and
+ * every name are as before. The `wrap` condition ingests documents so, as plain-text files, e-mails and
+ * Markdown sources hold prose.
+ */
+export function hardWrap(text: string, columns: number): string {
+  const out = text.split('')
+  let lineStart = 0
+  let lastSpace = -1
+  for (let i = 0; i < out.length; i++) {
+    if (out[i] !== ' ') continue
+    // The word before this space ends the line when it ran past the width and the line has an earlier space.
+    if (i - lineStart > columns && lastSpace > lineStart) {
+      out[lastSpace] = '\n'
+      lineStart = lastSpace + 1
+    }
+    lastSpace = i
+  }
+  if (out.length - lineStart > columns && lastSpace > lineStart) out[lastSpace] = '\n'
+  return out.join('')
+}
+
 function majorityType(mentions: readonly RawMention[]): GoldType {
   const counts = new Map<GoldType, number>()
   for (const m of mentions) counts.set(m.type, (counts.get(m.type) ?? 0) + 1)

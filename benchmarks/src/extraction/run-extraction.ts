@@ -12,7 +12,7 @@ import {
   type ExtractedDoc,
 } from './extraction-metrics.js'
 import { falseMerges, type FalseMerge, type SharedNode } from './false-merges.js'
-import { loadRedocred, type RedocredDoc } from './redocred.js'
+import { hardWrap, loadRedocred, type RedocredDoc } from './redocred.js'
 
 const PAGE = 1000
 const SHARED = 'shared'
@@ -101,8 +101,13 @@ export async function runExtractionConfig(
   opts: { dataDir: string; command: string; log: (line: string) => void },
 ): Promise<ExtractionRun> {
   const { log } = opts
-  const docs = loadRedocred(opts.dataDir, config.dataset)
-  log(`dataset ${config.dataset}: ${docs.length} docs`)
+  const wrap = config.wrap
+  const docs = loadRedocred(opts.dataDir, config.dataset).map((doc) =>
+    wrap === null ? doc : { ...doc, text: hardWrap(doc.text, wrap) },
+  )
+  log(
+    `dataset ${config.dataset}: ${docs.length} docs${wrap === null ? '' : `, wrapped at ${wrap} columns`}`,
+  )
   const expectedDocs = config.indexStats?.documents
   const indexStatsVerdict: Verdict =
     expectedDocs === undefined ? 'NEW' : expectedDocs === docs.length ? 'OK' : 'FAIL'

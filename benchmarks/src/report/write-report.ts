@@ -48,11 +48,11 @@ export function writeReport(configsDir: string, resultsDir: string): string[] {
     const file = join(resultsDir, `${dataset}.md`)
     const of = entries.filter((e) => e.config.dataset === dataset)
     // An extraction config has its own page (its measures are not ranking metrics).
-    const extraction = of.find((e) => e.config.kind === 'extraction')
+    const extraction = of.filter((e) => e.config.kind === 'extraction')
     writeFileSync(
       file,
-      extraction
-        ? extractionReport(REPORT_COMMAND, extraction.config, extraction.result)
+      extraction.length > 0
+        ? extractionReport(REPORT_COMMAND, extraction)
         : datasetReport(dataset, of),
     )
     written.push(file)
