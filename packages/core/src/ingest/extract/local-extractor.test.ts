@@ -100,6 +100,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(
       await eventNames('Dr. Jane Smith, a professor at Stanford University, published a paper.'),
     ).toEqual(['Jane Smith published paper'])
+    // A possessive determiner opens one too (before: "lead engineer wrote migration plan").
+    expect(
+      await eventNames('Dana Whitfield, our lead engineer, wrote the migration plan.'),
+    ).toEqual(['Dana Whitfield wrote migration plan'])
     // A name between commas that opens with no article is no apposition of that kind.
     expect(await eventNames('In Paris, Marie Curie studied physics.')).toEqual([
       'Marie Curie studied physics',
@@ -604,6 +608,18 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await speakers('Tim: The Wolves are solid.')).toEqual(['Tim'])
     expect(await speakers("Caroline: I love Melanie's kids.")).toEqual(['Caroline', 'Melanie'])
     expect(await speakers('Note: this is slow.')).toEqual([])
+    // Names compromise does not know, from the given-name lists: before, no one, and "I" no one either.
+    expect(await speakers('Priya: I booked the flights to Rotterdam.')).toEqual(['Priya'])
+    expect(await eventNames('Priya: I booked the flights to Rotterdam.')).toEqual([
+      'Priya booked flights',
+    ])
+    expect(await speakers('Oluwaseun Adeyemi: We moved to Lagos.')).toEqual(['Oluwaseun Adeyemi'])
+    expect(await speakers('Major: Computer Science')).toEqual([])
+    // The speaker's name in another turn is that person, not a concept beside it.
+    const graph = await run('Priya: I booked the flights.\nAnika: Thanks Priya! When do we leave?')
+    expect(graph.entities.filter((e) => e.name === 'Priya').map((e) => e.labels)).toEqual([
+      ['PERSON'],
+    ])
   })
 
   it('takes each labelled line of a transcript in one passage for the next turn', async () => {
@@ -638,6 +654,12 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       ),
     ).toEqual(['Anika is getting married Lisbon'])
     expect(await eventNames('Tom Becker called. We met Priya in Oakland.')).toEqual([])
+    // Nor does the name before such a pronoun become the subject (before: "Last visited grandmother").
+    expect(await eventNames('Last summer I visited my grandmother in Kraków.')).toEqual([])
+    // A third person takes the name up again.
+    expect(
+      await eventNames('The volunteers at the shelter, they helped Maria every week.'),
+    ).toEqual(['volunteers helped Maria'])
     // In a sentence that quotes, "I" is whose words they are: the last person named.
     expect(await eventNames('Tom Becker called. "I will send the slides," he said.')).toEqual([
       'Tom Becker will send slides',
@@ -1327,6 +1349,18 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
     expect(await eventNames('Tom, a friend of Anna, founded Acme Corp.')).toEqual([
       'Tom founded Acme Corp',
+    ])
+  })
+
+  it('takes the subject before "from" or "at", not the name the phrase adds', async () => {
+    // Before: "Acme Robotics presented new warehouse pilot", "Morgan Stanley expect rate cut".
+    expect(
+      await eventNames(
+        'Sarah Chen from Acme Robotics presented the new warehouse pilot in Rotterdam.',
+      ),
+    ).toEqual(['Sarah Chen presented new warehouse pilot'])
+    expect(await eventNames('A researcher at the MIT Media Lab published the study.')).toEqual([
+      'researcher published study',
     ])
   })
 

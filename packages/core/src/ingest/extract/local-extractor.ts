@@ -23,6 +23,7 @@ import {
   isLexiconDemonym,
   isListedDemonym,
   isFunctionWord,
+  isListedGivenNameLabel,
   isOrganizationHead,
   isCommonWord,
   isProperPhrase,
@@ -183,6 +184,10 @@ const withoutContraction = (word: string) => word.replace(CONTRACTION_END, '')
 /** The third person singular of the first verbs of a group whose subject is the speaker. */
 const SINGULAR: Record<string, string> = { am: 'is', are: 'is', were: 'was', have: 'has' }
 const SPEAKER_AGREEMENT = /^(?:am|are|were|have)\b/
+/** What joins a subject to a mention describing it: "Sarah Chen from Acme", "analysts at Morgan Stanley". */
+const ATTACHED_TO_SUBJECT = /^\s*(?:from|at)\s+(?:the\s+|an?\s+)?$/i
+/** The first-person subject pronouns: never a name before them taken up again. */
+const FIRST_PERSON = /^(?:i|we)$/i
 /** A subject pronoun ending a text but for two words at most (adverbs: "she later"). */
 const PRONOUN_BEFORE_VERB = new RegExp(
   `(?:^|[^\\p{L}'\u2019])(I|he|she|we|they)(?:${CONTRACTED})?(?:\\s+[\\p{L}'\u2019]+){0,2}\\s*$`,
@@ -677,10 +682,13 @@ function inParenthesis(sentence: string, m: { start: number }): boolean {
 /**
  * Where an apposition between commas ends right before the verb, its start: "Dr. Jane Smith, a professor at
  * Stanford University, published a paper" is Jane Smith's doing, not the university's (the last name before
- * the verb). An article opens the apposition; -1 when there is none.
+ * the verb), and "Dana Whitfield, our lead engineer, wrote the plan" Dana Whitfield's. An article or a
+ * possessive determiner opens the apposition; -1 when there is none.
  */
 function appositionBefore(sentence: string, verbStart: number): number {
-  const m = /,\s*(?:a|an|the)\s[^,;:()]*,\s*$/i.exec(sentence.slice(0, verbStart))
+  const m = /,\s*(?:a|an|the|my|your|his|her|its|our|their)\s[^,;:()]*,\s*$/i.exec(
+    sentence.slice(0, verbStart),
+  )
   return m === null ? -1 : m.index
 }
 
@@ -937,13 +945,17 @@ function nameAfterOffice(c: Mention): Mention | null {
 const NAME_AFTER_OFFICE =
   /(?:^|\s|-)(?:President|Governor|Senator|Mayor|Minister|Chancellor|Ambassador|Premier|Secretary|Congressman|Congresswoman|Representative|Judge|Justice|Commissioner|Bishop|Archbishop)\s+(\p{Lu}\p{Ll}[\p{L}.'’-]*(?:\s+\p{Lu}[\p{L}.'’-]*)+)$/u
 
-/** Whether compromise reads a label alone as a person's name, by label (labels repeat turn after turn). */
+/**
+ * Whether a label alone names a person: compromise reads it as one, or it is a listed given name the
+ * lexicon does not know ("Priya:", `isListedGivenNameLabel`). By label (labels repeat turn after turn).
+ */
 const personLabels = new Map<string, boolean>()
 function isPersonLabel(label: string): boolean {
   let person = personLabels.get(label)
   if (person === undefined) {
     const terms = parse(label).flatMap((s) => s.terms)
-    person = terms.length > 0 && terms.every((t) => has(t, 'Person'))
+    person =
+      (terms.length > 0 && terms.every((t) => has(t, 'Person'))) || isListedGivenNameLabel(label)
     if (personLabels.size >= 1000) personLabels.clear()
     personLabels.set(label, person)
   }
@@ -1643,6 +1655,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const pause = loopYielder()
       // First pass: every sentence's mentions, and the text's full person names (for coreference).
       const people = new PersonNames()
+      /** The text's conversation speakers: the same name in any turn is that person ("Thanks Priya!"). */
+      const speakerNames = new Set<string>()
       /** Names the text defines ("Roketsan is a Turkish weapons manufacturer"), lower-cased, with that kind. */
       const defined = new Map<string, DefinedKind>()
       /** Abbreviations the text defines ("... de Medicina (ELAM)"): the mention of the name each stands for. */
@@ -1800,6 +1814,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         if (speaker) {
           mentions = mentions.filter((m) => m.start > speaker.end)
           mentions.push(speaker)
+          speakerNames.add(speaker.name)
         }
         // Dashes open no name: "- General Sir George Prévost" of "Lieutenant - General", split at its hyphen.
         for (const m of mentions) {
@@ -1997,7 +2012,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           const full =
             (kind === undefined || kind === 'PERSON') &&
             (m.label === 'PERSON' || (m.label === 'CONCEPT' && isProperPhrase(m.name)))
-              ? people.fullNameOf(m.name)
+              ? (people.fullNameOf(m.name) ?? (speakerNames.has(m.name) ? m.name : null))
               : null
           if (full !== null) {
             m.name = full
@@ -2133,6 +2148,17 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 ({ m }) =>
                   m.end <= subjectEnd && m.label !== 'PLACE' && !inParenthesis(sentence, m),
               )
+            // "Sarah Chen from Acme Robotics presented ...": a mention after "from" or "at" describes the
+            // one before it, which is the subject.
+            let head = before.length - 1
+            while (
+              head > 0 &&
+              ATTACHED_TO_SUBJECT.test(
+                sentence.slice(before[head - 1]!.m.end, before[head]!.m.start),
+              )
+            )
+              head--
+            if (head < before.length - 1) before.length = head + 1
             const last = before[before.length - 1]
             // A subject pronoun between the last name and the verb is the verb's subject; the name was in
             // a phrase before it ("Together with her husband, she discovered polonium" made "husband
@@ -2143,11 +2169,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 : (PRONOUN_BEFORE_VERB.exec(sentence.slice(last.m.end, verb.start))?.[1] ?? null)
             const referent =
               pronounAfter === null ? null : pronounReferent(pronounAfter.toLowerCase())
-            subjectMention = referent === null ? (last?.m ?? null) : null
-            if (referent === null && last !== undefined)
+            // "I" or "we" that refers to no one (outside a turn) leaves the verb without a subject: the
+            // name before it is in another phrase ("Last summer I visited ..." made "Last visited"). A
+            // third person may take up the name before it ("The people there, they were so kind").
+            const nobody =
+              referent === null && pronounAfter !== null && FIRST_PERSON.test(pronounAfter)
+            subjectMention = referent === null && !nobody ? (last?.m ?? null) : null
+            if (subjectMention !== null)
               partners = coordinatedSubjects(sentence, before).map(({ i }) => i)
             if (referent !== null) subjectKey = referent
-            else if (last !== undefined) subjectKey = keys[last.i]!
+            else if (last !== undefined && !nobody) subjectKey = keys[last.i]!
             else {
               const opening = sentence.slice(0, verb.start)
               // "Yesterday I went to Boston": "I" or "we" right before the verb after an opening word.

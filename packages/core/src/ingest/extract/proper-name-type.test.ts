@@ -4,6 +4,7 @@ import {
   isProperPhrase,
   isListedPlace,
   isTeamName,
+  isListedGivenNameLabel,
   opensWithListedGivenName,
   placeInPhrase,
   properNameType,
@@ -321,6 +322,14 @@ describe('proper name types', () => {
     // place too) or a common word after it ("fire") makes no person; nor does a saint's title.
     for (const name of ['Kwame', 'Golden Horde', 'Sydney Swans', 'Arcade Fire', 'Santa Isabel'])
       expect(opensWithListedGivenName(name), name).toBe(false)
+  })
+
+  it("takes a turn's label for a person by a listed given name the lexicon does not know", () => {
+    for (const label of ['Priya', 'Kwame', 'Oluwaseun', 'Kwame Nkrumah'])
+      expect(isListedGivenNameLabel(label), label).toBe(true)
+    // A field's label is a word the lexicon knows ("Major" is a listed given name); a saint's title.
+    for (const label of ['Note', 'City', 'Major', 'Golden Horde', 'Santa'])
+      expect(isListedGivenNameLabel(label), label).toBe(false)
   })
 
   it('knows places of the world the lexicon does not, unless it knows the word as something else', () => {

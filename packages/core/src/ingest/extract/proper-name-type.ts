@@ -103,6 +103,16 @@ export function opensWithListedGivenName(name: string): boolean {
 }
 
 /**
+ * Whether `label` (a conversation turn's, "Priya:") names a person by a listed given name the tagger's
+ * lexicon does not know: the name alone ("Priya", "Oluwaseun"), or opening a full name
+ * (`opensWithListedGivenName`). A field's label ("City", "Note", "Major") is a word the lexicon knows.
+ */
+export function isListedGivenNameLabel(label: string): boolean {
+  if (/\s/.test(label)) return opensWithListedGivenName(label)
+  return LISTED_GIVEN_NAMES.has(label) && !NOT_GIVEN.has(label) && lexiconTags(label).length === 0
+}
+
+/**
  * Whether the lexicon knows `word` alone as a first name: a given name, or one it tags only `FirstName`
  * ("Mel", "Grace").
  */
