@@ -97,10 +97,13 @@ const NOT_GIVEN = new Set(['Santa', 'Santo', 'Mac'])
  */
 export function opensWithListedGivenName(name: string): boolean {
   const [first, ...rest] = name.split(/\s+/)
-  if (rest.length === 0 || !LISTED_GIVEN_NAMES.has(first!) || NOT_GIVEN.has(first!)) return false
-  if (lexiconTags(first!).length > 0) return false
+  if (rest.length === 0 || !isUnknownListedGivenName(first!)) return false
   return rest.every((word) => lexiconTags(word).every((tag) => NAME_TAGS.has(tag)))
 }
+
+/** A listed given name (given-names.ts) the lexicon does not know, and no saint's title or "Mac". */
+const isUnknownListedGivenName = (word: string) =>
+  LISTED_GIVEN_NAMES.has(word) && !NOT_GIVEN.has(word) && lexiconTags(word).length === 0
 
 /**
  * Whether `label` (a conversation turn's, "Priya:") names a person by a listed given name the tagger's
@@ -108,8 +111,7 @@ export function opensWithListedGivenName(name: string): boolean {
  * (`opensWithListedGivenName`). A field's label ("City", "Note", "Major") is a word the lexicon knows.
  */
 export function isListedGivenNameLabel(label: string): boolean {
-  if (/\s/.test(label)) return opensWithListedGivenName(label)
-  return LISTED_GIVEN_NAMES.has(label) && !NOT_GIVEN.has(label) && lexiconTags(label).length === 0
+  return /\s/.test(label) ? opensWithListedGivenName(label) : isUnknownListedGivenName(label)
 }
 
 /**

@@ -19,15 +19,21 @@
  */
 export function joinSoftWraps(original: string, masked: string): string {
   if (!original.includes('\n') || original.length !== masked.length) return masked
-  const lines: { start: number; end: number }[] = []
+  /** Each line: where its break stands, its text, that text without trailing space, and whether blank. */
+  const lines: { end: number; text: string; trimmed: string; blank: boolean }[] = []
   for (let start = 0; start <= original.length;) {
     const nl = original.indexOf('\n', start)
     const end = nl < 0 ? original.length : nl
-    lines.push({ start, end })
+    const text = original.slice(start, end)
+    lines.push({
+      end,
+      text,
+      trimmed: text.trimEnd(),
+      blank: masked.slice(start, end).trim() === '',
+    })
     start = end + 1
   }
-  const length = (i: number) => original.slice(lines[i]!.start, lines[i]!.end).trimEnd().length
-  const blank = (i: number) => masked.slice(lines[i]!.start, lines[i]!.end).trim() === ''
+  const blank = (i: number) => lines[i]!.blank
   const out = masked.split('')
   for (let block = 0; block < lines.length;) {
     if (blank(block)) {
@@ -37,13 +43,13 @@ export function joinSoftWraps(original: string, masked: string): string {
     let last = block
     while (last + 1 < lines.length && !blank(last + 1)) last++
     let longest = 0
-    for (let i = block; i <= last; i++) longest = Math.max(longest, length(i))
+    for (let i = block; i <= last; i++) longest = Math.max(longest, lines[i]!.trimmed.length)
     /** A line of the block before the next one opened an ordered list item. */
     let inList = false
     for (let i = block; i < last; i++) {
-      inList ||= ORDERED.test(original.slice(lines[i]!.start, lines[i]!.end))
-      const before = original.slice(lines[i]!.start, lines[i]!.end).trimEnd()
-      const after = original.slice(lines[i + 1]!.start, lines[i + 1]!.end)
+      inList ||= ORDERED.test(lines[i]!.text)
+      const before = lines[i]!.trimmed
+      const after = lines[i + 1]!.text
       const firstWord = /^\s*(\S+)/.exec(after)?.[1] ?? ''
       if (
         before.length < MIN_WRAPPED ||

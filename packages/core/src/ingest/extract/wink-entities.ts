@@ -45,7 +45,7 @@ export function winkEntities(sentence: string): WinkEntity[] {
  * part of it, nor is a trailing `)` the URL does not open ("https://en.wikipedia.org/wiki/Rome_(city)"
  * keeps its own).
  */
-export function withoutTrailingPunctuation(url: string): string {
+function withoutTrailingPunctuation(url: string): string {
   let end = url.length
   for (;;) {
     const last = url[end - 1]
