@@ -29,6 +29,9 @@ describe('person-name coreference', () => {
     // A peer is named by the title; a stage name opens with one.
     expect(stripTitles('Viscount Alanbrooke')).toBe('Viscount Alanbrooke')
     expect(stripTitles('Duke Ellington')).toBe('Duke Ellington')
+    // A noble title before a given name and a surname is a title, and so is a company's office.
+    expect(stripTitles('Count Johan Oxenstierna')).toBe('Johan Oxenstierna')
+    expect(stripTitles('CEO Maria Gonzalez')).toBe('Maria Gonzalez')
     // A role noun before two name words; not a given name shaped like one, nor before a lone surname.
     expect(stripTitles('Guitarist Jimmy Page')).toBe('Jimmy Page')
     expect(stripTitles('Advisor James L. Jones')).toBe('James L. Jones')
@@ -45,6 +48,11 @@ describe('person-name coreference', () => {
     expect(personName('Irishman Tadhg Kennelly')).toBe('Tadhg Kennelly')
     expect(personName('Zulfikar Ali Bhutto')).toBe('Zulfikar Ali Bhutto')
     expect(personName('Wild Bill')).toBe('Wild Bill')
+    // Common nouns in small letters the tagger read into the name go, unless the last is a role or title.
+    expect(personName('Obama administration')).toBe('Obama')
+    expect(personName('Osama bin Laden raid')).toBe('Osama bin Laden')
+    expect(personName('Vincent van Gogh')).toBe('Vincent van Gogh')
+    expect(personName('Navy rear admiral')).toBe('Navy rear admiral')
     // No title: a concept keeps it, and so is no person by the title cue.
     expect(stripTitles('Best Supporting Actress')).toBe('Best Supporting Actress')
     const [m] = [...'Wilfried "Willi" Schneider won.'.matchAll(NICKNAME)]

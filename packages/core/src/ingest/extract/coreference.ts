@@ -17,8 +17,16 @@ import { isFirstName, leadingWordKind } from './proper-name-type.js'
  * are given or stage names ("Duke Ellington", "Count Basie", "Earl Scruggs"), and a peer is named by the
  * title ("Viscount Alanbrooke").
  */
-const TITLES =
-  /^(?:mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|rev|reverend|fr|father|sister|brother|gen|general|col|colonel|capt|captain|lt|lieutenant|sgt|sergeant|major|brigadier|corporal|president|senator|sen|rep|gov|judge|justice|king|queen|prince|princess|saint|st|admiral|vice|rear|marshal|field|commander|bishop|archbishop|cardinal|rabbi|imam|sheikh|pope|emperor|chancellor|minister|governor|mayor|ambassador|commissioner|detective|inspector|sheriff|doge|democrat|republican|senior|chief)(?:\.?\s+|\s*-\s*(?=(?:general|admiral|marshal|colonel|commander)\b))/i
+const TITLE_WORDS =
+  'mr|mrs|ms|miss|mx|dr|prof|professor|sir|dame|lord|lady|rev|reverend|fr|father|sister|brother|gen|general|col|colonel|capt|captain|lt|lieutenant|sgt|sergeant|major|brigadier|corporal|president|senator|sen|rep|gov|judge|justice|king|queen|prince|princess|saint|st|admiral|vice|rear|marshal|field|commander|bishop|archbishop|cardinal|rabbi|imam|sheikh|pope|emperor|chancellor|minister|governor|mayor|ambassador|commissioner|detective|inspector|sheriff|doge|democrat|republican|senior|chief|ceo|cfo|cto|coo|cio|vp|svp|evp'
+const TITLES = new RegExp(
+  `^(?:${TITLE_WORDS})(?:\\.?\\s+|\\s*-\\s*(?=(?:general|admiral|marshal|colonel|commander)\\b))`,
+  'i',
+)
+
+/** Noble titles, which `TITLES` leaves on a name (`stripTitles`). */
+const NOBLE_TITLE =
+  /^(?:Count|Countess|Duke|Duchess|Earl|Baron|Baroness|Marquess|Marquis|Marchioness|Viscount|Viscountess)$/
 
 /**
  * Role nouns of people: "guitarist", "actor", "wife", and offices ("minister", "bishop"). A role noun
@@ -32,7 +40,8 @@ const ROLE_WORDS =
   'minister|president|premier|dictator|governor|senator|mayor|chancellor|ambassador|emperor|empress|' +
   'chairman|chairwoman|secretary|bishop|archbishop|priest|monk|nun|professor|teacher|lawyer|judge|' +
   'physician|officer|commander|captain|lieutenant|sergeant|colonel|advisor|adviser|detective|' +
-  'spokesman|spokeswoman|spokesperson'
+  'spokesman|spokeswoman|spokesperson|engineer|programmer|developer|researcher|executive|entrepreneur|' +
+  'investor|inventor|consultant'
 export const PERSON_ROLE = `(?:\\p{Ll}+(?:ist|ian)|${ROLE_WORDS})`
 
 /**
@@ -63,6 +72,9 @@ export function stripTitles(name: string): string {
   )
     out = next
   const [first, ...rest] = out.split(/\s+/)
+  // A noble title before a given name and a surname is a title: "Count Johan Oxenstierna", "Baron Pierre
+  // de Coubertin" (one name after it may be the name itself: "Count Basie").
+  if (rest.length >= 2 && NOBLE_TITLE.test(first!) && isFirstName(rest[0]!)) return rest.join(' ')
   if (
     rest.length >= 2 &&
     LEADING_ROLE.test(first!.toLowerCase()) &&
@@ -83,11 +95,28 @@ export function stripTitles(name: string): string {
 export function personName(name: string): string {
   // "Sir or Dame - Bill Gates": the title read, a dash is left.
   const titled = stripTitles(name)
-  const out = titled.replace(LEADING_DASHES, '') || titled
+  const out = withoutTrailingNouns(titled.replace(LEADING_DASHES, '') || titled)
   const [first, ...rest] = out.split(/\s+/)
   if (rest.length === 0 || isFirstName(first!) || !allCapitalised(rest)) return out
   const kind = leadingWordKind(first!)
   return kind === 'function' || (kind === 'demonym' && rest.length >= 2) ? rest.join(' ') : out
+}
+
+/** A role noun or a title in small letters, as a name's last word ("rear admiral", "chief designer"). */
+const ROLE_OR_TITLE = new RegExp(`^(?:${PERSON_ROLE}|${TITLE_WORDS})$`, 'iu')
+
+/**
+ * A person's name without the common nouns in small letters the tagger read into it after the name:
+ * "Obama administration", "Osama bin Laden raid", "Rockefeller brothers" name Obama, Osama bin Laden and
+ * the Rockefellers. Not after a role or a title, where the phrase names the role ("Navy rear admiral",
+ * which `properNameType` makes a concept).
+ */
+function withoutTrailingNouns(name: string): string {
+  const words = name.split(/\s+/)
+  if (ROLE_OR_TITLE.test(words.at(-1)!)) return name
+  let end = words.length
+  while (end > 1 && /^\p{Ll}/u.test(words[end - 1]!)) end--
+  return end === words.length ? name : words.slice(0, end).join(' ')
 }
 
 /** `First "Nick" Last` in running text: the full name `First Last` and its nickname. */

@@ -622,6 +622,34 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('takes labels a conversation uses for its speakers, as the lexicon reads them or not', async () => {
+    // "Maya" is an interjection to the lexicon and "Leo" a noun: before, neither was a speaker, and no
+    // "I" had an event.
+    const chat =
+      'Maya: Did you see that Jordan got the job at Spotify?\n' +
+      'Leo: Yes! He starts in Stockholm next month.\n' +
+      'Maya: I still owe him the book I borrowed.'
+    const graph = await run(chat)
+    const people = graph.entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)
+    expect(people.sort()).toEqual(['Jordan', 'Leo', 'Maya'])
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    expect(events).toContain('Maya owe book')
+    // "He" is someone the speakers talk about, not the first speaker (the text's first person).
+    expect(events).toContain('Leo: Jordan starts Stockholm')
+    // Nor is the first speaker the text's main person, whom "his" or "her" involves.
+    const dog = await run('Maya: I love Lisbon.\nLeo: His dog chased the ball in the park.')
+    const maya = dog.entities.find((e) => e.name === 'Maya')!.key
+    const chased = dog.entities.find((e) => e.properties?.verb === 'chased')!.key
+    expect(dog.relationships.some((r) => r.subjectKey === chased && r.objectKey === maya)).toBe(
+      false,
+    )
+    // A record's fields are no speakers, though "Name" and "Price" are listed given names.
+    const record = await run('Name: Ada Lovelace\nPrice: 5 dollars\nCity: London')
+    expect(record.entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)).toEqual([
+      'Ada Lovelace',
+    ])
+  })
+
   it('takes each labelled line of a transcript in one passage for the next turn', async () => {
     // Before: only the passage's first label was a speaker (Melanie was no one, her trip no event).
     expect(await eventNames('Caroline: I went to Paris.\nMelanie: I went to Rome.')).toEqual([
@@ -772,7 +800,7 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
     expect(
       await eventNames("Melanie: The kids loved it. Yeah, we're taking them to the beach."),
-    ).toEqual(['Melanie is taking beach'])
+    ).toEqual(['Melanie is taking them to beach'])
   })
 
   it('names a contracted auxiliary as written out, agreeing with the speaker', async () => {
@@ -1362,6 +1390,69 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('A researcher at the MIT Media Lab published the study.')).toEqual([
       'researcher published study',
     ])
+  })
+
+  it('ends a verb\'s clause at "and" and a second verb of its subject, with or without a comma', async () => {
+    // Before: "Grace Hopper was born Vassar College", the object taken from the second verb's clause.
+    expect(
+      await eventNames(
+        'Grace Hopper was born in New York City in 1906 and graduated from Vassar College in 1928.',
+      ),
+    ).toEqual(['Grace Hopper was born New York City'])
+  })
+
+  it('keeps "it" and its preposition in the name of an event whose object the pronoun is', async () => {
+    // Before: "Tim Cook unveiled Steve Jobs Theater", "Caroline bought Target".
+    expect(await eventNames('Tim Cook unveiled it at the Steve Jobs Theater.')).toEqual([
+      'Tim Cook unveiled it at Steve Jobs Theater',
+    ])
+    expect(await eventNames('FedEx lists it as delayed in Chicago.')).toEqual([
+      'FedEx lists it as delayed in Chicago',
+    ])
+    expect(await eventNames('Caroline: I bought them at Target yesterday.')).toEqual([
+      'Caroline bought them at Target',
+    ])
+  })
+
+  it('reads a nationality opening a state named by its kind as part of that name', async () => {
+    // Before: "Dutch" was a place of its own beside "Dutch Republic".
+    const graph = await run('The war between Spain and the Dutch Republic ended in 1648.')
+    const places = graph.entities.filter((e) => e.labels.includes('PLACE')).map((e) => e.name)
+    expect(places.sort()).toEqual(['Dutch Republic', 'Spain'])
+  })
+
+  it('types the names a plural role introduces after a comma as people', async () => {
+    // Before: "Daniel Park" was a place (the tagger's, for "Park"), and "Park" a concept beside it.
+    const graph = await run(
+      'Contoso was founded by two former Microsoft engineers, Daniel Park and Aisha Khan. Park ' +
+        'became chief technology officer.',
+    )
+    const people = graph.entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)
+    expect(people.sort()).toEqual(['Aisha Khan', 'Daniel Park'])
+    expect(graph.entities.some((e) => e.name === 'Park')).toBe(false)
+  })
+
+  it('reads a listed given name the tagger takes for a verb, and a result between two names', async () => {
+    // Before: "Erling" a gerund (no subject, "Haaland" a concept); "Manchester City beat Arsenal" one
+    // concept and no event.
+    const graph = await run(
+      'Manchester City beat Arsenal 3-1 at the Etihad Stadium on Sunday. Erling Haaland scored twice.',
+    )
+    const people = graph.entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)
+    expect(people).toEqual(['Erling Haaland'])
+    expect(graph.entities.some((e) => e.name === 'Haaland')).toBe(false)
+    const events = graph.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
+    expect(events).toContain('Manchester City beat Arsenal')
+  })
+
+  it('reads a participle alone before "by" as a passive with its agent', async () => {
+    // Before: "Researchers led Anna Lindqvist", "deal announced Maria Gonzalez".
+    expect(
+      await eventNames('Researchers led by Anna Lindqvist found that the effect was stronger.'),
+    ).toEqual(['Researchers led by Anna Lindqvist'])
+    expect(
+      await eventNames('The deal, announced by CEO Maria Gonzalez in Seattle, closes in March.'),
+    ).toEqual(['deal announced by Maria Gonzalez'])
   })
 
   it('ties a sentence opening with a pronoun to the first person of the text', async () => {

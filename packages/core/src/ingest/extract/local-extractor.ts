@@ -23,10 +23,12 @@ import {
   isLexiconDemonym,
   isListedDemonym,
   isFunctionWord,
+  isListedGivenName,
   isListedGivenNameLabel,
   isOrganizationHead,
   isCommonWord,
   isProperPhrase,
+  namesRealm,
   isTeamName,
   NAME_LABELS,
   ofPhraseLabel,
@@ -728,6 +730,12 @@ function objectPronoun(text: string): string | null {
   const found = OBJECT_PRONOUN.exec(text)?.[1]?.toLowerCase()
   return found === undefined ? null : ({ him: 'he', her: 'she', me: 'i', us: 'we' }[found] ?? null)
 }
+/**
+ * "it" or "them" right after a verb, then at most two words and a preposition before what the clause
+ * names next ("lists it as delayed in Chicago"); group 1 is that stretch, articles left out.
+ */
+const THING_PRONOUN_THEN =
+  /^\s+((?:it|them)(?:\s+\p{Ll}+){0,2}\s+(?:at|in|on|to|into|from|for|with|near|inside|outside))\s+(?:the\s+|a\s+|an\s+)?$/iu
 const OBJECT_PRONOUN =
   /^\s+(him|me|us|her(?=\s*(?:$|[^\s\p{L}]|(?:about|after|again|at|because|before|by|for|from|in|on|once|since|to|today|too|when|while|with|yesterday)\b)))\b/iu
 
@@ -979,16 +987,45 @@ const USER_ROLES = new Set(['user', 'human'])
  * and "we" are then no one, where they went to the last person named ("User: Melanie visited me. I took
  * her to Fenway Park" made "Melanie took Fenway Park").
  */
-function speakerOf(sentence: string): Mention | null | undefined {
+function speakerOf(sentence: string, transcript: ReadonlySet<string>): Mention | null | undefined {
   const found = SPEAKER.exec(sentence)
   if (found === null) return undefined
   const label = found[1]!
   const end = found[0].indexOf(label) + label.length
   if (USER_ROLES.has(label.toLowerCase()))
     return { name: 'User', label: 'PERSON', start: end - label.length, end, speaker: true }
-  if (!isPersonLabel(label)) return null
+  if (!isPersonLabel(label) && !transcript.has(label)) return null
   const name = stripTitles(label)
   return { name, label: 'PERSON', start: end - name.length, end, speaker: true }
+}
+
+/** A labelled line's words that only a conversation has: "I", "you", "we", a question or an exclamation. */
+const CONVERSATIONAL = /\b(?:i|me|my|you|your|we|us|our)\b|[?!]/i
+
+/**
+ * The labels of a transcript's speakers that name no one alone: listed given names the lexicon also
+ * knows as something else ("Maya:" an interjection, "Leo:" a noun), which `isPersonLabel` leaves out, so
+ * that such a chat had no speakers and no "I" anyone's. They count where the text reads as a
+ * conversation: two or more labels opening its lines are people's names, listed or not, and at least
+ * half of their lines say "I", "you" or "we", ask or exclaim. A record's fields ("Name: Ada Lovelace",
+ * "Price: $5", two listed given names) say none of these.
+ */
+function transcriptSpeakers(texts: readonly string[]): Set<string> {
+  const lines = texts.flatMap((text) =>
+    [...text.matchAll(LINE_LABEL)].map((m) => {
+      // The label's match ends at the first character of what the line says.
+      const from = m.index + m[0].length - 1
+      const end = text.indexOf('\n', from)
+      return { label: m[1]!, rest: text.slice(from, end < 0 ? text.length : end) }
+    }),
+  )
+  const named = lines.filter(
+    ({ label }) => !/\s/.test(label) && (isPersonLabel(label) || isListedGivenName(label)),
+  )
+  const labels = new Set(named.map(({ label }) => label))
+  const spoken = named.filter(({ rest }) => CONVERSATIONAL.test(rest)).length
+  if (labels.size < 2 || spoken * 2 < named.length) return new Set()
+  return new Set([...labels].filter((label) => !isPersonLabel(label)))
 }
 
 /** A label opening a line: "City: London", "role: admiral". Group 1 is the label. */
@@ -1001,7 +1038,10 @@ const LINE_LABEL = /^[ \t]*(\p{L}[\p{L}\p{N}_ -]{0,30}?):[ \t]+\S/gmu
  * the record is about; read as mentions they made "City" a place and "Role" a concept joined to every
  * record. A speaker's label names a person and stays one; a label used once ("Paris: the capital") stays.
  */
-function fieldLabels(texts: readonly string[]): [number, number][][] {
+function fieldLabels(
+  texts: readonly string[],
+  transcript: ReadonlySet<string>,
+): [number, number][][] {
   const found = texts.map((text) =>
     [...text.matchAll(LINE_LABEL)].map((m) => {
       const start = m.index + m[0].indexOf(m[1]!)
@@ -1011,9 +1051,13 @@ function fieldLabels(texts: readonly string[]): [number, number][][] {
   const uses = new Map<string, number>()
   for (const labels of found)
     for (const { label } of labels) uses.set(label, (uses.get(label) ?? 0) + 1)
+  const spoken = new Set([...transcript].map((label) => label.toLowerCase()))
   const fields = new Set(
     [...uses]
-      .filter(([label, n]) => n >= 2 && !USER_ROLES.has(label) && !isPersonLabel(label))
+      .filter(
+        ([label, n]) =>
+          n >= 2 && !USER_ROLES.has(label) && !isPersonLabel(label) && !spoken.has(label),
+      )
       .map(([label]) => label),
   )
   return found.map((labels) =>
@@ -1322,8 +1366,22 @@ function nationalityPhrase(text: string, terms: Term[], base: number, m: Mention
 
 /** A verb group in the passive voice: a form of "be" or "get" before a participle (no "-ing" form). */
 const PASSIVE = /\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\S+\s+)*(?!\S*ing$)\S+$/
-/** "by" (and an article) right before the mention: the agent of a passive verb. */
-const AGENT_BEFORE = /\bby\s+(?:the\s+|a\s+|an\s+)?$/i
+/**
+ * A past participle alone before "by": a passive with no auxiliary, as a reduced relative clause writes it
+ * ("Researchers led by Anna Lindqvist found ...", "The deal, announced by Maria Gonzalez, ..."), whose
+ * agent "by" names (these made "Researchers led Anna Lindqvist").
+ */
+function reducedPassive(sentence: string, verb: VerbGroup, terms: Term[], base: number): boolean {
+  if (/\s/.test(verb.text.trim()) || !/^\s+by\s/i.test(sentence.slice(verb.end))) return false
+  const term = terms.find((t) => t.offset.start - base === verb.start)
+  return term !== undefined && (has(term, 'PastTense') || has(term, 'Participle'))
+}
+/**
+ * "by" (and an article) right before the mention: the agent of a passive verb; also past an office in
+ * capitals that is no mention of its own ("by CEO Maria Gonzalez"). Any two words between cost Re-DocRED
+ * dev's event precision (0.5499 -> 0.5482, benchmarks/LOG.md 2026-12-07).
+ */
+const AGENT_BEFORE = /\bby\s+(?:the\s+|a\s+|an\s+)?(?:\p{Lu}{2,4}\s+)?$/u
 /**
  * "by", a nationality and lower-case words right before the mention: the agent that nationality describes
  * ("by Australian expatriate James Hunt", "by the American singer Lee Greenwood").
@@ -1424,8 +1482,10 @@ function coordinatedSubjects<T extends { m: Mention }>(
 /**
  * Where a verb's clause ends at a second verb of the same subject, left unsaid ("lived in Saint John, and
  * served on the Commission" made "Wayne Gretzky lived Commission"): the comma before "and", "but" or "or"
- * whose next word the tagger reads as a finite verb, from offset `from` of `sentence` on (`terms` are the
- * sentence's, `base` its offset in their passage); the sentence's length when there is none.
+ * whose next word the tagger reads as a finite verb, or without a comma that word itself when the verb is
+ * in the past tense ("was born in New York City in 1906 and graduated from Vassar College" made "Grace
+ * Hopper was born Vassar College"), from offset `from` of `sentence` on (`terms` are the sentence's, `base`
+ * its offset in their passage); the sentence's length when there is none.
  */
 function coordinatedVerbAt(
   sentence: string,
@@ -1436,10 +1496,12 @@ function coordinatedVerbAt(
   for (let i = 0; i + 1 < terms.length; i++) {
     const at = terms[i]!.offset.start - base
     if (at <= from || !COORDINATOR.test(terms[i]!.text)) continue
-    const comma = sentence.lastIndexOf(',', at)
-    if (comma < from || sentence.slice(comma + 1, at).trim() !== '') continue
     const next = terms[i + 1]!
-    if (has(next, 'Verb') && (has(next, 'PastTense') || has(next, 'PresentTense'))) return comma
+    if (!has(next, 'Verb')) continue
+    const comma = sentence.lastIndexOf(',', at)
+    if (comma >= from && sentence.slice(comma + 1, at).trim() === '') {
+      if (has(next, 'PastTense') || has(next, 'PresentTense')) return comma
+    } else if (has(next, 'PastTense')) return at
   }
   return sentence.length
 }
@@ -1609,6 +1671,56 @@ function nameOpeningVerb(terms: Term[]): void {
   first.tags = [...first.tags.filter((tag) => !VERB_TAGS.has(tag)), 'Noun', 'ProperNoun', ...kinds]
 }
 
+/**
+ * A listed given name the tagger reads as a verb by its ending ("Erling Haaland scored twice": "Erling" a
+ * gerund, so the sentence had no subject and "Haaland" was a concept), before a capitalised word that is
+ * no verb: the two are a person's name (`opensWithListedGivenName`: a given name of given-names.ts the
+ * lexicon does not know, then a word it knows as nothing but a name).
+ */
+function givenNameReadAsVerb(terms: Term[]): void {
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const [first, next] = [terms[i]!, terms[i + 1]!]
+    if (
+      !has(first, 'Verb') ||
+      has(next, 'Verb') ||
+      !/^\p{Lu}\p{Ll}/u.test(first.text) ||
+      !/^\p{Lu}\p{Ll}/u.test(next.text) ||
+      BREAKS_AFTER.test(first.post) ||
+      !opensWithListedGivenName(`${first.text} ${next.text}`)
+    )
+      continue
+    first.tags = [
+      ...first.tags.filter((tag) => !VERB_TAGS.has(tag)),
+      'Noun',
+      'ProperNoun',
+      'Person',
+    ]
+    if (!has(next, 'Person')) next.tags = [...next.tags, 'Person']
+  }
+}
+
+/**
+ * A result's verb the tagger reads as a noun between two names ("Manchester City beat Arsenal 3-1": a
+ * concept "Manchester City beat Arsenal" and no event), as the sentence's only verb candidate: retagged as
+ * the verb. Only these words, which the lexicon knows as nouns or names ("beat", "drew").
+ */
+function resultVerbReadAsNoun(terms: Term[]): void {
+  if (terms.some((t) => has(t, 'Verb'))) return
+  for (let i = 1; i + 1 < terms.length; i++) {
+    const [before, verb, after] = [terms[i - 1]!, terms[i]!, terms[i + 1]!]
+    if (
+      RESULT_VERB.test(verb.text) &&
+      /^\p{Lu}/u.test(before.text) &&
+      (/^\p{Lu}/u.test(after.text) || /^(?:with|to)$/i.test(after.text)) &&
+      !BREAKS_AFTER.test(before.post)
+    ) {
+      verb.tags = ['Verb', verb.text.endsWith('s') ? 'PresentTense' : 'PastTense']
+      return
+    }
+  }
+}
+const RESULT_VERB = /^(?:beat|beats|drew|draws)$/
+
 export interface LocalExtractorOptions {
   /** Longest noun phrase kept as a concept, in words (default 5). */
   maxConceptWords?: number
@@ -1685,7 +1797,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const withCode = new Set(
         input.passages.filter((_, i) => codes[i]!.length > 0).map((p) => p.id),
       )
-      const fields = fieldLabels(maskedTexts)
+      const transcript = transcriptSpeakers(maskedTexts)
+      const fields = fieldLabels(maskedTexts, transcript)
       let lowerWords: Set<string> | null = null
       const usedInLowerCase = (word: string) =>
         (lowerWords ??= new Set(maskedTexts.flatMap((t) => t.match(LOWER_CASE_WORD) ?? []))).has(
@@ -1750,10 +1863,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // A nationality opening a place's name is part of that name, no country of its own ("British
           // Columbia", "Dutch Republic"); it stays one before an organisation's or an event's name, whose
           // country it says ("Polish Academy of Sciences", "Korean War"), and inside a common phrase
-          // ("German skeleton racer").
+          // ("German skeleton racer"). A state named by its kind is a place whatever the tagger read
+          // it as (step 3 types it).
           const inName = mentions.some(
             (m) =>
-              m.label === 'PLACE' && m.start <= d.start && m.end > d.end && isProperPhrase(m.name),
+              m.start <= d.start &&
+              m.end > d.end &&
+              ((m.label === 'PLACE' && isProperPhrase(m.name)) || namesRealm(m.name)),
           )
           if (same === undefined) {
             if (!inName) mentions.push(d)
@@ -1810,7 +1926,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             m.code = true
             if (NAME_LABELS.has(m.label)) m.label = 'CONCEPT'
           }
-        const speaker = opensLine(passage.text, base) ? speakerOf(sentence) : undefined
+        const speaker = opensLine(passage.text, base) ? speakerOf(sentence, transcript) : undefined
         if (speaker) {
           mentions = mentions.filter((m) => m.start > speaker.end)
           mentions.push(speaker)
@@ -1886,7 +2002,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         }))
         // One parse per passage: compromise's tagging is most of the cost (~0.75 of ~1 ms a turn).
         const parsed = parse(passage.text)
-        for (const s of parsed) nameOpeningVerb(s.terms)
+        for (const s of parsed) {
+          nameOpeningVerb(s.terms)
+          givenNameReadAsVerb(s.terms)
+          resultVerbReadAsNoun(s.terms)
+        }
         for (const s of parsed) {
           await pause()
           readSentence(passage, stored, index, nicknamed, s)
@@ -1944,6 +2064,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           people.addFullName(name)
         }
       let lastPerson: string | null = null
+      /** The keys of the text's conversation speakers. */
+      const speakers = new Set<string>()
       // The first person a text names is its main person: an encyclopaedia article's subject, and the
       // usual referent of a sentence opening with "He" or "She" (the centering preference for the
       // topic of the discourse: Grosz, Joshi & Weinstein, Computational Linguistics 21(2), 1995).
@@ -1974,10 +2096,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (speakerless || !quoting) return null
         }
         const gender = pronounGender(pronoun)
-        if (gender === null) return lastPerson
+        // In a conversation, "he", "she" and "they" are someone the speakers talk about: not a speaker
+        // ("Maya: Jordan got the job. Leo: He starts in Stockholm" is Jordan's start, not Maya's).
+        const third = (key: string | null): key is string =>
+          key !== null && !(speakerKey !== null && speakers.has(key))
+        if (gender === null)
+          return third(lastPerson) ? lastPerson : (recentPeople.findLast(third) ?? null)
         for (const key of [mainPerson, lastPerson])
-          if (key !== null && genders.agrees(key, gender)) return key
-        return recentPeople.findLast((key) => genders.agrees(key, gender)) ?? null
+          if (third(key) && genders.agrees(key, gender)) return key
+        return recentPeople.findLast((key) => third(key) && genders.agrees(key, gender)) ?? null
       }
       /** The first thing the text names when that is not its main person: what "It ..." is about. */
       const thingTopic = (): string | null => (mainTopic !== mainPerson ? mainTopic : null)
@@ -2080,6 +2207,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // A labelled line begins the next turn of a transcript held in one passage.
           if (spoken >= 0 || r.speakerless) {
             speakerKey = spoken >= 0 ? keys[spoken]! : null
+            if (speakerKey !== null) speakers.add(speakerKey)
             speakerless = r.speakerless
           }
           mentions.forEach((m, i) => {
@@ -2211,7 +2339,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions.forEach((m, i) => {
             if (m.label === 'PERSON') recentPeople.push(keys[i]!)
           })
-          mainPerson ??= lastPerson
+          // A conversation's speaker is no main person: its turns are about other people.
+          if (lastPerson === null || !speakers.has(lastPerson)) mainPerson ??= lastPerson
           // Not the country of "the U.S. state of Connecticut": the division is what the text is about.
           mainTopic ??=
             keys.find(
@@ -2237,7 +2366,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             )
             // A passive verb's agent is what it relates ("Don Quixote was written in Spanish by Cervantes").
             const agent =
-              predicate === head && PASSIVE.test(verbName(head))
+              predicate === head &&
+              (PASSIVE.test(verbName(head)) || reducedPassive(sentence, head, terms, base))
                 ? passiveAgent(after, sentence, head.end, terms, base)
                 : undefined
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
@@ -2293,7 +2423,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const subjectName = possessive
                 ? subjectPhrase
                 : listed([...doers.map((key) => entities.get(key)!.name), subject.name])
-              const objectName = `${agent === undefined ? '' : 'by '}${object.name}`
+              // "unveiled it at the Steve Jobs Theater": the verb's object is a thing the pronoun stands
+              // for, which no rule resolves; the name keeps the pronoun and the preposition, so the event
+              // does not say that Tim Cook unveiled the theatre.
+              const thing =
+                agent === undefined && object.m !== null
+                  ? THING_PRONOUN_THEN.exec(sentence.slice(predicate.end, object.m.start))
+                  : null
+              const objectName = `${agent === undefined ? '' : 'by '}${thing === null ? '' : `${oneLine(thing[1]!).toLowerCase()} `}${object.name}`
               // What a turn says of someone else is its speaker's account: "Caroline: Jen lives Denver",
               // as the turn reads. The speaker's name in the event also lets a question naming the speaker
               // find the turn through it (benchmarks/LOG.md, 2026-12-01).

@@ -51,6 +51,16 @@ describe('person cues', () => {
     expect(personByCue('Eamon Gilmore', 'the death of ', "'s film.", none, noPlace)).toBeNull()
   })
 
+  it('finds a person from a personal title before one unknown word, not from a rank or a place', () => {
+    expect(personByCue('Cardinal Mazarin', '', ' represented France.', none, noPlace)).toBe(
+      'Mazarin',
+    )
+    expect(personByCue('Mr Darcy', '', ' married Elizabeth.', none, noPlace)).toBe('Darcy')
+    // A rank opens other names ("General Motors"); a place of the text after a title is no one.
+    expect(personByCue('General Motors', '', ' built it.', none, noPlace)).toBeNull()
+    expect(personByCue('Dr Sydney', '', ' spoke.', none, (n) => n === 'Sydney')).toBeNull()
+  })
+
   it('finds each person of a list after a plural role', () => {
     expect(personByCue('Raf Vallone', 'the daughter of actors ', '.', none, noPlace)).toBe(
       'Raf Vallone',

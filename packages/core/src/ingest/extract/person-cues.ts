@@ -10,7 +10,7 @@
  * "River", "Cup").
  */
 import { PERSON_ROLE, stripTitles } from './coreference.js'
-import { hasKindWord, isGivenName, isProperPhrase } from './proper-name-type.js'
+import { hasKindWord, isCommonWord, isGivenName, isProperPhrase } from './proper-name-type.js'
 
 /** "(born 12 May 1943", "(1943 –", "( c. 1890 -": a birth date or life span right after a name. */
 const LIFE_SPAN =
@@ -25,7 +25,7 @@ const TITLE_BEFORE = /\b(?:Mr|Mrs|Ms|Dr|Sir|Dame|Lord|Lady)\.?\s+$/
  * Torbern Bergman and Carl Wilhelm Scheele": each is a person).
  */
 const ROLE_BEFORE = new RegExp(
-  `\\b(?:${PERSON_ROLE}|${PERSON_ROLE}s(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,4}(?:\\s*,\\s*\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})*\\s*(?:,|\\band\\b|,\\s*and\\b)|${PERSON_ROLE}s)\\s+$`,
+  `\\b(?:${PERSON_ROLE}|${PERSON_ROLE}s(?:\\s+\\p{Lu}[\\p{L}'’.-]*){1,4}(?:\\s*,\\s*\\p{Lu}[\\p{L}'’.-]*(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})*\\s*(?:,|\\band\\b|,\\s*and\\b)|${PERSON_ROLE}s,?)\\s+$`,
   'u',
 )
 
@@ -82,6 +82,15 @@ export function personByCue(
   const words = bare.split(/\s+/)
   // "N. C. Wyeth", "A. R. Rahman", "J. R. R. Tolkien": initials before a surname.
   const initialled = words.length >= 2 && words.slice(0, -1).every((w) => INITIALS.test(w))
+  // "Cardinal Mazarin", "Mr Darcy": a personal title before one word no dictionary knows as a common word.
+  if (
+    words.length === 1 &&
+    PERSONAL_TITLE.test(name) &&
+    areNameWords(words) &&
+    !isCommonWord(bare) &&
+    !isPlace(bare)
+  )
+    return bare
   if (words.length < 2 || words.length > (initialled ? 4 : 3)) return null
   if (!areNameWords(words)) return null
   if (hasKindWord(bare) || words.some((w) => isPlace(w))) return null
@@ -97,6 +106,13 @@ export function personByCue(
   if (MAKER_OR_KIN_BEFORE.test(before) && !/^(?:The|A|An)$/.test(words[0]!)) return bare
   return standalone.has(words.at(-1)!.toLowerCase()) ? bare : null
 }
+
+/**
+ * Titles only a person carries, before a name (`TITLES` also strips ranks and offices that open names of
+ * other things: "General Motors", "Major League", "Saint Louis", "President Hotel").
+ */
+const PERSONAL_TITLE =
+  /^(?:Mr|Mrs|Ms|Mx|Dr|Prof|Professor|Sir|Dame|Rev|Reverend|Cardinal|Pope|Archbishop|Rabbi|Imam|Sheikh)\.?\s+\S+$/u
 
 /** "was born", "died", "married" right after a name: what a person does and a place does not. */
 const BIOGRAPHY_AFTER = /^\s+(?:was\s+born|died|married)\b/u

@@ -15,6 +15,8 @@ const none = () => false
 describe('proper name types', () => {
   it('reads organisations and places from the head word', () => {
     expect(properNameType('Calgary City Council', 'PLACE', '', '', none)).toBe('ORGANIZATION')
+    // A "person" ending with a word in small letters is a role's phrase (the tagger's, from its titles).
+    expect(properNameType('Navy rear admiral', 'PERSON', 'and ', '.', none)).toBe('CONCEPT')
     expect(properNameType('University of Alberta', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
     // Investment firms named by their kind: "E2 Capital Partners", "Pluribus Ventures".
     for (const firm of ['Pluribus Ventures', 'E2 Capital Partners'])
@@ -128,6 +130,9 @@ describe('proper name types', () => {
 
   it('reads a sports club from its designator, before or after the name, even for a tagged person', () => {
     expect(properNameType('FK Teleoptik', 'PERSON', '', '', none)).toBe('ORGANIZATION')
+    // German clubs' designators: the tagger's "Hertha" made "Hertha BSC" a person.
+    expect(properNameType('Hertha BSC', 'PERSON', 'played for ', '.', none)).toBe('ORGANIZATION')
+    expect(properNameType('SpVgg Unterhaching', 'PERSON', 'for ', '.', none)).toBe('ORGANIZATION')
     expect(properNameType('AFC Bournemouth', 'PLACE', '', '', none)).toBe('ORGANIZATION')
     expect(properNameType('Puskás Akadémia FC', 'CONCEPT', '', '', none)).toBe('ORGANIZATION')
     // Initials of people are not designators.

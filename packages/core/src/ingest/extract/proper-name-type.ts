@@ -101,9 +101,13 @@ export function opensWithListedGivenName(name: string): boolean {
   return rest.every((word) => lexiconTags(word).every((tag) => NAME_TAGS.has(tag)))
 }
 
+/** A listed given name (given-names.ts), known to the lexicon or not, and no saint's title or "Mac". */
+export const isListedGivenName = (word: string) =>
+  LISTED_GIVEN_NAMES.has(word) && !NOT_GIVEN.has(word)
+
 /** A listed given name (given-names.ts) the lexicon does not know, and no saint's title or "Mac". */
 const isUnknownListedGivenName = (word: string) =>
-  LISTED_GIVEN_NAMES.has(word) && !NOT_GIVEN.has(word) && lexiconTags(word).length === 0
+  isListedGivenName(word) && lexiconTags(word).length === 0
 
 /**
  * Whether `label` (a conversation turn's, "Priya:") names a person by a listed given name the tagger's
@@ -444,6 +448,10 @@ const REALM_HEADS = new Set(
   'empire republic duchy principality caliphate sultanate khanate emirate'.split(' '),
 )
 
+/** Whether a capitalised phrase names a state by its kind ("Dutch Republic", "Ottoman Empire"). */
+export const namesRealm = (name: string) =>
+  isProperPhrase(name) && REALM_HEADS.has(name.split(/\s+/).at(-1)!.toLowerCase())
+
 /** Heads of named events, works and awards: capitalised, but neither a place nor an organisation. */
 const OTHER_HEADS = new Set(
   (
@@ -535,7 +543,10 @@ export function isProperPhrase(name: string): boolean {
  * abbreviations that are also common initials of people ("AC", "AJ", "CJ") are not listed.
  */
 const CLUB_DESIGNATORS = new Set(
-  'FC AFC CF SC FK SK BK IF IK HC NK KV SV VfB VfL TSV EK HK PFC GNK SSC'.split(' '),
+  (
+    'FC AFC CF SC FK SK BK IF IK HC NK KV SV VfB VfL VfR TSV FSV MSV KSV BSC SpVgg ' +
+    'EK HK PFC GNK SSC'
+  ).split(' '),
 )
 
 /** A name of two words or more opening or ending with a club designator, as written. */
@@ -755,6 +766,8 @@ export function properNameType(
   if (label === 'PERSON') {
     if (!/\p{Lu}/u.test(name)) return 'CONCEPT'
     const written = name.split(/\s+/)
+    // Nor one ending with a word in small letters: "Navy rear admiral" (the tagger's, from its titles).
+    if (/^\p{Ll}/u.test(written.at(-1)!)) return 'CONCEPT'
     // No one's name holds a computing initialism: "REST API", "PostgreSQL URL", "Streamable HTTP" (the
     // tagger's people in this repository's docs). Other initialisms may be a stage name's ("DJ Shadow").
     if (written.some((w) => COMPUTING_INITIALISMS.has(w))) return 'CONCEPT'
