@@ -650,6 +650,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it("ends a verb's clause at a subordinating conjunction with a subject pronoun of its own", async () => {
+    // Before: "Caroline was Jon", the object taken from the clause of "when I met".
+    expect(await eventNames('Caroline: I was in Paris when I met Jon.')).toEqual([
+      'Caroline was Paris',
+    ])
+  })
+
   it('takes each labelled line of a transcript in one passage for the next turn', async () => {
     // Before: only the passage's first label was a speaker (Melanie was no one, her trip no event).
     expect(await eventNames('Caroline: I went to Paris.\nMelanie: I went to Rome.')).toEqual([

@@ -1430,12 +1430,12 @@ const mentionsAfter = (
 
 /**
  * Where a clause opened by a conjunction and its own subject pronoun begins ("I moved to Boston and I work
- * at Google", "..., but she stayed in Warsaw"), or a semicolon, a colon or a dash (an em dash, or an en
+ * at Google", "..., but she stayed in Warsaw", "I was in Paris when I met Jon"), or a semicolon, a colon or a dash (an em dash, or an en
  * dash or hyphen between spaces: "moved to Paris in 1891 — she studied physics" made "Marie Curie moved
  * physics"): the end of the verb's clause.
  */
 const CLAUSE_BREAK =
-  /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though)\s+(?:I|you|he|she|we|they|it|there)\b/i
+  /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though|when|whenever|if|once|until|after|before)\s+(?:I|you|he|she|we|they|it|there)\b/i
 
 /** "A", "A and B", "A, B and C": names as a sentence lists them. */
 function listed(names: readonly string[]): string {
@@ -2066,6 +2066,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       let lastPerson: string | null = null
       /** The keys of the text's conversation speakers. */
       const speakers = new Set<string>()
+      /** The text is a conversation: turns of two or more speakers. */
+      const conversation = speakerNames.size >= 2
       // The first person a text names is its main person: an encyclopaedia article's subject, and the
       // usual referent of a sentence opening with "He" or "She" (the centering preference for the
       // topic of the discourse: Grosz, Joshi & Weinstein, Computational Linguistics 21(2), 1995).
@@ -2096,10 +2098,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (speakerless || !quoting) return null
         }
         const gender = pronounGender(pronoun)
-        // In a conversation, "he", "she" and "they" are someone the speakers talk about: not a speaker
-        // ("Maya: Jordan got the job. Leo: He starts in Stockholm" is Jordan's start, not Maya's).
+        // In a conversation of two or more speakers, "he", "she" and "they" are someone the speakers
+        // talk about, not a speaker ("Maya: Jordan got the job. Leo: He starts in Stockholm" is Jordan's
+        // start, not Maya's). A lone turn's are left to the rules above: taking its speaker out of them
+        // cost LoCoMo dev's default search R@10 0.7185 -> 0.7121 (benchmarks/LOG.md, 2026-12-07).
         const third = (key: string | null): key is string =>
-          key !== null && !(speakerKey !== null && speakers.has(key))
+          key !== null && !(speakerKey !== null && conversation && speakers.has(key))
         if (gender === null)
           return third(lastPerson) ? lastPerson : (recentPeople.findLast(third) ?? null)
         for (const key of [mainPerson, lastPerson])
@@ -2340,7 +2344,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (m.label === 'PERSON') recentPeople.push(keys[i]!)
           })
           // A conversation's speaker is no main person: its turns are about other people.
-          if (lastPerson === null || !speakers.has(lastPerson)) mainPerson ??= lastPerson
+          if (lastPerson === null || !conversation || !speakers.has(lastPerson))
+            mainPerson ??= lastPerson
           // Not the country of "the U.S. state of Connecticut": the division is what the text is about.
           mainTopic ??=
             keys.find(
