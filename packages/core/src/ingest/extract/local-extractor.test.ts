@@ -643,6 +643,24 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(dog.relationships.some((r) => r.subjectKey === chased && r.objectKey === maya)).toBe(
       false,
     )
+    // Nor is a speaker what "It" or "They" stands for: before, "It is special to me" was an
+    // observation of Caroline's and "Melanie was stoked dinosaur exhibit" an event.
+    const museum = await run(
+      "Caroline: Yeah, I painted that lake sunrise last year! It's special to me.\n" +
+        'Melanie: They were stoked for the dinosaur exhibit!',
+    )
+    expect(museum.observations.map((o) => o.text)).toEqual([
+      'Caroline: Yeah, I painted that lake sunrise last year!',
+    ])
+    expect(museum.entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)).toEqual([
+      'Caroline painted lake sunrise',
+    ])
+    // Nor does "they" reach back past a speaker to someone named before ("Jon have great classes").
+    expect(
+      await eventNames(
+        'Caroline: I met Jon at the gym.\nMelanie: Cool! They have great classes there.',
+      ),
+    ).toEqual(['Caroline met Jon'])
     // A record's fields are no speakers, though "Name" and "Price" are listed given names.
     const record = await run('Name: Ada Lovelace\nPrice: 5 dollars\nCity: London')
     expect(record.entities.filter((e) => e.labels.includes('PERSON')).map((e) => e.name)).toEqual([

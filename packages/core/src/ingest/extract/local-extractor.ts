@@ -2104,14 +2104,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         // cost LoCoMo dev's default search R@10 0.7185 -> 0.7121 (benchmarks/LOG.md, 2026-12-07).
         const third = (key: string | null): key is string =>
           key !== null && !(speakerKey !== null && conversation && speakers.has(key))
-        if (gender === null)
-          return third(lastPerson) ? lastPerson : (recentPeople.findLast(third) ?? null)
+        if (gender === null) return third(lastPerson) ? lastPerson : null
         for (const key of [mainPerson, lastPerson])
           if (third(key) && genders.agrees(key, gender)) return key
         return recentPeople.findLast((key) => third(key) && genders.agrees(key, gender)) ?? null
       }
       /** The first thing the text names when that is not its main person: what "It ..." is about. */
-      const thingTopic = (): string | null => (mainTopic !== mainPerson ? mainTopic : null)
+      const thingTopic = (): string | null =>
+        mainTopic !== mainPerson && !(conversation && mainTopic !== null && speakers.has(mainTopic))
+          ? mainTopic
+          : null
       const organizations = new OrganizationNames(isOrganizationHead)
       /** The second pass over one sentence: its entities, events, edges and observations. */
       const relateSentence = (r: (typeof read)[number]): void => {
@@ -2304,8 +2306,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             // "I" or "we" that refers to no one (outside a turn) leaves the verb without a subject: the
             // name before it is in another phrase ("Last summer I visited ..." made "Last visited"). A
             // third person may take up the name before it ("The people there, they were so kind").
+            // Nor, in a conversation, is the turn's label before a third person ("Melanie: They were
+            // stoked" made Melanie stoked).
             const nobody =
-              referent === null && pronounAfter !== null && FIRST_PERSON.test(pronounAfter)
+              referent === null &&
+              pronounAfter !== null &&
+              (FIRST_PERSON.test(pronounAfter) || (conversation && last!.m.speaker === true))
             subjectMention = referent === null && !nobody ? (last?.m ?? null) : null
             if (subjectMention !== null)
               partners = coordinatedSubjects(sentence, before).map(({ i }) => i)
