@@ -2109,7 +2109,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (third(key) && genders.agrees(key, gender)) return key
         return recentPeople.findLast((key) => third(key) && genders.agrees(key, gender)) ?? null
       }
-      /** The first thing the text names when that is not its main person: what "It ..." is about. */
+      /**
+       * The first thing the text names when that is neither its main person nor, in a conversation, a
+       * speaker: what "It ..." is about.
+       */
       const thingTopic = (): string | null =>
         mainTopic !== mainPerson && !(conversation && mainTopic !== null && speakers.has(mainTopic))
           ? mainTopic
