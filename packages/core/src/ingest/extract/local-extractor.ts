@@ -1010,15 +1010,7 @@ const CONVERSATIONAL = /\b(?:i|me|my|you|your|we|us|our)\b|[?!]/i
  * half of their lines say "I", "you" or "we", ask or exclaim. A record's fields ("Name: Ada Lovelace",
  * "Price: $5", two listed given names) say none of these.
  */
-function transcriptSpeakers(texts: readonly string[]): Set<string> {
-  const lines = texts.flatMap((text) =>
-    [...text.matchAll(LINE_LABEL)].map((m) => {
-      // The label's match ends at the first character of what the line says.
-      const from = m.index + m[0].length - 1
-      const end = text.indexOf('\n', from)
-      return { label: m[1]!, rest: text.slice(from, end < 0 ? text.length : end) }
-    }),
-  )
+function transcriptSpeakers(lines: readonly LabelledLine[]): Set<string> {
   const named = lines.filter(
     ({ label }) => !/\s/.test(label) && (isPersonLabel(label) || isListedGivenName(label)),
   )
@@ -1031,6 +1023,32 @@ function transcriptSpeakers(texts: readonly string[]): Set<string> {
 /** A label opening a line: "City: London", "role: admiral". Group 1 is the label. */
 const LINE_LABEL = /^[ \t]*(\p{L}[\p{L}\p{N}_ -]{0,30}?):[ \t]+\S/gmu
 
+/** A line opening with a label (`LINE_LABEL`): the label as written, its span, and what the line says. */
+interface LabelledLine {
+  label: string
+  start: number
+  end: number
+  rest: string
+}
+
+/** Each text's labelled lines, read once for `transcriptSpeakers` and `fieldLabels`. */
+function labelledLines(texts: readonly string[]): LabelledLine[][] {
+  return texts.map((text) =>
+    [...text.matchAll(LINE_LABEL)].map((m) => {
+      const start = m.index + m[0].indexOf(m[1]!)
+      // The match ends at the first character of what the line says.
+      const from = m.index + m[0].length - 1
+      const close = text.indexOf('\n', from)
+      return {
+        label: m[1]!,
+        start,
+        end: start + m[1]!.length,
+        rest: text.slice(from, close < 0 ? text.length : close),
+      }
+    }),
+  )
+}
+
 /**
  * The field names of record-shaped text, per passage, as [start, end) spans: the labels opening lines
  * that open two or more lines among the passages and name no person ("Name: Ada Lovelace\nCity:
@@ -1039,14 +1057,11 @@ const LINE_LABEL = /^[ \t]*(\p{L}[\p{L}\p{N}_ -]{0,30}?):[ \t]+\S/gmu
  * record. A speaker's label names a person and stays one; a label used once ("Paris: the capital") stays.
  */
 function fieldLabels(
-  texts: readonly string[],
+  lines: readonly (readonly LabelledLine[])[],
   transcript: ReadonlySet<string>,
 ): [number, number][][] {
-  const found = texts.map((text) =>
-    [...text.matchAll(LINE_LABEL)].map((m) => {
-      const start = m.index + m[0].indexOf(m[1]!)
-      return { label: m[1]!.toLowerCase(), start, end: start + m[1]!.length }
-    }),
+  const found = lines.map((labels) =>
+    labels.map(({ label, start, end }) => ({ label: label.toLowerCase(), start, end })),
   )
   const uses = new Map<string, number>()
   for (const labels of found)
@@ -1430,9 +1445,9 @@ const mentionsAfter = (
 
 /**
  * Where a clause opened by a conjunction and its own subject pronoun begins ("I moved to Boston and I work
- * at Google", "..., but she stayed in Warsaw", "I was in Paris when I met Jon"), or a semicolon, a colon or a dash (an em dash, or an en
- * dash or hyphen between spaces: "moved to Paris in 1891 — she studied physics" made "Marie Curie moved
- * physics"): the end of the verb's clause.
+ * at Google", "..., but she stayed in Warsaw", "I was in Paris when I met Jon"), or a semicolon, a colon or
+ * a dash (an em dash, or an en dash or hyphen between spaces: "moved to Paris in 1891 — she studied
+ * physics" made "Marie Curie moved physics"): the end of the verb's clause.
  */
 const CLAUSE_BREAK =
   /[;:—]|\s[–-]\s|\b(?:and|but|or|so|yet|because|while|whereas|although|though|when|whenever|if|once|until|after|before)\s+(?:I|you|he|she|we|they|it|there)\b/i
@@ -1797,8 +1812,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const withCode = new Set(
         input.passages.filter((_, i) => codes[i]!.length > 0).map((p) => p.id),
       )
-      const transcript = transcriptSpeakers(maskedTexts)
-      const fields = fieldLabels(maskedTexts, transcript)
+      const lines = labelledLines(maskedTexts)
+      const transcript = transcriptSpeakers(lines.flat())
+      const fields = fieldLabels(lines, transcript)
       let lowerWords: Set<string> | null = null
       const usedInLowerCase = (word: string) =>
         (lowerWords ??= new Set(maskedTexts.flatMap((t) => t.match(LOWER_CASE_WORD) ?? []))).has(
@@ -2068,6 +2084,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
       const speakers = new Set<string>()
       /** The text is a conversation: turns of two or more speakers. */
       const conversation = speakerNames.size >= 2
+      /** A speaker of a conversation: never "he", "she", "they" or "It", nor its main person. */
+      const conversing = (key: string | null) => conversation && key !== null && speakers.has(key)
       // The first person a text names is its main person: an encyclopaedia article's subject, and the
       // usual referent of a sentence opening with "He" or "She" (the centering preference for the
       // topic of the discourse: Grosz, Joshi & Weinstein, Computational Linguistics 21(2), 1995).
@@ -2103,7 +2121,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         // start, not Maya's). A lone turn's are left to the rules above: taking its speaker out of them
         // cost LoCoMo dev's default search R@10 0.7185 -> 0.7121 (benchmarks/LOG.md, 2026-12-07).
         const third = (key: string | null): key is string =>
-          key !== null && !(speakerKey !== null && conversation && speakers.has(key))
+          key !== null && !(speakerKey !== null && conversing(key))
         if (gender === null) return third(lastPerson) ? lastPerson : null
         for (const key of [mainPerson, lastPerson])
           if (third(key) && genders.agrees(key, gender)) return key
@@ -2114,9 +2132,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
        * speaker: what "It ..." is about.
        */
       const thingTopic = (): string | null =>
-        mainTopic !== mainPerson && !(conversation && mainTopic !== null && speakers.has(mainTopic))
-          ? mainTopic
-          : null
+        mainTopic !== mainPerson && !conversing(mainTopic) ? mainTopic : null
       const organizations = new OrganizationNames(isOrganizationHead)
       /** The second pass over one sentence: its entities, events, edges and observations. */
       const relateSentence = (r: (typeof read)[number]): void => {
@@ -2353,8 +2369,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             if (m.label === 'PERSON') recentPeople.push(keys[i]!)
           })
           // A conversation's speaker is no main person: its turns are about other people.
-          if (lastPerson === null || !conversation || !speakers.has(lastPerson))
-            mainPerson ??= lastPerson
+          if (!conversing(lastPerson)) mainPerson ??= lastPerson
           // Not the country of "the U.S. state of Connecticut": the division is what the text is about.
           mainTopic ??=
             keys.find(
