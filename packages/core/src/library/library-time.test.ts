@@ -36,6 +36,23 @@ describe('time in the library', () => {
     expect(await status('2021-06-01')).not.toContain('Berlin')
   })
 
+  it("a further verb's fact is ended as any other (docs/local-extractor.md)", async () => {
+    // "works at Airbus" is an edge of the employer slot; "joined Siemens" ends it.
+    for (const [text, at] of [
+      ['Bob Martin lives in Lyon and works at Airbus.', '2021-03-01T00:00:00Z'],
+      ['In 2024 Bob Martin moved to Toulouse and joined Siemens.', '2024-06-01T00:00:00Z'],
+    ] as const)
+      await (await engram.ingest.text(text, { sourceTimestamp: new Date(at) })).done()
+    const status = async (asOf?: string) =>
+      (await engram.graph.entityStatus('Bob Martin', asOf ? { asOf } : {})).relationships
+        .map(([, other]) => other.name)
+        .join(' | ')
+    expect(await status('2022-06-01')).toContain('Airbus')
+    expect(await status('2022-06-01')).not.toContain('Siemens')
+    expect(await status()).toContain('Siemens')
+    expect(await status()).not.toContain('Airbus')
+  })
+
   it('a bad asOf is a VALIDATION_ERROR', async () => {
     await expect(engram.search('x', { asOf: 'someday' })).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',

@@ -867,6 +867,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Tyche (from Túkhē, meaning luck) was the presiding tutelary deity who governed the fortune of a city.',
       ),
     ).toEqual(['Tyche governed fortune'])
+    // A parenthesis holding the verb alone is a label: before, "Tomás Silva backend Lena Vogel".
+    expect(
+      await eventNames('Attendees: Priya Raman (PM), Tomás Silva (backend), Lena Vogel (design).'),
+    ).toEqual([])
     // A verb giving another name is an aside's: before, "Lookin Ass titled Lookin Ass Nigga".
     expect(
       await eventNames(
@@ -1076,6 +1080,20 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found.filter((n) => /:(?:Name|City|Role)$/.test(n))).toEqual([])
     const lower = await names('name: Ada Lovelace\ncity: London\n\nname: Grace Hopper\ncity: Paris')
     expect(lower.filter((n) => /:(?:name|city)$/i.test(n))).toEqual([])
+    // A JSON document as `jsonToText` writes it: a field's path is a field name, even used once.
+    // Before: concepts "contact.city" and "contact.email".
+    const json = await names(
+      'customer: Acme Corp\ncontact.city: Denver\ncontact.email: jane@acme.example\norders[0].product: Falcon X2 drone',
+    )
+    expect(json).toEqual(expect.arrayContaining(['ORGANIZATION:Acme Corp', 'PLACE:Denver']))
+    expect(json.filter((n) => /contact|orders/.test(n))).toEqual([])
+    // A label's word the tagger reads as a verb is no verb: before, no event (the verb "notes").
+    expect(
+      await eventNames('customer: Acme Corp\nnotes: Jane Doe asked Bob for a discount.'),
+    ).toEqual(['Jane Doe asked Bob'])
+    expect(await eventNames('Remark: Jane Doe asked Bob for a discount.')).toEqual([
+      'Jane Doe asked Bob',
+    ])
     // A speaker's label names a person, however often it opens a line.
     expect(
       await names('Caroline: I went to Paris.\nMelanie: I went to Rome.\nCaroline: Cool.'),
@@ -1424,6 +1442,57 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Grace Hopper was born in New York City in 1906 and graduated from Vassar College in 1928.',
       ),
     ).toEqual(['Grace Hopper was born New York City'])
+  })
+
+  it('relates the subject to what each further verb of its clause names, by an edge', async () => {
+    const edges = async (text: string) => {
+      const graph = await run(text)
+      const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
+      return graph.relationships
+        .filter((r) => !r.eventKey && !r.subjectKey.startsWith('EVENT:'))
+        .map((r) => `${name(r.subjectKey)} ${r.name} ${name(r.objectKey)}`)
+    }
+    // Before: no edge to Vassar College but the event's INVOLVED leg.
+    expect(
+      await edges(
+        'Grace Hopper was born in New York City in 1906 and graduated from Vassar College in 1928.',
+      ),
+    ).toEqual(['Grace Hopper GRADUATED Vassar College'])
+    // A verb in the present tense ends the clause too. Before: "Bob Martin lives Airbus".
+    expect(
+      await eventNames('Bob Martin is a doctor. He lives in Lyon and works at Airbus.'),
+    ).toEqual(['Bob Martin is doctor', 'Bob Martin lives Lyon'])
+    expect(await edges('Bob Martin lives in Lyon and works at Airbus.')).toEqual([
+      'Bob Martin WORKS Airbus',
+    ])
+    // "joined" is an adjective to the tagger there; not in "was tired and bored".
+    expect(await edges('In 2024 Bob Martin moved to Toulouse and joined Siemens.')).toEqual([
+      'Bob Martin JOINED Siemens',
+    ])
+    // Each further verb in turn, with a comma or without.
+    expect(
+      await edges(
+        'Wayne Gretzky lived in Saint John, and served on the Commission on Judicial Conduct and joined the Liberal Party.',
+      ),
+    ).toEqual([
+      'Wayne Gretzky SERVED Commission on Judicial Conduct',
+      'Wayne Gretzky JOINED Liberal Party',
+    ])
+    // Not a gerund (a noun to the reader), nor a verb after "or", nor one with a subject of its own.
+    expect(await edges('Siemens sells trains and consulting to Deutsche Bahn.')).toEqual([])
+    // A possessor does none of it: "John Smith JOINED Google" was his sister's doing.
+    expect(await edges("John Smith's sister moved to Boston and joined Google.")).toEqual([])
+    // Named things at both ends: no edge to "company", none from "band".
+    expect(await edges('Bob Martin moved to Lyon and started a company.')).toEqual([])
+    expect(await edges('The band moved to Lyon and signed with Universal Music.')).toEqual([])
+    expect(
+      await edges(
+        'Sunlight in Arizona is more of a hazard than wind or rain in the Sonoran Desert.',
+      ),
+    ).toEqual([])
+    expect(
+      await edges('Bob Martin moved to Paris; Anna stayed in Rome and worked at Fiat.'),
+    ).toEqual([])
   })
 
   it('keeps "it" and its preposition in the name of an event whose object the pronoun is', async () => {

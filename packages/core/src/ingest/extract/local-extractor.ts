@@ -1020,8 +1020,14 @@ function transcriptSpeakers(lines: readonly LabelledLine[]): Set<string> {
   return new Set([...labels].filter((label) => !isPersonLabel(label)))
 }
 
-/** A label opening a line: "City: London", "role: admiral". Group 1 is the label. */
-const LINE_LABEL = /^[ \t]*(\p{L}[\p{L}\p{N}_ -]{0,30}?):[ \t]+\S/gmu
+/**
+ * A label opening a line: "City: London", "role: admiral", or a path to a field of a JSON document as
+ * `jsonToText` writes one ("contact.city: Denver", "orders[0].product: drone"). Group 1 is the label.
+ */
+const LINE_LABEL =
+  /^[ \t]*(\p{L}[\p{L}\p{N}_ -]{0,30}?(?:\.\p{L}[\p{L}\p{N}_-]{0,30}|\[\d+\])*):[ \t]+\S/gmu
+/** A label that is a path into a JSON document (`LINE_LABEL`): a field's name, even used once. */
+const FIELD_PATH = /[.[]/
 
 /** A line opening with a label (`LINE_LABEL`): the label as written, its span, and what the line says. */
 interface LabelledLine {
@@ -1071,7 +1077,10 @@ function fieldLabels(
     [...uses]
       .filter(
         ([label, n]) =>
-          n >= 2 && !USER_ROLES.has(label) && !isPersonLabel(label) && !spoken.has(label),
+          (n >= 2 || FIELD_PATH.test(label)) &&
+          !USER_ROLES.has(label) &&
+          !isPersonLabel(label) &&
+          !spoken.has(label),
       )
       .map(([label]) => label),
   )
@@ -1198,6 +1207,15 @@ function verbOutsideAsides(
       return verb
     const next = terms.findIndex((t) => t.offset.start - base > close)
     verb = next < 0 ? null : firstVerb(text, terms, base, next)
+  }
+  // A parenthesis that holds the verb alone is a label, no clause: "Tomás Silva (backend), Lena Vogel
+  // (design)" made "Tomás Silva backend Lena Vogel".
+  if (first !== null && inParenthesis(sentence, first)) {
+    const inside = sentence.slice(
+      sentence.lastIndexOf('(', first.start) + 1,
+      sentence.indexOf(')', first.end),
+    )
+    if (inside.trim() === sentence.slice(first.start, first.end).trim()) return null
   }
   return first
 }
@@ -1497,17 +1515,20 @@ function coordinatedSubjects<T extends { m: Mention }>(
 /**
  * Where a verb's clause ends at a second verb of the same subject, left unsaid ("lived in Saint John, and
  * served on the Commission" made "Wayne Gretzky lived Commission"): the comma before "and", "but" or "or"
- * whose next word the tagger reads as a finite verb, or without a comma that word itself when the verb is
- * in the past tense ("was born in New York City in 1906 and graduated from Vassar College" made "Grace
- * Hopper was born Vassar College"), from offset `from` of `sentence` on (`terms` are the sentence's, `base`
- * its offset in their passage); the sentence's length when there is none.
+ * whose next word the tagger reads as a finite verb, or without a comma that word itself when it is in
+ * the past tense ("was born in New York City in 1906 and graduated from Vassar College" made "Grace
+ * Hopper was born Vassar College"), or after "and" or "but" in the present tense, no gerund, when the verb
+ * before is (`present`: "lives in Lyon and works at Airbus" made "... lives Airbus"), from offset `from` of
+ * `sentence` on (`terms` are the sentence's, `base` its offset in their passage). `end` is where the
+ * clause ends and `verb` the second verb's term; the sentence's length and -1 when there is none.
  */
 function coordinatedVerbAt(
   sentence: string,
   from: number,
   terms: readonly Term[],
   base: number,
-): number {
+  present: boolean,
+): { end: number; verb: number } {
   for (let i = 0; i + 1 < terms.length; i++) {
     const at = terms[i]!.offset.start - base
     if (at <= from || !COORDINATOR.test(terms[i]!.text)) continue
@@ -1515,12 +1536,28 @@ function coordinatedVerbAt(
     if (!has(next, 'Verb')) continue
     const comma = sentence.lastIndexOf(',', at)
     if (comma >= from && sentence.slice(comma + 1, at).trim() === '') {
-      if (has(next, 'PastTense') || has(next, 'PresentTense')) return comma
-    } else if (has(next, 'PastTense')) return at
+      if (has(next, 'PastTense') || has(next, 'PresentTense')) return { end: comma, verb: i + 1 }
+    } else if (
+      has(next, 'PastTense') ||
+      (present && /^(?:and|but)$/i.test(terms[i]!.text) && finitePresent(next))
+    )
+      return { end: at, verb: i + 1 }
   }
-  return sentence.length
+  return { end: sentence.length, verb: -1 }
 }
 const COORDINATOR = /^(?:and|but|or)$/i
+
+/** A verb in the present tense that is no gerund (compromise's `Gerund` is a `PresentTense`). */
+const finitePresent = (term: Term) => has(term, 'PresentTense') && !has(term, 'Gerund')
+
+/** Whether the last verb of a verb group is in the present tense: "lives", "has worked" is not. */
+function presentGroup(terms: readonly Term[], base: number, group: VerbGroup): boolean {
+  const last = terms.findLast(
+    (t) =>
+      t.offset.start - base >= group.start && t.offset.start - base < group.end && has(t, 'Verb'),
+  )
+  return last !== undefined && finitePresent(last)
+}
 
 /** The offset of the first ")" in `sentence` from `from` on; the sentence's length when there is none. */
 function closing(sentence: string, from: number): number {
@@ -1735,6 +1772,48 @@ function resultVerbReadAsNoun(terms: Term[]): void {
   }
 }
 const RESULT_VERB = /^(?:beat|beats|drew|draws)$/
+
+/**
+ * A label opening a line, up to four words before a colon ("Notes: Jane asked Bob for a discount", "notes:
+ * ..." of a JSON record, "Next steps: ..."), whose words the tagger may read as verbs, so that the
+ * sentence's verb was the label and had no subject before it: they are retagged as nouns. Not "He said:
+ * ..." (a pronoun) nor a colon inside a line.
+ */
+function labelReadAsVerb(terms: Term[], text: string): void {
+  const colon = terms.findIndex((t) => /^:/.test(t.post))
+  if (colon < 0 || colon > 3) return
+  const label = terms.slice(0, colon + 1)
+  if (
+    !/(?:^|\n)[ \t]*$/.test(text.slice(0, terms[0]!.offset.start)) ||
+    label.some((t, i) => (i < colon && BREAKS_AFTER.test(t.post)) || has(t, 'Pronoun'))
+  )
+    return
+  for (const term of label) if (has(term, 'Verb')) term.tags = ['Noun', 'Singular']
+}
+
+/**
+ * A second past-tense verb the tagger reads as an adjective ("Bob Martin moved to Toulouse and joined
+ * Siemens": "joined" an adjective, so no second verb): retagged as the verb where it follows "and" or "but"
+ * after an earlier verb in the past tense and comes before a name or a determiner (what a verb takes; "was
+ * tired and bored." stays), when taking off "d" or "ed" leaves a verb the lexicon knows.
+ */
+function pastReadAsAdjective(terms: Term[]): void {
+  let past = false
+  for (let i = 1; i + 1 < terms.length; i++) {
+    past ||= has(terms[i - 1]!, 'PastTense') && has(terms[i - 1]!, 'Verb')
+    const [before, word, after] = [terms[i - 1]!, terms[i]!, terms[i + 1]!]
+    if (
+      past &&
+      has(word, 'Adjective') &&
+      /^(?:and|but)$/i.test(before.text) &&
+      /^\p{Ll}+ed$/u.test(word.text) &&
+      !BREAKS_AFTER.test(word.post) &&
+      (has(after, 'ProperNoun') || has(after, 'Determiner')) &&
+      (isInfinitive(word.text.slice(0, -1)) || isInfinitive(word.text.slice(0, -2)))
+    )
+      word.tags = ['Verb', 'PastTense']
+  }
+}
 
 export interface LocalExtractorOptions {
   /** Longest noun phrase kept as a concept, in words (default 5). */
@@ -2022,6 +2101,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           nameOpeningVerb(s.terms)
           givenNameReadAsVerb(s.terms)
           resultVerbReadAsNoun(s.terms)
+          pastReadAsAdjective(s.terms)
+          labelReadAsVerb(s.terms, passage.text)
         }
         for (const s of parsed) {
           await pause()
@@ -2399,10 +2480,17 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               (PASSIVE.test(verbName(head)) || reducedPassive(sentence, head, terms, base))
                 ? passiveAgent(after, sentence, head.end, terms, base)
                 : undefined
+            const coordinated = coordinatedVerbAt(
+              sentence,
+              predicate.end,
+              terms,
+              base,
+              presentGroup(terms, base, predicate),
+            )
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
             const clause = Math.min(
               clauseEnd(sentence, predicate.end),
-              coordinatedVerbAt(sentence, predicate.end, terms, base),
+              coordinated.end,
               inParenthesis(sentence, head) ? closing(sentence, predicate.end) : sentence.length,
             )
             // A personal pronoun right after a verb whose clause names nothing is its object: the person
@@ -2534,6 +2622,52 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   legged.add(topic)
                   addLeg(topic, 'INVOLVED')
                 }
+            }
+            // "was born in New York City and graduated from Vassar College": each further verb of the
+            // subject in the clause relates it to what that verb's own clause names, by an edge and no
+            // event node (new nodes change the walk: "Edges, not event nodes", docs/local-extractor.md).
+            // Named things at both ends, as the event's other legs: "Caroline supported way" and "sky
+            // filled stars" were most of such edges in LoCoMo's turns.
+            const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
+            // A possessor subject ("John's sister") does none of it, as it does not do the event.
+            let further =
+              coordinated.end <= clauseEnd(sentence, predicate.end) ? coordinated.verb : -1
+            const doing = entities.get(subjectKey)!
+            if (
+              further >= 0 &&
+              ((doing.labels.includes('CONCEPT') && !isProperPhrase(doing.name)) ||
+                (subjectMention !== null &&
+                  possessedPhrase(passage.text, terms, base, subjectMention) !==
+                    subjectMention.name))
+            )
+              further = -1
+            while (further >= 0) {
+              const group = firstVerb(passage.text, terms, base, further)
+              if (group === null) break
+              const next = coordinatedVerbAt(
+                sentence,
+                group.end,
+                terms,
+                base,
+                presentGroup(terms, base, group),
+              )
+              const clauseOver = clauseEnd(sentence, group.end)
+              const target = objectOf(
+                mentionsAfter(mentions, keys, group.end, subjectKey),
+                Math.min(clauseOver, next.end),
+                adjacentTo(sentence, group.end),
+              )
+              const name = verbName(group)
+              if (target !== undefined && /[a-z]/.test(name) && named(target.m))
+                for (const doer of [...partners.map((i) => keys[i]!), subjectKey])
+                  relationships.push({
+                    subjectKey: doer,
+                    objectKey: keys[target.i]!,
+                    name: predicateName(name),
+                    description: sentence.trim(),
+                    passageIds: [passage.id],
+                  })
+              further = next.end <= clauseOver ? next.verb : -1
             }
           }
 
