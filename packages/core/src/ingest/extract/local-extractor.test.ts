@@ -959,6 +959,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
     // A wish or an order keeps its verb, and a person's name after it stays a person.
     expect(await names('Hope Jon is a good friend.')).toContain('PERSON:Jon')
+    // Any finite verb of the name after it. Before: "Falcon".
+    for (const text of ['Project Falcon is late.', 'Project Falcon started in May.'])
+      expect(await names(text)).toContain('CONCEPT:Project Falcon')
+    expect(await names('Visit Paris and Rome.')).toEqual(['PLACE:Paris', 'PLACE:Rome'])
   })
 
   it('takes a sentence opening with "It" for one about the thing the text is about, unless "it" is expletive', async () => {

@@ -1683,8 +1683,9 @@ const VERB_TAGS = new Set([
  * of the word after it, so the name is whole ("Enix", "Town", "Caves" and "Shinn" were the names) and the
  * copula is the sentence's verb (the sentence had no event, its verb having no subject before it). Only a
  * capitalised first word of the sentence, followed by capitalised words none of which is a person's name
- * ("Hope Jon is doing well" keeps its verb) and then a copula and an article or "one": the shape of a
- * definition, not of a wish or an order.
+ * ("Hope Jon is doing well" keeps its verb) and then a finite verb, a copula, a past tense or a present
+ * tense in "-s" ("Project Falcon is late"; a copula and an article alone until 2026-12-07): the shape of a
+ * statement about the name, not of a wish or an order ("Let Jon know", "Visit Paris").
  */
 function nameOpeningVerb(terms: Term[]): void {
   const first = terms[0]
@@ -1709,14 +1710,22 @@ function nameOpeningVerb(terms: Term[]): void {
     if (BREAKS_AFTER.test(terms[j]!.post)) return
     j++
   }
-  const copula = terms[j]
-  const article = terms[j + 1]
+  // The name's own finite verb right after it: "Square Enix is a ...", "Project Falcon is late",
+  // "Project Falcon started in May" (which named "Falcon"); not "Let Jon know" (a person's name ends the
+  // words, and "know" is no finite verb), not a contraction's implied "is" ("Following Microsoft's open
+  // ..."), and after a gerund, which may open a participle's clause, only a definition.
+  const verb = terms[j]
   if (
     j === 1 ||
-    copula === undefined ||
-    !has(copula, 'Copula') ||
-    article === undefined ||
-    !/^(?:a|an|the|one)$/i.test(article.text)
+    verb === undefined ||
+    !/\p{L}/u.test(verb.text) ||
+    !(
+      (has(verb, 'Copula') && /^(?:a|an|the|one)$/i.test(terms[j + 1]?.text ?? '')) ||
+      (!has(first, 'Gerund') &&
+        (has(verb, 'Copula') ||
+          has(verb, 'PastTense') ||
+          (has(verb, 'PresentTense') && /s$/.test(verb.text) && !has(verb, 'Gerund'))))
+    )
   )
     return
   const kinds = terms[1]!.tags.filter((tag) => tag === 'Place' || tag === 'Organization')
