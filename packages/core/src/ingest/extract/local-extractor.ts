@@ -1518,17 +1518,18 @@ function coordinatedSubjects<T extends { m: Mention }>(
  * whose next word the tagger reads as a finite verb, or without a comma that word itself when it is in
  * the past tense ("was born in New York City in 1906 and graduated from Vassar College" made "Grace
  * Hopper was born Vassar College"), or after "and" or "but" in the present tense, no gerund, when the verb
- * before is (`present`: "lives in Lyon and works at Airbus" made "... lives Airbus"), from offset `from` of
- * `sentence` on (`terms` are the sentence's, `base` its offset in their passage). `end` is where the
- * clause ends and `verb` the second verb's term; the sentence's length and -1 when there is none.
+ * before is ("lives in Lyon and works at Airbus" made "... lives Airbus"), after the verb group `group` of
+ * `sentence` (`terms` are the sentence's, `base` its offset in their passage). `end` is where the clause
+ * ends and `verb` the second verb's term; the sentence's length and -1 when there is none.
  */
 function coordinatedVerbAt(
   sentence: string,
-  from: number,
+  group: VerbGroup,
   terms: readonly Term[],
   base: number,
-  present: boolean,
 ): { end: number; verb: number } {
+  const from = group.end
+  let present: boolean | undefined
   for (let i = 0; i + 1 < terms.length; i++) {
     const at = terms[i]!.offset.start - base
     if (at <= from || !COORDINATOR.test(terms[i]!.text)) continue
@@ -1539,7 +1540,9 @@ function coordinatedVerbAt(
       if (has(next, 'PastTense') || has(next, 'PresentTense')) return { end: comma, verb: i + 1 }
     } else if (
       has(next, 'PastTense') ||
-      (present && /^(?:and|but)$/i.test(terms[i]!.text) && finitePresent(next))
+      (/^(?:and|but)$/i.test(terms[i]!.text) &&
+        finitePresent(next) &&
+        (present ??= presentGroup(terms, base, group)))
     )
       return { end: at, verb: i + 1 }
   }
@@ -1793,7 +1796,7 @@ function labelReadAsVerb(terms: Term[], text: string): void {
   if (colon < 0 || colon > 3) return
   const label = terms.slice(0, colon + 1)
   if (
-    !/(?:^|\n)[ \t]*$/.test(text.slice(0, terms[0]!.offset.start)) ||
+    !opensLine(text, terms[0]!.offset.start) ||
     label.some((t, i) => (i < colon && BREAKS_AFTER.test(t.post)) || has(t, 'Pronoun'))
   )
     return
@@ -2489,13 +2492,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               (PASSIVE.test(verbName(head)) || reducedPassive(sentence, head, terms, base))
                 ? passiveAgent(after, sentence, head.end, terms, base)
                 : undefined
-            const coordinated = coordinatedVerbAt(
-              sentence,
-              predicate.end,
-              terms,
-              base,
-              presentGroup(terms, base, predicate),
-            )
+            const coordinated = coordinatedVerbAt(sentence, predicate, terms, base)
             // A verb inside a parenthesis (`verbOutsideAsides`) relates what the parenthesis names.
             const clause = Math.min(
               clauseEnd(sentence, predicate.end),
@@ -2653,13 +2650,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             while (further >= 0) {
               const group = firstVerb(passage.text, terms, base, further)
               if (group === null) break
-              const next = coordinatedVerbAt(
-                sentence,
-                group.end,
-                terms,
-                base,
-                presentGroup(terms, base, group),
-              )
+              const next = coordinatedVerbAt(sentence, group, terms, base)
               const clauseOver = clauseEnd(sentence, group.end)
               const target = objectOf(
                 mentionsAfter(mentions, keys, group.end, subjectKey),
