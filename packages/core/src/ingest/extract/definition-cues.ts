@@ -177,6 +177,58 @@ export function definedTitle(
   return inside.every(pieceOk) ? { name, start, end } : null
 }
 
+/** A span in double quotation marks, straight or curly, within one line. */
+const QUOTED = /["“]([^"“”\n]{1,160})["”]/gu
+/** The rest of a quotation that opened before the sentence: its first words up to the closing mark. */
+const OPENED_BEFORE = /^([^"“”\n]{1,160})["”]/u
+/** A capitalised word of a title, or one of digits or punctuation ("Cyberpunk 2077", "Three - Self"). */
+const TITLE_WORD = /^(?:[\p{Lu}0-9]|[^\p{L}\p{N}]+$)/u
+/** Words that quoted alone name nothing: "That", "This", "Yes". */
+const NO_TITLE = new Set(
+  'that this these those it yes no ok okay me you we they he she i'.split(' '),
+)
+
+/**
+ * Titles a text puts in quotation marks: `reading "The Name of the Wind"`, `"Brave" by Sara Bareilles`,
+ * `a piece called "Finding Freedom."`, `the single "Two Doors Down"`. The quoted words are one name when
+ * the first is capitalised and every other is capitalised, digits, punctuation or a title's small word
+ * (`TITLE_SMALL_WORDS`, never the last), as title case writes them; a full stop or comma inside the
+ * closing quote is not part of it. The tagger cut them at their small words and typed their parts ("The
+ * Lord of the Rings" gave "Lord" and "Rings", "Becoming Nicole" the person "Nicole", "Harry Potter and
+ * the Philosopher's Stone" the person "Harry Potter", "Cyberpunk 2077" a date). Not a quotation of a
+ * sentence ("Always look on the bright side of life": words in lower case), nor a lone pronoun or
+ * interjection ("That"). A nickname between a first name and a surname (`Wilfried "Willi" Schneider`)
+ * is read before (coreference's `NICKNAME`) and names the person. Returns each title's span in `sentence`.
+ */
+export function quotedTitles(
+  sentence: string,
+  openedBefore = false,
+): { name: string; start: number; end: number }[] {
+  const titles: { name: string; start: number; end: number }[] = []
+  // Each quotation's text and the offset it starts at. The tagger starts a sentence after its opening
+  // quotation mark (`Thanks! "The Alchemist" is ...`): `openedBefore` says the sentence opens inside one.
+  const opening = openedBefore ? OPENED_BEFORE.exec(sentence) : null
+  const quotes = opening === null ? [] : [{ raw: opening[1]!, at: 0 }]
+  const rest = opening === null ? 0 : opening[0].length
+  for (const q of sentence.slice(rest).matchAll(QUOTED))
+    quotes.push({ raw: q[1]!, at: rest + q.index + 1 })
+  for (const { raw, at } of quotes) {
+    const name = raw
+      .trim()
+      .replace(/[.,;:!?]+$/, '')
+      .trimEnd()
+    if (name === '') continue
+    const words = name.split(/\s+/)
+    if (words.length > 12 || !/^[\p{Lu}0-9]/u.test(words[0]!)) continue
+    if (!words.every((w) => TITLE_WORD.test(w) || TITLE_SMALL_WORDS.has(w))) continue
+    if (TITLE_SMALL_WORDS.has(words.at(-1)!)) continue
+    if (words.length === 1 && NO_TITLE.has(name.toLowerCase())) continue
+    const start = at + raw.indexOf(name)
+    titles.push({ name, start, end: start + name.length })
+  }
+  return titles
+}
+
 /**
  * Where a title the text defined earlier (`definedTitle`) is written again in `sentence`, exactly, as a
  * whole word sequence, and the tagger cut it again: spans whose mentions all lie inside them, none the

@@ -920,6 +920,60 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(graph.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toMatch(/-08/)
   })
 
+  it('reads a title in quotation marks as one name', async () => {
+    // Before: "Lord" and "Rings", the person "Nicole" and the event 'Caroline loved "becoming Nicole'.
+    expect(await eventNames('Caroline: I loved "Becoming Nicole" by Amy Ellis Nutt.')).toEqual([
+      'Caroline loved Becoming Nicole',
+    ])
+    const found = await names(
+      'Joanna: I watched "The Lord of the Rings" last night. Nate: Yeah! "The Name of the Wind" is great.',
+    )
+    expect(found).toContain('CONCEPT:The Lord of the Rings')
+    expect(found).toContain('CONCEPT:The Name of the Wind')
+    expect(found).not.toContain('PERSON:Nicole')
+    // Written again without quotation marks, it is the same title.
+    const again = await names(
+      'Tim: I am reading "The Name of the Wind". The Name of the Wind has a sequel.',
+    )
+    expect(again.filter((n) => n.endsWith('Wind'))).toEqual(['CONCEPT:The Name of the Wind'])
+    // A number inside a title is no date; a full stop inside the closing quote is not part of it.
+    const game = await names(
+      'Nate: I play "Cyberpunk 2077" and we did a piece called "Finding Freedom."',
+    )
+    expect(game).toContain('CONCEPT:Cyberpunk 2077')
+    expect(game).toContain('CONCEPT:Finding Freedom')
+    expect(game.filter((n) => n.startsWith('DATE:'))).toEqual([])
+    const song = await run('Anna: I sang "Friday" by Rebecca Black.')
+    const sang = song.entities.find((e) => e.labels.includes('EVENT'))
+    expect(sang?.name).toBe('Anna sang Friday')
+    expect(sang?.happenedAt).toBeNull()
+    // A quoted sentence, a lone pronoun and a nickname are no titles.
+    const other = await names(
+      'John: The sign says "Always look on the bright side of life". I saw "That"! Wilfried "Willi" Schneider played.',
+    )
+    expect(other.filter((n) => n.includes('Always') || n.includes('That'))).toEqual([])
+    // A noun phrase ends where a quotation opens: before, the concept 'concept "daughter Lily'.
+    const phrase = await names('The concept "daughter Lily" was typed as a person.')
+    expect(phrase.filter((n) => n.includes('"'))).toEqual([])
+    expect(phrase).toContain('CONCEPT:concept')
+    // Nor a quotation cut after a small word, which no title ends with.
+    expect(
+      await names('Hundreds joined the "Part of the Kurdistan Workers and" march.'),
+    ).not.toContain('CONCEPT:Part of the Kurdistan Workers and')
+    expect(other).toContain('PERSON:Wilfried Schneider')
+  })
+
+  it("reads a weekday's abbreviation opening a name as part of the name", async () => {
+    // Before: chrono-node read "Sun" as last Sunday, and the name overlapping it was dropped.
+    expect(await eventNames('Oracle bought Sun Microsystems in 2010.')).toEqual([
+      'Oracle bought Sun Microsystems',
+    ])
+    expect(await names('Sun Yat-sen founded the Kuomintang.')).toContain('PERSON:Sun Yat-sen')
+    // After a word that dates it, it stays a date.
+    const graph = await run('Melanie: We went hiking on Sun with the kids.')
+    expect(graph.entities.find((e) => e.labels.includes('EVENT'))?.happenedAt).toBe('2024-04-07')
+  })
+
   it('takes the verb after an adverb that splits its group, and names the event without the adverb', async () => {
     // Before: "John Smith was Senate", "Anna Berg has Sony Music", "understanding will people": the
     // group ended at the auxiliary, and a passive lost its agent ("band was Ian Brown" went to the object).

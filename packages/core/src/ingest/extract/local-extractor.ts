@@ -43,6 +43,7 @@ import {
   definedTitle,
   laterTitleSpans,
   kindBefore,
+  quotedTitles,
   type DefinedKind,
 } from './definition-cues.js'
 import { POSSESSIVE_ENDING, personByCue, personNamedLikePlace } from './person-cues.js'
@@ -297,6 +298,7 @@ const BREAKS_AFTER = /[,.;:!?()"“”]/
 const endsPhrase = (t: Term, next: Term | undefined) =>
   endsAtPossessive(t, next) ||
   opensBracket(next) ||
+  (next !== undefined && opensQuote(next)) ||
   BREAKS_AFTER.test(has(t, 'Abbreviation') ? t.post.replace('.', '') : t.post)
 /**
  * Whether a bracket opens before term `next`: compromise keeps it in that term's `pre` ("Janne Johnsen
@@ -304,6 +306,12 @@ const endsPhrase = (t: Term, next: Term | undefined) =>
  * dropped as code (`CODE`) with both names in it.
  */
 const opensBracket = (next: Term | undefined) => next !== undefined && /[([{]/.test(next.pre)
+/**
+ * Whether a quotation mark opens before term `t` (in its `pre`, as a bracket): a phrase or a verb group
+ * ends there. 'The concept "daughter Lily" was typed' made the concept 'concept "daughter Lily', and 'I
+ * loved "Becoming Nicole"' the verb group 'loved "Becoming'.
+ */
+const opensQuote = (t: Term) => /["“]/.test(t.pre)
 /** One capital (or a run such as "J.R.R") followed by its period. */
 const initialShape = (t: Term | undefined) =>
   t !== undefined && /^(?:\p{Lu}\.){0,3}\p{Lu}$/u.test(t.text) && /^\.\s*$/.test(t.post)
@@ -1118,7 +1126,12 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
   const i = terms.findIndex((t, k) => k >= from && has(t, 'Verb'))
   if (i < 0) return null
   let first = i
-  while (first > from && verbal(terms[first - 1]!) && !BREAKS_AFTER.test(terms[first - 1]!.post))
+  while (
+    first > from &&
+    verbal(terms[first - 1]!) &&
+    !BREAKS_AFTER.test(terms[first - 1]!.post) &&
+    !opensQuote(terms[first]!)
+  )
     first--
   let last = i
   const skipped = new Set<number>()
@@ -1126,7 +1139,8 @@ function firstVerb(text: string, terms: Term[], base: number, from = 0): VerbGro
     while (
       last + 1 < terms.length &&
       verbal(terms[last + 1]!) &&
-      !BREAKS_AFTER.test(terms[last]!.post)
+      !BREAKS_AFTER.test(terms[last]!.post) &&
+      !opensQuote(terms[last + 1]!)
     )
       last++
     const helper = terms[last]!
@@ -1632,6 +1646,23 @@ function monthInName(d: chrono.ParsedResult, sentence: string, named: readonly M
   )
 }
 
+/** A weekday's abbreviation alone, as chrono-node reads one ("Sun", "Wed", "Sat"). */
+const WEEKDAY_ABBREVIATION = /^(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)$/i
+
+/**
+ * A weekday's abbreviation that opens a name ("Sun Microsystems", "Sun Yat-sen", "Sat Nam Singh"): no date.
+ * chrono-node read it as that weekday of the reference week, and a name overlapping a date is dropped, so
+ * "Oracle bought Sun Microsystems" lost its object. It opens a name when a capitalised word follows it and
+ * nothing before it dates ("on Sun", "last Sat" stay dates).
+ */
+function weekdayInName(d: chrono.ParsedResult, sentence: string): boolean {
+  return (
+    WEEKDAY_ABBREVIATION.test(d.text) &&
+    !DATE_LEAD.test(sentence.slice(0, d.index)) &&
+    /^ [A-Z][a-z]/.test(sentence.slice(d.index + d.text.length))
+  )
+}
+
 /**
  * Two numbers and a range word with no calendar part ("1 to 256 characters", "from 6 to 12", "2 - 0",
  * "0.33-0.38 s", "1.09 to 1.19"): chrono-node's casual parser reads them as a range of hours (a decimal
@@ -1892,6 +1923,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         masked: boolean
         /** The sentence opens a turn whose label names no one (`speakerOf`). */
         speakerless: boolean
+        /** Titles in quotation marks (`quotedTitles`): no number inside one is a date or a count. */
+        quoted: readonly { name: string }[]
       }[] = []
       // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
       // The inline code spans are read off before `maskMarkdown` blanks their backticks.
@@ -1927,9 +1960,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         const base = s.offset.start
         const sentence = passage.text.slice(base, base + s.offset.length)
         const named = namedMentions(passage.text, s.terms, base)
+        const quoted = quotedTitles(sentence, /["“]\s*$/.test(passage.text.slice(0, base)))
         const dates = chrono
           .parse(sentence, reference)
-          .filter((d) => !isCountRange(d) && !monthInName(d, sentence, named))
+          .filter(
+            (d) =>
+              !isCountRange(d) &&
+              !monthInName(d, sentence, named) &&
+              !weekdayInName(d, sentence) &&
+              !quoted.some((q) => d.index < q.end && q.start < d.index + d.text.length),
+          )
         const inDate = (m: { start: number; end: number }) =>
           dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
         const concepts: Mention[] = []
@@ -2086,6 +2126,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           titles.set(title.name, kind ?? 'CONCEPT')
           joinTitle(title, kind ?? 'CONCEPT')
         }
+        // A title in quotation marks is one name, unless the tagger already named it whole with a type.
+        for (const q of quoted) {
+          const inside = mentions.filter((m) => m.start < q.end && q.start < m.end)
+          const whole = inside.length === 1 && inside[0]!.name === q.name
+          if (whole && inside[0]!.label !== 'CONCEPT') continue
+          joinTitle(q, 'CONCEPT')
+          if (/\s/.test(q.name)) titles.set(q.name, 'CONCEPT')
+        }
         read.push({
           passage,
           base,
@@ -2095,6 +2143,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           mentions,
           masked: passage.text !== stored.text,
           speakerless: speaker === null,
+          quoted,
         })
       }
       for (const [index, stored] of input.passages.entries()) {
@@ -2337,7 +2386,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           })
           for (const e of winkEntities(sentence)) {
             let label = WINK_LABELS[e.type]
-            if (label === undefined) continue
+            if (label === undefined || r.quoted.some((q) => q.name.includes(e.value))) continue
             // A span chrono reads as a date ("from 1992 to 2002") is a date; a bare count ("four", "8") is
             // no entity, nor is a bare number inside a date ("60" of "within 60 s", "10" of "at 10 on
             // Monday"): only a year names a date on its own.
