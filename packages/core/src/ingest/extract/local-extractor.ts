@@ -1960,7 +1960,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         const base = s.offset.start
         const sentence = passage.text.slice(base, base + s.offset.length)
         const named = namedMentions(passage.text, s.terms, base)
-        const quoted = quotedTitles(sentence, /["“]\s*$/.test(passage.text.slice(0, base)))
+        // Only the characters right before the sentence: a test of the whole prefix is quadratic in the text.
+        const quoted = quotedTitles(
+          sentence,
+          /["“]\s*$/.test(passage.text.slice(Math.max(0, base - 8), base)),
+        )
         const dates = chrono
           .parse(sentence, reference)
           .filter(
