@@ -229,6 +229,9 @@ export function quotedTitles(
   return titles
 }
 
+/** A title's opening article: "The Lord of the Rings", "A Dance with Dragons". */
+const LEADING_ARTICLE = /^(?:The|A|An)\s/
+
 /**
  * Where a title the text defined earlier (`definedTitle`) is written again in `sentence`, exactly, as a
  * whole word sequence, and the tagger cut it again: spans whose mentions all lie inside them, none the
@@ -242,7 +245,11 @@ export function laterTitleSpans(
 ): { start: number; end: number }[] {
   const spans: { start: number; end: number }[] = []
   const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const at = new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu')
+  // A quoted title's opening article may be written in small letters later ("the Lord of the Rings").
+  const written = LEADING_ARTICLE.test(title)
+    ? `[${title[0]}${title[0]!.toLowerCase()}]${escaped.slice(1)}`
+    : escaped
+  const at = new RegExp(`(?<![\\p{L}\\p{N}])${written}(?![\\p{L}\\p{N}])`, 'gu')
   for (const m of sentence.matchAll(at)) {
     const start = m.index
     const end = start + title.length

@@ -931,9 +931,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(found).toContain('CONCEPT:The Lord of the Rings')
     expect(found).toContain('CONCEPT:The Name of the Wind')
     expect(found).not.toContain('PERSON:Nicole')
-    // Written again without quotation marks, it is the same title.
+    // Written again without quotation marks, its article in small letters or not, it is the same title.
     const again = await names(
-      'Tim: I am reading "The Name of the Wind". The Name of the Wind has a sequel.',
+      'Tim: I am reading "The Name of the Wind". The Name of the Wind has a sequel. ' +
+        'I think the Name of the Wind is great.',
     )
     expect(again.filter((n) => n.endsWith('Wind'))).toEqual(['CONCEPT:The Name of the Wind'])
     // A number inside a title is no date; a full stop inside the closing quote is not part of it.
