@@ -244,6 +244,8 @@ export function laterTitleSpans(
   mentions: readonly { start: number; end: number; name: string }[],
 ): { start: number; end: number }[] {
   const spans: { start: number; end: number }[] = []
+  // Every sentence is asked about every title of its text: no pattern compiled where the title is absent.
+  if (!sentence.includes(title.slice(1))) return spans
   const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   // A quoted title's opening article may be written in small letters later ("the Lord of the Rings").
   const written = LEADING_ARTICLE.test(title)
