@@ -50,7 +50,10 @@ describe('console sources (e2e)', () => {
     })
     diaryTask = diary.task_id
     const notes = await api.ingestFile({
-      file: new Blob(['# Notes\n\nGrace Hopper programmed the Harvard Mark I in Cambridge.\n']),
+      // Sent without a title: its heading titles it (docs/forgetting.md).
+      file: new Blob([
+        '# Engine notes\n\nGrace Hopper programmed the Harvard Mark I in Cambridge.\n',
+      ]),
       filename: 'engine-notes.md',
       sourceId: NOTES,
     })
@@ -86,7 +89,7 @@ describe('console sources (e2e)', () => {
     await page.getByTestId('tab-sources').click()
     expect(await settled(page, LIST)).toBe('done')
     const labels = () => panel.getByTestId('source-open').allTextContents()
-    expect((await labels()).sort()).toEqual(['Diary 2024', 'engine-notes.md'])
+    expect((await labels()).sort()).toEqual(['Diary 2024', 'Engine notes'])
     expect(await panel.getByTestId('sources-summary').textContent()).toBe('2 sources')
     await ui.screenshot('sources-1-list')
 
@@ -94,7 +97,7 @@ describe('console sources (e2e)', () => {
     await panel.getByTestId('sources-filter').fill('ENGINE')
     await panel.getByTestId('sources-filter-submit').click()
     expect(await settled(page, LIST)).toBe('done')
-    expect(await labels()).toEqual(['engine-notes.md'])
+    expect(await labels()).toEqual(['Engine notes'])
     // A meta filter that is not JSON is refused in the page, shown like the server's 422.
     await panel.getByTestId('sources-filter').fill('')
     await panel.getByTestId('sources-meta').fill('{project: apollo}')
@@ -167,7 +170,7 @@ describe('console sources (e2e)', () => {
     await panel.getByTestId('sources-meta').fill('')
     await panel.getByTestId('sources-filter-submit').click()
     expect(await settled(page, LIST)).toBe('done')
-    expect(await labels()).toEqual(['engine-notes.md'])
+    expect(await labels()).toEqual(['Engine notes'])
     await ui.screenshot('sources-4-forgotten')
 
     expect(ui.errors).toEqual([])
@@ -181,12 +184,12 @@ describe('console sources (e2e)', () => {
     const hit = page.getByTestId('search-hit').first()
     await hit.waitFor()
     const link = hit.getByTestId('hit-source')
-    expect(await link.textContent()).toBe('engine-notes.md')
+    expect(await link.textContent()).toBe('Engine notes')
     expect(await link.getAttribute('data-source-id')).toBe(NOTES)
-    // The hit shows its whole passage, read from its source and rendered: "# Notes" is a heading.
+    // The hit shows its whole passage, read from its source and rendered: "# Engine notes" is a heading.
     const text = hit.locator('[data-testid="hit-snippet"][data-state="full"]')
     await text.waitFor()
-    expect(await text.locator('h4').textContent()).toBe('Notes')
+    expect(await text.locator('h4').textContent()).toBe('Engine notes')
     expect(await text.locator('p').textContent()).toBe(
       'Grace Hopper programmed the Harvard Mark I in Cambridge.',
     )
@@ -196,7 +199,7 @@ describe('console sources (e2e)', () => {
     expect(await page.getByTestId('tab-sources').getAttribute('aria-selected')).toBe('true')
     expect(await settled(page, detailOf(NOTES))).toBe('done')
     const detail = page.getByTestId('source-detail')
-    expect(await detail.getByTestId('source-title').textContent()).toBe('engine-notes.md')
+    expect(await detail.getByTestId('source-title').textContent()).toBe('Engine notes')
     expect(await detail.getByTestId('source-filename').textContent()).toBe('engine-notes.md')
     expect(await detail.getByTestId('source-passage-text').first().textContent()).toContain(
       'Grace Hopper',
@@ -230,7 +233,7 @@ describe('console sources (e2e)', () => {
     await panel.getByTestId('sources-next').click()
     expect(await settled(page, LIST)).toBe('done')
     expect(await panel.getByTestId('sources-summary').textContent()).toBe('sources 21 of 21')
-    expect(await panel.getByTestId('source-open').allTextContents()).toEqual(['engine-notes.md'])
+    expect(await panel.getByTestId('source-open').allTextContents()).toEqual(['Engine notes'])
     expect(await panel.getByTestId('sources-next').isHidden()).toBe(true)
     await panel.getByTestId('source-open').click()
     expect(await settled(page, detailOf(NOTES))).toBe('done')

@@ -186,7 +186,8 @@ describe('console (headless Chromium)', () => {
     expect(await passageHits.count()).toBeGreaterThan(0)
     expect(await passageHits.getByTestId('hit-source').count()).toBe(await passageHits.count())
     const fileHit = passageHits.filter({
-      has: page.locator('[data-testid="hit-source"]:text-is("engine-notes.md")'),
+      // Sent without a title, the file is titled by its heading.
+      has: page.locator('[data-testid="hit-source"]:text-is("Analytical Engine notes")'),
     })
     const rendered = fileHit.locator('[data-testid="hit-snippet"][data-state="full"]')
     await rendered.waitFor(WAIT)
@@ -333,7 +334,7 @@ describe('console (headless Chromium)', () => {
       await batches.evaluateAll((els) => els.map((el) => el.getAttribute('data-task-id'))),
     ).toEqual(tasks.tasks.map((t) => t.task_id))
     expect(await batches.first().getByTestId('changelog-batch-source').textContent()).toBe(
-      'engine-notes.md',
+      'Analytical Engine notes',
     )
     const types = await page.getByTestId('changelog-type').locator('option').allTextContents()
     expect(types).toContain('node_created')

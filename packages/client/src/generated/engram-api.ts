@@ -1210,7 +1210,7 @@ export interface components {
         Source: {
             /** @description The caller’s `source_id`, else the id of its first task. */
             source_id: string;
-            /** @description The `title` meta key of its latest ingestion; "" when unset. */
+            /** @description The `title` meta key of its latest ingestion, else the title a file gives itself (a Markdown heading, an HTML or PDF title); "" when unset. */
             title: string;
             /** @description The uploaded file’s name (`/ingest/file`); "" otherwise. */
             filename: string;

@@ -22,6 +22,7 @@ import {
   type SourceRequest,
   type SourceSession,
 } from '../sources/source-ingestion.js'
+import { titleOf } from '../sources/source-records.js'
 import {
   type StructuredIngestPayload,
   fileIngestPayload,
@@ -188,22 +189,25 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
    * Runs an ingestion within its source (docs/forgetting.md): nothing to do when the source already
    * holds this content or was forgotten after the task was sent; otherwise `prepare` chunks and
    * extracts against the source's stored passages (`session.stored`), passages the new content dropped
-   * are forgotten, and the batch `build` returns is completed with the source record.
+   * are forgotten, and the batch `build` returns is completed with the source record (titled by
+   * `title`, the title the content gives itself, when the caller's meta has none).
    */
   async function withinSource(
     ctx: TaskContext,
     request: SourceRequest,
-    prepare: (session: SourceSession) => Promise<{ build: BuildBatch; text: ExtractedText | null }>,
+    prepare: (
+      session: SourceSession,
+    ) => Promise<{ build: BuildBatch; text: ExtractedText | null; title?: string | null }>,
   ): Promise<TaskOutcome | LockedOutcome> {
     const opened = await sourceIngestion.open(ctx, request)
     if ('outcome' in opened) return opened.outcome
     const { session } = opened
     try {
-      const { build, text } = await prepare(session)
+      const { build, text, title = null } = await prepare(session)
       await session.forgetRemoved(text?.removed ?? [])
       const locked = await finish(ctx, async (similar) => {
         const built = await build(similar)
-        return session.complete(built.batch, built.result, currentOf(text))
+        return session.complete(built.batch, built.result, currentOf(text), title)
       })
       // The source (and the task's texts, `EmbedFlights`) are held until the queue is done with the
       // write, committed or not.
@@ -263,18 +267,23 @@ export function registerIngestion(engram: EngineCore, options: IngestionOptions)
           mimeType: payload.mimeType,
           bytes: Buffer.from(payload.contentBase64, 'base64'),
         })
+        // The document's own title (a Markdown heading, an HTML or PDF title) unless the caller named one.
+        const title =
+          titleOf(metaKeys) === null && typeof parsed.metadata?.title === 'string'
+            ? parsed.metadata.title
+            : null
         const extracted = await extractText(
           ctx,
           {
             text: parsed.text,
-            metaKeys,
+            metaKeys: title === null ? metaKeys : { ...metaKeys, title },
             observateFor: [],
             sourceTimestamp: payload.sourceTimestamp,
             skipEnrichment: false,
           },
           { components, version: engram.version, sourceId, stored: session.stored },
         )
-        return { text: extracted, build: (similar) => textBatch(ctx, extracted, similar) }
+        return { text: extracted, build: (similar) => textBatch(ctx, extracted, similar), title }
       },
     )
   }

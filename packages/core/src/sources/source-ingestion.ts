@@ -38,12 +38,14 @@ export interface SourceSession {
   forgetRemoved(removed: readonly Passage[]): Promise<void>
   /**
    * Adds the source record, its `source_ingested` entry and the stored vectors of kept passages the
-   * batch rewrites, to the ingestion's batch (a forecast's, then under the brain's write lock).
+   * batch rewrites, to the ingestion's batch (a forecast's, then under the brain's write lock). The
+   * record's title is the caller's `title` meta key, else `documentTitle`, the content's own.
    */
   complete(
     batch: WriteBatch,
     result: JsonObject,
     current: { passageIds: readonly string[]; kept: number; removed: number },
+    documentTitle?: string | null,
   ): Promise<{ batch: WriteBatch; result: JsonObject }>
   /** Releases the source: once the queue is done with the task's write, or when the task fails. Idempotent. */
   release(): void
@@ -172,7 +174,7 @@ export function createSourceIngestion(engine: EngineCore) {
         })
       },
 
-      async complete(batch, result, current) {
+      async complete(batch, result, current, documentTitle = null) {
         const now = new Date().toISOString()
         // Kept passages the batch rewrites (moved, or new metadata) keep their stored vectors.
         const moved = (batch.passages ?? []).filter((p) => storedIds.has(p.id)).map((p) => p.id)
@@ -192,7 +194,7 @@ export function createSourceIngestion(engine: EngineCore) {
           taskId: task.id,
           kind: request.kind,
           hash,
-          title: titleOf(request.meta),
+          title: titleOf(request.meta) ?? documentTitle,
           filename: request.filename,
           meta: request.meta,
           now,

@@ -60,6 +60,8 @@ describe('engram ingest and search', () => {
     expect(JSON.parse(json.join('\n')).hits[0].extras).toEqual({
       source: 'cli',
       filename: 'notes.md',
+      // The file's own heading titles it (no title was sent).
+      title: 'Trip',
       // Each file is its own source, named by its path as given.
       source_id: notes,
     })
@@ -135,7 +137,8 @@ describe('engram sources and forget', () => {
     expect(table.code).toBe(0)
     expect(table.lines[0]).toMatch(/^SOURCE\s+PASSAGES UPDATED\s+TITLE$/)
     expect(table.lines.find((l) => l.startsWith('named-a'))).toMatch(
-      /^named-a\s+1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ a\.md$/,
+      // Titled by the file's heading, "# A".
+      /^named-a\s+1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ A$/,
     )
     const limited = await run((out) => sourcesCommand({ client: brain, limit: 1, out }))
     expect(limited.lines.at(-1)).toBe('(1 of 2 sources; --limit shows more)')

@@ -135,3 +135,43 @@ describe('source_id on /ingest/*', () => {
     await t.engram.tasks.idle()
   })
 })
+
+describe('a source’s title', () => {
+  it('a file sent without a title is titled by its own first heading; a caller’s title wins', async () => {
+    const send = async (sourceId: string, fields: Record<string, string>, content: string) => {
+      const body = await form({ source_id: sourceId, ...fields }, { name: 'readme.md', content })
+      const res = await t.app.inject({ method: 'POST', url: '/ingest/file', ...body })
+      expect(res.statusCode, res.body).toBe(202)
+    }
+    const markdown = '```sh\n# npm ci\n```\n\n# Getting *started*\n\nRun the server with npm start.'
+    await send('readme/own', {}, markdown)
+    await send('readme/named', { meta_keys: '{"title":"Handbook"}' }, markdown)
+    await send('readme/none', {}, '## Install\n\nRun npm ci first.')
+    await t.engram.tasks.idle()
+    const read = async (id: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/sources/${encodeURIComponent(id)}`,
+          headers: t.system,
+        })
+      ).json() as {
+        source: { title: string; meta: Record<string, unknown> }
+        passages: { metadata: Record<string, unknown> }[]
+      }
+    const own = await read('readme/own')
+    expect(own.source.title).toBe('Getting started')
+    // The source's meta stays as sent; its passages carry the title as a meta key.
+    expect(own.source.meta).toEqual({ filename: 'readme.md' })
+    expect(own.passages[0]!.metadata).toMatchObject({
+      title: 'Getting started',
+      filename: 'readme.md',
+    })
+    const named = await read('readme/named')
+    expect(named.source.title).toBe('Handbook')
+    expect(named.passages[0]!.metadata).toMatchObject({ title: 'Handbook' })
+    const none = await read('readme/none')
+    expect(none.source.title).toBe('')
+    expect(none.passages[0]!.metadata).not.toHaveProperty('title')
+  })
+})

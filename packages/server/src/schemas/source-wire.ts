@@ -11,7 +11,11 @@ import { dateTimeWire } from './date-time-wire.js'
 export const sourceWire = z
   .object({
     source_id: z.string().describe('The caller’s `source_id`, else the id of its first task.'),
-    title: z.string().describe('The `title` meta key of its latest ingestion; "" when unset.'),
+    title: z
+      .string()
+      .describe(
+        'The `title` meta key of its latest ingestion, else the title a file gives itself (a Markdown heading, an HTML or PDF title); "" when unset.',
+      ),
     filename: z.string().describe('The uploaded file’s name (`/ingest/file`); "" otherwise.'),
     meta: jsonObjectWire.describe('The `meta_keys` of its latest ingestion.'),
     content_hash: z

@@ -53,6 +53,28 @@ describe('parseFile', () => {
     )
   })
 
+  it('gives the title a Markdown file, an HTML page or a PDF names itself, and no other', async () => {
+    const title = async (filename: string, content: string | Uint8Array) =>
+      (
+        await parseFile({
+          filename,
+          mimeType: null,
+          bytes: typeof content === 'string' ? bytes(content) : content,
+        })
+      ).metadata.title
+    expect(await title('a.md', '# Release notes\n\nText.')).toBe('Release notes')
+    expect(await title('a.html', '<title> Team  page </title><h1>Welcome</h1>')).toBe('Team page')
+    expect(await title('a.html', '<body><h1>Welcome <b>home</b></h1><p>x</p></body>')).toBe(
+      'Welcome home',
+    )
+    expect(await title('a.html', '<p>No heading</p>')).toBeUndefined()
+    expect(await title('a.pdf', minimalPdf(['Body.'], { title: 'Annual report' }))).toBe(
+      'Annual report',
+    )
+    expect(await title('b.pdf', minimalPdf(['Body.']))).toBeUndefined()
+    expect(await title('a.txt', '# Not markdown\n')).toBeUndefined()
+  })
+
   it('refuses other types and binaries with 415, broken JSON and unreadable PDFs with 422', async () => {
     expect(
       await code(() => parseFile({ filename: 'a.exe', mimeType: null, bytes: bytes('MZ') })),

@@ -1,5 +1,6 @@
 import { EngramError } from '../../errors.js'
 import type { JsonObject } from '../../model/common.js'
+import { markdownTitle } from './document-title.js'
 import { checkPdf, looksLikePdf, parsePdf } from './parse-pdf.js'
 
 export const SUPPORTED_TYPES = ['txt', 'md', 'json', 'jsonl', 'csv', 'html', 'pdf'] as const
@@ -112,33 +113,49 @@ export function jsonToText(value: unknown, path = ''): string {
 }
 
 // The HTML and CSV parsers (about 40 modules) load with the first such file, not with the engine.
-async function htmlToText(html: string): Promise<string> {
+/** An HTML page's text, and its title: the `<title>` element's, else its first `<h1>`'s. */
+async function htmlToText(html: string): Promise<{ text: string; title: string | null }> {
   const { Parser } = await import('htmlparser2')
   const parts: string[] = []
   let skip = 0
+  // The element whose text is being read as a title, and what was read of each.
+  let reading: 'title' | 'h1' | null = null
+  const read = { title: '', h1: '' }
   const parser = new Parser(
     {
       onopentag(name) {
         if (name === 'script' || name === 'style' || name === 'noscript') skip++
         if (/^(p|div|br|li|h[1-6]|tr|section|article)$/.test(name)) parts.push('\n')
+        if ((name === 'title' || name === 'h1') && read[name] === '') reading = name
       },
       onclosetag(name) {
         if (name === 'script' || name === 'style' || name === 'noscript') skip--
+        if (name === reading) reading = null
       },
       ontext(text) {
-        if (skip === 0) parts.push(text)
+        if (skip > 0) return
+        parts.push(text)
+        if (reading !== null) read[reading] += text
       },
     },
     { decodeEntities: true },
   )
   parser.write(html)
   parser.end()
-  return parts
-    .join('')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n\s*/g, '\n\n')
-    .trim()
+  const title = [read.title, read.h1]
+    .map((t) => t.replace(/\s+/g, ' ').trim())
+    .find((t) => t !== '')
+  return {
+    text: parts
+      .join('')
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n\s*\n\s*/g, '\n\n')
+      .trim(),
+    title: title ?? null,
+  }
 }
+
+const titled = (title: string | null): { title?: string } => (title === null ? {} : { title })
 
 export interface Upload {
   filename: string
@@ -157,12 +174,16 @@ export async function checkFile(input: Upload): Promise<FileType> {
   return type
 }
 
-/** Parses an upload into text (CONTRACT.md section 3): txt, md, json, jsonl, csv, html, pdf. */
+/**
+ * Parses an upload into text (CONTRACT.md section 3): txt, md, json, jsonl, csv, html, pdf. The
+ * metadata holds the type, a PDF's page count and the `title` the document gives itself, if any (a
+ * Markdown file's, an HTML page's or a PDF's document information).
+ */
 export async function parseFile(input: Upload): Promise<{ text: string; metadata: JsonObject }> {
   const type = detectFileType(input.filename, input.mimeType, input.bytes)
   if (type === 'pdf') {
-    const { text, pages } = await parsePdf(input.bytes)
-    return { text, metadata: { file_type: type, pages } }
+    const { text, pages, title } = await parsePdf(input.bytes)
+    return { text, metadata: { file_type: type, pages, ...titled(title) } }
   }
   return parseText(type, input.bytes)
 }
@@ -174,10 +195,13 @@ async function parseText(
   const raw = new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '')
   switch (type) {
     case 'txt':
-    case 'md':
       return { text: raw, metadata: { file_type: type } }
-    case 'html':
-      return { text: await htmlToText(raw), metadata: { file_type: type } }
+    case 'md':
+      return { text: raw, metadata: { file_type: type, ...titled(markdownTitle(raw)) } }
+    case 'html': {
+      const { text, title } = await htmlToText(raw)
+      return { text, metadata: { file_type: type, ...titled(title) } }
+    }
     case 'json': {
       let value: unknown
       try {

@@ -60,12 +60,23 @@ export async function checkPdf(bytes: Uint8Array): Promise<number> {
   }
 }
 
+/** The Title of a PDF's document information dictionary (ISO 32000-1, 14.3.3), when not blank. */
+async function pdfTitle(doc: Awaited<ReturnType<typeof openPdf>>): Promise<string | null> {
+  const { info } = await doc.getMetadata()
+  const title = (info as { Title?: unknown } | null)?.Title
+  if (typeof title !== 'string') return null
+  const text = title.replace(/\s+/g, ' ').trim()
+  return text === '' ? null : text
+}
+
 /**
  * The text layer of a PDF with Mozilla's pdf.js (pure JavaScript, offline): lines as the document
  * marks them, pages separated by a blank line. Scanned pages without a text layer yield nothing (no
  * OCR here); a PDF with no text at all is refused, since it would ingest as nothing.
  */
-export async function parsePdf(bytes: Uint8Array): Promise<{ text: string; pages: number }> {
+export async function parsePdf(
+  bytes: Uint8Array,
+): Promise<{ text: string; pages: number; title: string | null }> {
   const doc = await openPdf(bytes)
   try {
     const pages: string[] = []
@@ -83,7 +94,7 @@ export async function parsePdf(bytes: Uint8Array): Promise<{ text: string; pages
     }
     const text = pages.filter((p) => p.length > 0).join('\n\n')
     if (text.length === 0) throw invalidPdf('it has no text layer (scanned pages need OCR first)')
-    return { text, pages: doc.numPages }
+    return { text, pages: doc.numPages, title: await pdfTitle(doc) }
   } finally {
     await doc.destroy()
   }

@@ -19,7 +19,10 @@ export type EmbedFunction = (
 
 /** The parts the ingestion pipeline is assembled from; `registerIngestion` wires the defaults. */
 export interface IngestionComponents {
-  /** Parses an uploaded file into text (throws 415/422 EngramErrors). */
+  /**
+   * Parses an uploaded file into text (throws 415/422 EngramErrors); a string `metadata.title` titles
+   * the source when the caller's meta has none.
+   */
   parseFile(input: {
     filename: string
     mimeType: string | null
