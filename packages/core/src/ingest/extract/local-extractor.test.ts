@@ -16,6 +16,15 @@ const run = (
 const eventNames = async (text: string) =>
   (await run(text)).entities.filter((e) => e.labels.includes('EVENT')).map((e) => e.name)
 
+/** The edges extracted from `text` that are no event's legs, as "subject NAME object". */
+const edges = async (text: string) => {
+  const graph = await run(text)
+  const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
+  return graph.relationships
+    .filter((r) => !r.eventKey && !r.subjectKey.startsWith('EVENT:'))
+    .map((r) => `${name(r.subjectKey)} ${r.name} ${name(r.objectKey)}`)
+}
+
 describe('local extractor', () => {
   it('extracts people, places, the meetup and an event with its time and legs', async () => {
     const graph = await run('Emily organized the AI Ethics Meetup in London on March 8, 2024.')
@@ -788,6 +797,63 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     ])
   })
 
+  it('reads a clause after a semicolon with its own subject and verb as a sentence', async () => {
+    // Before: "Olga Petrova manages hiring Ana Ruiz" (the second clause's object, its subject lost).
+    expect(await eventNames('Olga Petrova manages hiring; she reports to Ana Ruiz.')).toEqual([
+      'Olga Petrova reports Ana Ruiz',
+    ])
+    expect(
+      await eventNames(
+        'Lena raised concerns about the invoice; Priya agreed to review it with Marc.',
+      ),
+    ).toEqual(['Lena raised concerns invoice', 'Priya agreed Marc'])
+    // A list in semicolons stays one sentence: every place is where the event occurred.
+    const list = await run('Anna Berg lived in Paris, France; Berlin, Germany; and Rome, Italy.')
+    const event = list.entities.find((e) => e.labels.includes('EVENT'))!
+    const legs = list.relationships.filter((r) => r.subjectKey === event.key)
+    const place = (key: string) => list.entities.find((e) => e.key === key)!.name
+    expect(legs.map((r) => place(r.objectKey)).sort()).toEqual([
+      'Berlin',
+      'France',
+      'Germany',
+      'Italy',
+      'Paris',
+      'Rome',
+    ])
+  })
+
+  it('takes no one a greeting addresses as the subject of what follows', async () => {
+    // Before: "Tom thanks update" of an e-mail to Tom, and the concept "Dear Anna".
+    const mail = await run('Hi Tom, thanks for the update. Best, Sarah')
+    expect(mail.entities.filter((e) => e.labels.includes('EVENT'))).toEqual([])
+    const dear = await names('Dear Anna, Marc visited the Louvre.')
+    expect(dear).toContain('PERSON:Anna')
+    expect(dear.filter((n) => n.includes('Dear'))).toEqual([])
+    expect(await eventNames('Hello Maria! Tom booked the flights.')).toEqual(['Tom booked flights'])
+    // A name listed with others before the verb is its subject, greeting or not.
+    expect(await eventNames('Tom, Anna and Marc founded Acme.')).toEqual([
+      'Tom, Anna and Marc founded Acme',
+    ])
+  })
+
+  it('takes the goal over the origin, and names an origin it takes with "from"', async () => {
+    // Before: "Kenji Sato moved Paris" (where he left) and "Kenji Sato joined Rakuten" (whom he left).
+    expect(await eventNames('Kenji Sato moved from Paris to Berlin.')).toEqual([
+      'Kenji Sato moved Berlin',
+    ])
+    expect(await eventNames('Kenji Sato transferred from the Ajax academy to Barcelona.')).toEqual([
+      'Kenji Sato transferred Barcelona',
+    ])
+    expect(await eventNames('Kenji Sato joined in March from Rakuten.')).toEqual([
+      'Kenji Sato joined from Rakuten',
+    ])
+    expect(await eventNames('Anna graduated from MIT in 2010.')).toEqual([
+      'Anna graduated from MIT',
+    ])
+    // "from" after the object is no origin of the verb.
+    expect(await eventNames('Anna received a letter from Tom.')).toEqual(['Anna received letter'])
+  })
+
   it('takes a subject pronoun before the verb over a name in a phrase before it', async () => {
     // Before: "husband discovered elements polonium" and "Caroline: Mel went Boston".
     expect(
@@ -962,6 +1028,29 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       await names('Hundreds joined the "Part of the Kurdistan Workers and" march.'),
     ).not.toContain('CONCEPT:Part of the Kurdistan Workers and')
     expect(other).toContain('PERSON:Wilfried Schneider')
+    // In single quotation marks, as British usage writes them. Before: the closing mark read as a plural
+    // possessive ("Blinders'"), no event, and the concepts "Name" and "Wind'".
+    expect(
+      await eventNames("The BBC drama 'Peaky Blinders' starred Cillian Murphy in ‘The Crown’."),
+    ).toEqual(['Peaky Blinders starred Cillian Murphy'])
+    // A title's marks quote no one: "We" is the writer's (before: "Olga Petrova watched BBC").
+    expect(
+      await eventNames(
+        'Olga Petrova manages hiring. We watched the drama "Peaky Blinders" with Anna.',
+      ),
+    ).toEqual([])
+    // A word of a quoted title is no verb of the sentence (before: "group connected all kinds").
+    expect(
+      await eventNames(
+        'Caroline: Our group, "Connected LGBTQ Activists", is made of all kinds of people.',
+      ),
+    ).toEqual(['Caroline: Connected LGBTQ Activists is made all kinds'])
+    const single = await names(
+      "Tim: I read 'The Name of the Wind' and the Smiths' 'Meat Is Murder'.",
+    )
+    expect(single).toContain('CONCEPT:The Name of the Wind')
+    expect(single).toContain('CONCEPT:Meat Is Murder')
+    expect(single.filter((n) => n.includes("'"))).toEqual([])
   })
 
   it("reads a weekday's abbreviation opening a name as part of the name", async () => {
@@ -1071,9 +1160,11 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     // Before: "Albert Einstein admired character", a noun from past the semicolon.
     const text =
       'Marie Curie was a physicist. Albert Einstein admired her; he praised her character.'
+    // The clause after the semicolon is a sentence of its own, with its own event.
     expect(await eventNames(text)).toEqual([
       'Marie Curie was physicist',
       'Albert Einstein admired Marie Curie',
+      'Albert Einstein praised character',
     ])
     expect(await eventNames('Melanie: Caroline helped me.')).toEqual([
       'Melanie: Caroline helped Melanie',
@@ -1504,13 +1595,6 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
   })
 
   it('relates the subject to what each further verb of its clause names, by an edge', async () => {
-    const edges = async (text: string) => {
-      const graph = await run(text)
-      const name = (key: string) => graph.entities.find((e) => e.key === key)!.name
-      return graph.relationships
-        .filter((r) => !r.eventKey && !r.subjectKey.startsWith('EVENT:'))
-        .map((r) => `${name(r.subjectKey)} ${r.name} ${name(r.objectKey)}`)
-    }
     // Before: no edge to Vassar College but the event's INVOLVED leg.
     expect(
       await edges(
@@ -1549,8 +1633,35 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'Sunlight in Arizona is more of a hazard than wind or rain in the Sonoran Desert.',
       ),
     ).toEqual([])
+    // After a semicolon, a clause with its own subject relates that subject: Anna worked at Fiat.
     expect(
       await edges('Bob Martin moved to Paris; Anna stayed in Rome and worked at Fiat.'),
+    ).toEqual(['Anna WORKED Fiat'])
+  })
+
+  it('relates a name a relative clause describes after a comma to what the clause names, by an edge', async () => {
+    // Before: no edge; Shopify only took part in the event about the manager.
+    expect(await edges('The user’s manager is David Kim, who joined Shopify in 2021.')).toEqual([
+      'David Kim JOINED Shopify',
+    ])
+    expect(await edges('The river flows into Lake Geneva, which borders France.')).toEqual([
+      'Lake Geneva BORDERS France',
+    ])
+    expect(await edges('Ana met Tom Hanks, who later visited Rome.')).toEqual([
+      'Tom Hanks VISITED Rome',
+    ])
+    // Not the sentence's own verb again, nor a clause about a common noun or naming only one.
+    expect(await edges('Marie Curie, who won the Nobel Prize, was born in Warsaw.')).toEqual([])
+    expect(await edges('Ana met the dealer, who built the Bernheimer-Haus.')).toEqual([])
+    expect(await edges('Ana met Tom Hanks, who joined the team.')).toEqual([])
+    // Nor the last place of a chain, which the clause may not be about.
+    expect(
+      (await edges('The Ducks are a team based in Beijing, China, which plays in the CBA.')).filter(
+        (e) => !e.includes('LOCATED_IN'),
+      ),
+    ).toEqual([])
+    expect(
+      await edges('Lehmann Bernheimer was a German antique dealer, who built the Bernheimer-Haus.'),
     ).toEqual([])
   })
 

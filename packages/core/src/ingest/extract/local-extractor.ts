@@ -57,6 +57,7 @@ import {
   DIVISION_AFTER,
 } from './place-statements.js'
 import { codeSpans, maskMarkdown, unfencedPassageTexts } from './markdown-mask.js'
+import { singleQuotesAsDouble } from './single-quotes.js'
 import {
   CARDINAL_WORDS,
   COMPASS_WORDS,
@@ -135,17 +136,18 @@ const byPosition = (word: string, before: string) =>
 const isInterjection = (name: string, text: string, from: number, to: number) =>
   INTERJECTIONS.has(name.toLowerCase()) && opensUtterance(text.slice(from, to))
 /**
- * A reply or an imperative that the tagger joined into one name with the first name after it at the
- * opening of an utterance ("Absolutely Jon, let's do it!", "Awesome John!", "Remember Jon, ..."): a word
- * of `INTERJECTIONS` or a verb's base form (the lexicon has none that is also a first name). Returns how
- * many characters of `written` to cut (0: none). Only at the opening (`before`: the sentence up to the
- * mention) and only before a first name: "Go Packers!" makes no person.
+ * A reply, a salutation or an imperative that the tagger joined into one name with the first name after
+ * it at the opening of an utterance ("Absolutely Jon, let's do it!", "Awesome John!", "Dear Anna,",
+ * "Remember Jon, ..."): a word of `INTERJECTIONS`, "Dear" or a verb's base form (the lexicon has none that
+ * is also a first name). Returns how many characters of `written` to cut (0: none). Only at the opening
+ * (`before`: the sentence up to the mention) and only before a first name: "Go Packers!" makes no person.
  */
 function replyBeforeName(written: string, before: string): number {
   const [, word, name] = /^(\p{L}+)\s+(\p{Lu}\p{L}*)$/u.exec(written) ?? []
   if (word === undefined || name === undefined || !opensUtterance(before)) return 0
   if (!isFirstName(name)) return 0
-  return INTERJECTIONS.has(word.toLowerCase()) || isInfinitive(word)
+  const lower = word.toLowerCase()
+  return INTERJECTIONS.has(lower) || lower === 'dear' || isInfinitive(word)
     ? written.length - name.length
     : 0
 }
@@ -1467,6 +1469,17 @@ const isVocative = (m: Mention, sentence: string) =>
   /,\s*$/.test(sentence.slice(0, m.start)) &&
   /^[^\p{L}\p{N}]*$/u.test(sentence.slice(m.end))
 
+/**
+ * A person a greeting opening the sentence addresses ("Hi Tom, thanks for the update", "Dear Anna,"):
+ * the reader, not the subject of what follows, which made "Tom thanks update" of an e-mail to Tom.
+ */
+const isAddressed = (m: Mention, sentence: string) =>
+  m.label === 'PERSON' &&
+  GREETING.test(sentence.slice(0, m.start)) &&
+  /^\s*[,!:]/.test(sentence.slice(m.end))
+const GREETING =
+  /^\s*(?:hi|hello|hey|dear|hiya|greetings|good\s+(?:morning|afternoon|evening)|morning|thanks|thank\s+you|cheers)[\s,!]+$/i
+
 const mentionsAfter = (
   mentions: readonly Mention[],
   keys: readonly string[],
@@ -1592,21 +1605,37 @@ function clauseEnd(sentence: string, from: number): number {
  * What a verb targets: a place `adjacent` to it, else the first mention after it that is no place, or
  * else the first place, in the verb's own clause (before `end`); in the rest of the sentence only when its
  * clause names nothing. Without the clause, "I moved to Boston and I work at Google" made "Caroline moved
- * Google".
+ * Google". An origin ("from Paris") gives way to a goal of the same clause ("to Berlin"): "Kenji moved
+ * from Paris to Berlin" made "Kenji moved Paris", where he no longer lives.
  */
 function objectOf<T extends { m: Mention }>(
   after: readonly T[],
   end: number,
   adjacent: (m: Mention) => boolean,
+  sentence: string,
 ): T | undefined {
   const inClause = after.filter(({ m }) => m.start < end)
   const pool = inClause.length > 0 ? inClause : after
   // A place right after the verb is its direct object ("hiked Mount Hood with their dog", "visited
   // Paris and met John"), and one after "to" its goal ("moved to Paris with Pierre Curie"), not where
   // something else happened.
-  if (pool[0] !== undefined && pool[0].m.label === 'PLACE' && adjacent(pool[0].m)) return pool[0]
-  return pool.find(({ m }) => m.label !== 'PLACE') ?? pool[0]
+  const chosen =
+    pool[0] !== undefined && pool[0].m.label === 'PLACE' && adjacent(pool[0].m)
+      ? pool[0]
+      : (pool.find(({ m }) => m.label !== 'PLACE') ?? pool[0])
+  if (chosen === undefined || !isOrigin(sentence, chosen.m)) return chosen
+  return (
+    pool.find(({ m }) => m.start > chosen.m.start && GOAL_BEFORE.test(before(sentence, m))) ??
+    chosen
+  )
 }
+
+/** The few characters of `sentence` before mention `m`: enough for a preposition and an article. */
+const before = (sentence: string, m: Mention) => sentence.slice(Math.max(0, m.start - 14), m.start)
+const ORIGIN_BEFORE = /\bfrom\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$/i
+const GOAL_BEFORE = /\b(?:to|into|onto)\s+(?:(?:the|a|an|his|her|their|its|our|my|your)\s+)?$/i
+/** Whether a mention is introduced by "from": where something came from ("joined from Rakuten"). */
+const isOrigin = (sentence: string, m: Mention) => ORIGIN_BEFORE.test(before(sentence, m))
 
 /**
  * Whether a mention follows offset `end` of `sentence` directly (an article at most between), or as the
@@ -1696,6 +1725,107 @@ function parse(text: string): Sentence[] {
     world.hooks = hooks
   }
 }
+
+/**
+ * A sentence's clauses after a semicolon that opens one with its own subject and verb ("Olga Petrova
+ * manages hiring; she reports to Ana Ruiz", "Lena raised concerns; Priya agreed to review it"), read as
+ * sentences of their own, as they would be after a full stop: a sentence has one event, so the second
+ * clause's subject was lost and its object became the first verb's ("Olga Petrova manages hiring Ana
+ * Ruiz"), and "she" found no one. The subject is a subject pronoun or a name (terms tagged `Person` or
+ * `ProperNoun`), and a verb follows it directly; a list in semicolons ("Paris, France; Berlin, Germany")
+ * stays one sentence.
+ */
+function clausesAtSemicolons(sentences: readonly Sentence[]): Sentence[] {
+  const out: Sentence[] = []
+  for (const s of sentences) {
+    let from = 0
+    for (let i = 0; i < s.terms.length - 1; i++) {
+      if (!s.terms[i]!.post.includes(';') || !opensClause(s.terms, i + 1)) continue
+      out.push(termsAsSentence(s, from, i + 1))
+      from = i + 1
+    }
+    out.push(from === 0 ? s : termsAsSentence(s, from, s.terms.length))
+  }
+  return out
+}
+
+/** Whether term `at` opens a clause: a subject pronoun or a name, then a verb. */
+function opensClause(terms: readonly Term[], at: number): boolean {
+  let j = at
+  if (SUBJECT_PRONOUNS.has(terms[j]!.text.toLowerCase())) j++
+  else while (j < terms.length && (has(terms[j]!, 'Person') || has(terms[j]!, 'ProperNoun'))) j++
+  return j > at && j < terms.length && has(terms[j]!, 'Verb')
+}
+
+/** Terms `[from, to)` of a sentence as a sentence: from its first term's start to the last one's end. */
+function termsAsSentence(s: Sentence, from: number, to: number): Sentence {
+  const terms = s.terms.slice(from, to)
+  const start = from === 0 ? s.offset.start : terms[0]!.offset.start
+  const end =
+    to === s.terms.length
+      ? s.offset.start + s.offset.length
+      : terms.at(-1)!.offset.start + terms.at(-1)!.offset.length
+  return { offset: { start, length: end - start }, terms }
+}
+
+/** `sentence` without its quoted titles and the marks around them. */
+function outsideTitles(
+  sentence: string,
+  titles: readonly { start: number; end: number }[],
+): string {
+  let out = sentence
+  for (const t of titles) {
+    const from = Math.max(0, t.start - 1)
+    const to = Math.min(sentence.length, t.end + 2)
+    out = out.slice(0, from) + ' '.repeat(to - from) + out.slice(to)
+  }
+  return out
+}
+
+/** A person, place or organisation, or a capitalised name: what an edge relates at both ends. */
+const isNamed = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
+/** ", who" or ", which" right after a name, opening a relative clause about it. */
+const RELATIVE_AFTER = /^\s*,\s*(?:who|which)\s+/i
+
+/**
+ * The relative clauses that describe a named mention after a comma ("Pierre Curie, who discovered
+ * radium"): the mention's index and the clause's verb group, which follows the pronoun directly or after
+ * one adverb ("who later joined Shopify").
+ */
+function relativeClauses(
+  sentence: string,
+  text: string,
+  terms: Term[],
+  base: number,
+  mentions: readonly Mention[],
+): { from: number; group: VerbGroup }[] {
+  const out: { from: number; group: VerbGroup }[] = []
+  mentions.forEach((m, from) => {
+    if (!isNamed(m)) return
+    // The last place of a chain ("a team based in Beijing, China, which plays ...") may not be what the
+    // clause is about: the team plays, not China.
+    const previous = mentions[from - 1]
+    if (
+      m.label === 'PLACE' &&
+      previous?.label === 'PLACE' &&
+      /^\s*,\s*$/.test(sentence.slice(previous.end, m.start))
+    )
+      return
+    const pronoun = RELATIVE_AFTER.exec(sentence.slice(m.end))
+    if (pronoun === null) return
+    const at = m.end + pronoun[0].length
+    const first = terms.findIndex((t) => t.offset.start - base >= at)
+    const group = first < 0 ? null : firstVerb(text, terms, base, first)
+    if (group === null) return
+    const gap = sentence.slice(at, group.start).trim()
+    if (gap === '' || (SPLITTING_ADVERB.test(gap) && !/\s/.test(gap))) out.push({ from, group })
+  })
+  return out
+}
+
+/** Whether term `t` lies inside `span` of its sentence (offsets from the sentence's start `base`). */
+const within = (t: Term, base: number, span: { start: number; end: number }) =>
+  t.offset.start - base >= span.start && t.offset.start - base + t.offset.length <= span.end
 
 /** The tags that make a term a verb for these rules. */
 const VERB_TAGS = new Set([
@@ -1923,14 +2053,20 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         masked: boolean
         /** The sentence opens a turn whose label names no one (`speakerOf`). */
         speakerless: boolean
-        /** Titles in quotation marks (`quotedTitles`): no number inside one is a date or a count. */
-        quoted: readonly { name: string }[]
+        /**
+         * Titles in quotation marks (`quotedTitles`): no number inside one is a date or a count, and its
+         * marks quote no one.
+         */
+        quoted: readonly { name: string; start: number; end: number }[]
       }[] = []
       // Markdown syntax blanked, offsets kept: no "# Heading" or "**Name**" entity, no code.
       // The inline code spans are read off before `maskMarkdown` blanks their backticks.
       const unfenced = unfencedPassageTexts(input)
       // Line breaks that only wrap a paragraph read as spaces (compromise ends a sentence at each).
-      const maskedTexts = unfenced.map((text) => joinSoftWraps(text, maskMarkdown(text)))
+      // Quotations in single marks as in double ones (British usage), offsets kept.
+      const maskedTexts = unfenced.map((text) =>
+        joinSoftWraps(text, singleQuotesAsDouble(maskMarkdown(text))),
+      )
       const codes = unfenced.map(codeSpans)
       /** Ids of the passages that hold an inline code span: technical text. */
       const withCode = new Set(
@@ -1965,6 +2101,11 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           sentence,
           /["“]\s*$/.test(passage.text.slice(Math.max(0, base - 8), base)),
         )
+        // A word of a quoted title is no verb of the sentence: 'Our group, "Connected LGBTQ Activists",
+        // is made of ...' made the event "group connected all kinds".
+        for (const t of s.terms)
+          if (has(t, 'Verb') && quoted.some((q) => within(t, base, q)))
+            t.tags = ['Noun', 'Singular']
         const dates = chrono
           .parse(sentence, reference)
           .filter(
@@ -2169,7 +2310,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           pastReadAsAdjective(s.terms)
           labelReadAsVerb(s.terms, passage.text)
         }
-        for (const s of parsed) {
+        for (const s of clausesAtSemicolons(parsed)) {
           await pause()
           readSentence(passage, stored, index, nicknamed, s)
         }
@@ -2290,7 +2431,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           speakerless = false
         }
         lastPassage = passage.id
-        quoting = QUOTATION_MARK.test(sentence)
+        // A sentence quotes someone when it holds a quotation mark other than a title's: "We watched
+        // 'Peaky Blinders'" is the writer's, no one quoted (its "We" was taken for the last person named).
+        quoting = QUOTATION_MARK.test(outsideTitles(sentence, r.quoted))
         for (const m of mentions) {
           if (m.code === true) continue
           // An abbreviation the text defined is the name it stands for, typed as that name's mention
@@ -2428,7 +2571,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           for (const [inner, outer] of divisionsOf(sentence, mentions))
             if (keys[inner] !== keys[outer]) locate(inner, outer)
 
-          const person = mentions.findIndex((m) => m.label === 'PERSON')
+          // The reader a greeting addresses is "you" in what follows: no subject, no "he" or "she".
+          const person = mentions.findIndex(
+            (m) => m.label === 'PERSON' && !isAddressed(m, sentence),
+          )
           const firstWord = withoutContraction(sentence.trim().split(/\s+/)[0]?.toLowerCase() ?? '')
           let subjectKey: string | null = null
           /** The mention the subject was read from; null for a pronoun's or none. */
@@ -2445,7 +2591,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               .map((m, i) => ({ m, i }))
               .filter(
                 ({ m }) =>
-                  m.end <= subjectEnd && m.label !== 'PLACE' && !inParenthesis(sentence, m),
+                  m.end <= subjectEnd &&
+                  m.label !== 'PLACE' &&
+                  !inParenthesis(sentence, m) &&
+                  !isAddressed(m, sentence),
               )
             // "Sarah Chen from Acme Robotics presented ...": a mention after "from" or "at" describes the
             // one before it, which is the subject.
@@ -2576,7 +2725,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               agent ??
               (NEGATIVE_OBJECT.test(sentence.slice(predicate.end))
                 ? undefined
-                : objectOf(after, clause, adjacent))
+                : objectOf(after, clause, adjacent, sentence))
             const object =
               referent !== null && referent !== subjectKey && entities.has(referent)
                 ? { key: referent, name: entities.get(referent)!.name, m: null }
@@ -2606,7 +2755,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 agent === undefined && object.m !== null
                   ? THING_PRONOUN_THEN.exec(sentence.slice(predicate.end, object.m.start))
                   : null
-              const objectName = `${agent === undefined ? '' : 'by '}${thing === null ? '' : `${oneLine(thing[1]!).toLowerCase()} `}${object.name}`
+              // An origin keeps its preposition: "Kenji Sato joined from Rakuten", not "joined Rakuten".
+              const lead =
+                agent !== undefined
+                  ? 'by '
+                  : object.m !== null && thing === null && isOrigin(sentence, object.m)
+                    ? 'from '
+                    : ''
+              const objectName = `${lead}${thing === null ? '' : `${oneLine(thing[1]!).toLowerCase()} `}${object.name}`
               // What a turn says of someone else is its speaker's account: "Caroline: Jen lives Denver",
               // as the turn reads. The speaker's name in the event also lets a question naming the speaker
               // find the turn through it (benchmarks/LOG.md, 2026-12-01).
@@ -2687,7 +2843,6 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             // event node (new nodes change the walk: "Edges, not event nodes", docs/local-extractor.md).
             // Named things at both ends, as the event's other legs: "Caroline supported way" and "sky
             // filled stars" were most of such edges in LoCoMo's turns.
-            const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
             // A possessor subject ("John's sister") does none of it, as it does not do the event.
             let further =
               coordinated.end <= clauseEnd(sentence, predicate.end) ? coordinated.verb : -1
@@ -2709,9 +2864,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 mentionsAfter(mentions, keys, group.end, subjectKey),
                 Math.min(clauseOver, next.end),
                 adjacentTo(sentence, group.end),
+                sentence,
               )
               const name = verbName(group)
-              if (target !== undefined && /[a-z]/.test(name) && named(target.m))
+              if (target !== undefined && /[a-z]/.test(name) && isNamed(target.m))
                 for (const doer of [...partners.map((i) => keys[i]!), subjectKey])
                   relationships.push({
                     subjectKey: doer,
@@ -2744,6 +2900,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               mentionsAfter(mentions, keys, main.end, keys[subject]),
               clauseEnd(sentence, main.end),
               adjacentTo(sentence, main.end),
+              sentence,
             )
             const mainVerb = verbName(main)
             if (subject >= 0 && object !== undefined && /[a-z]/.test(mainVerb))
@@ -2756,11 +2913,38 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               })
           }
 
+          // "Irène is the daughter of Pierre Curie, who discovered radium": a name that a relative clause
+          // after a comma describes does what the clause says, by an edge and no event node, as the
+          // subject's further verbs do (the sentence's event is Irène's).
+          for (const { from, group } of relativeClauses(
+            sentence,
+            passage.text,
+            terms,
+            base,
+            mentions,
+          ))
+            if (verb === null || group.start !== verb.start) {
+              const target = objectOf(
+                mentionsAfter(mentions, keys, group.end, keys[from]),
+                clauseEnd(sentence, group.end),
+                adjacentTo(sentence, group.end),
+                sentence,
+              )
+              const name = verbName(group)
+              if (target === undefined || !/[a-z]/.test(name) || !isNamed(target.m)) continue
+              relationships.push({
+                subjectKey: keys[from]!,
+                objectKey: keys[target.i]!,
+                name: predicateName(name),
+                description: sentence.trim(),
+                passageIds: [passage.id],
+              })
+            }
+
           // "Foots Creek is an unincorporated community in Jackson County, in ... Oregon": no event, the
           // place's relationships (place-statements.ts). No new node, so retrieval's walk is unchanged.
           if (verb !== null && placeSubject >= 0) {
-            const named = (m: Mention) => m.label !== 'CONCEPT' || isProperPhrase(m.name)
-            const statements = placeStatements(sentence, mentions, placeSubject, verb.end, named)
+            const statements = placeStatements(sentence, mentions, placeSubject, verb.end, isNamed)
             for (const s of statements) {
               if (keys[s.object] === keys[placeSubject]) continue
               relationships.push({
