@@ -49,8 +49,9 @@ function importedPackages(dir: string, files: string[]): Set<string> {
       if (statSync(full).isDirectory()) walk(full)
       else if (full.endsWith('.js') && !full.endsWith('.test.js')) {
         const text = readFileSync(full, 'utf8')
+        // A specifier holds no whitespace: `? 'from '` then `: ''` in the local extractor is no import.
         for (const [, spec] of text.matchAll(
-          /(?:\bfrom\s+|\bimport\(\s*|\brequire\(\s*)['"]([^'"./][^'"]*)['"]/g,
+          /(?:\bfrom\s+|\bimport\(\s*|\brequire\(\s*)['"]([^'"./\s][^'"\s]*)['"]/g,
         )) {
           if (spec!.startsWith('node:')) continue
           const name = spec!.startsWith('@')
