@@ -28,5 +28,8 @@ describe('markdownTitle', () => {
     expect(markdownTitle('#\n\n# \n')).toBeNull()
     expect(markdownTitle('Plain text.')).toBeNull()
     expect(markdownTitle('Text\n\n===\n')).toBeNull()
+    // An underline or a rule is no paragraph for the next underline.
+    expect(markdownTitle('Text\n\n===\n===\n')).toBeNull()
+    expect(markdownTitle('Intro\n\n---\n===\n')).toBeNull()
   })
 })

@@ -29,9 +29,12 @@ export function markdownTitle(text: string): string | null {
         if (title !== '') return title
       }
     }
-    // A setext heading's text is the paragraph right above its underline.
+    // A setext heading's text is the paragraph right above its underline; an underline, a rule, a
+    // heading, a quote, a list item, a table row or HTML opens none.
     paragraph =
-      !inCode && line.trim() !== '' && !/^ {0,3}(#|>|[-*+] |\d+[.)] |\||<)/.test(line)
+      !inCode &&
+      line.trim() !== '' &&
+      !/^ {0,3}(#|>|[-*+] |\d+[.)] |\||<|[=*_-]+[ \t]*$)/.test(line)
         ? paragraph === null
           ? line
           : `${paragraph} ${line}`
