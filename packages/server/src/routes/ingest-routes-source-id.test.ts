@@ -22,6 +22,25 @@ async function form(fields: Record<string, string>, file?: { name: string; conte
   }
 }
 
+/** `GET /sources/{id}`: the source and its passages. */
+const source = async (id: string) =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: `/sources/${encodeURIComponent(id)}`,
+      headers: t.system,
+    })
+  ).json() as {
+    source: {
+      source_id: string
+      filename: string
+      title: string
+      task_ids: string[]
+      meta: Record<string, unknown>
+    }
+    passages: { source_id: string; metadata: Record<string, unknown> }[]
+  }
+
 const post = (url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, headers: t.system, payload })
 
@@ -60,17 +79,6 @@ describe('source_id on /ingest/*', () => {
     expect(structured.json()).toMatchObject({ source_id: 'crm:42' })
     await t.engram.tasks.idle()
 
-    const source = async (id: string) =>
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/sources/${encodeURIComponent(id)}`,
-          headers: t.system,
-        })
-      ).json() as {
-        source: { source_id: string; filename: string; title: string; task_ids: string[] }
-        passages: { source_id: string }[]
-      }
     const ada = await source('notes/ada.txt')
     expect(ada.source.task_ids).toEqual([text.json().task_id])
     expect(ada.passages.map((p) => p.source_id)).toEqual(['notes/ada.txt'])
@@ -148,18 +156,7 @@ describe('a source’s title', () => {
     await send('readme/named', { meta_keys: '{"title":"Handbook"}' }, markdown)
     await send('readme/none', {}, '## Install\n\nRun npm ci first.')
     await t.engram.tasks.idle()
-    const read = async (id: string) =>
-      (
-        await t.app.inject({
-          method: 'GET',
-          url: `/sources/${encodeURIComponent(id)}`,
-          headers: t.system,
-        })
-      ).json() as {
-        source: { title: string; meta: Record<string, unknown> }
-        passages: { metadata: Record<string, unknown> }[]
-      }
-    const own = await read('readme/own')
+    const own = await source('readme/own')
     expect(own.source.title).toBe('Getting started')
     // The source's meta stays as sent; its passages carry the title as a meta key.
     expect(own.source.meta).toEqual({ filename: 'readme.md' })
@@ -167,10 +164,10 @@ describe('a source’s title', () => {
       title: 'Getting started',
       filename: 'readme.md',
     })
-    const named = await read('readme/named')
+    const named = await source('readme/named')
     expect(named.source.title).toBe('Handbook')
     expect(named.passages[0]!.metadata).toMatchObject({ title: 'Handbook' })
-    const none = await read('readme/none')
+    const none = await source('readme/none')
     expect(none.source.title).toBe('')
     expect(none.passages[0]!.metadata).not.toHaveProperty('title')
   })

@@ -2103,9 +2103,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         )
         // A word of a quoted title is no verb of the sentence: 'Our group, "Connected LGBTQ Activists",
         // is made of ...' made the event "group connected all kinds".
-        for (const t of s.terms)
-          if (has(t, 'Verb') && quoted.some((q) => within(t, base, q)))
-            t.tags = ['Noun', 'Singular']
+        if (quoted.length > 0)
+          for (const t of s.terms)
+            if (has(t, 'Verb') && quoted.some((q) => within(t, base, q)))
+              t.tags = ['Noun', 'Singular']
         const dates = chrono
           .parse(sentence, reference)
           .filter(
@@ -2517,6 +2518,25 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           if (m.code === true && NAME_LABELS.has(m.label)) m.label = 'CONCEPT'
         {
           const keys = mentions.map((m) => entityKey(m.name, m.label, passage.id))
+          /**
+           * What verb group `group` relates `subjectKey` to by an edge: the first thing its clause (to
+           * `end`) names (`objectOf`) and the verb's name; undefined when it names nothing or the verb
+           * has no letters. The further verbs, a main clause and relative clauses read their edges so.
+           */
+          const verbEdge = (
+            subjectKey: string | undefined,
+            group: VerbGroup,
+            end = clauseEnd(sentence, group.end),
+          ) => {
+            const target = objectOf(
+              mentionsAfter(mentions, keys, group.end, subjectKey),
+              end,
+              adjacentTo(sentence, group.end),
+              sentence,
+            )
+            const name = verbName(group)
+            return target !== undefined && /[a-z]/.test(name) ? { target, name } : undefined
+          }
           const spoken = mentions.findIndex((m) => m.speaker === true && m.label === 'PERSON')
           // A labelled line begins the next turn of a transcript held in one passage.
           if (spoken >= 0 || r.speakerless) {
@@ -2860,19 +2880,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               if (group === null) break
               const next = coordinatedVerbAt(sentence, group, terms, base)
               const clauseOver = clauseEnd(sentence, group.end)
-              const target = objectOf(
-                mentionsAfter(mentions, keys, group.end, subjectKey),
-                Math.min(clauseOver, next.end),
-                adjacentTo(sentence, group.end),
-                sentence,
-              )
-              const name = verbName(group)
-              if (target !== undefined && /[a-z]/.test(name) && isNamed(target.m))
+              const edge = verbEdge(subjectKey, group, Math.min(clauseOver, next.end))
+              if (edge !== undefined && isNamed(edge.target.m))
                 for (const doer of [...partners.map((i) => keys[i]!), subjectKey])
                   relationships.push({
                     subjectKey: doer,
-                    objectKey: keys[target.i]!,
-                    name: predicateName(name),
+                    objectKey: keys[edge.target.i]!,
+                    name: predicateName(edge.name),
                     description: sentence.trim(),
                     passageIds: [passage.id],
                   })
@@ -2896,18 +2910,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 m.label !== 'PLACE' &&
                 !inParenthesis(sentence, m),
             )
-            const object = objectOf(
-              mentionsAfter(mentions, keys, main.end, keys[subject]),
-              clauseEnd(sentence, main.end),
-              adjacentTo(sentence, main.end),
-              sentence,
-            )
-            const mainVerb = verbName(main)
-            if (subject >= 0 && object !== undefined && /[a-z]/.test(mainVerb))
+            const edge = verbEdge(keys[subject], main)
+            if (subject >= 0 && edge !== undefined)
               relationships.push({
                 subjectKey: keys[subject]!,
-                objectKey: keys[object.i]!,
-                name: predicateName(mainVerb),
+                objectKey: keys[edge.target.i]!,
+                name: predicateName(edge.name),
                 description: sentence.trim(),
                 passageIds: [passage.id],
               })
@@ -2924,18 +2932,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             mentions,
           ))
             if (verb === null || group.start !== verb.start) {
-              const target = objectOf(
-                mentionsAfter(mentions, keys, group.end, keys[from]),
-                clauseEnd(sentence, group.end),
-                adjacentTo(sentence, group.end),
-                sentence,
-              )
-              const name = verbName(group)
-              if (target === undefined || !/[a-z]/.test(name) || !isNamed(target.m)) continue
+              const edge = verbEdge(keys[from], group)
+              if (edge === undefined || !isNamed(edge.target.m)) continue
               relationships.push({
                 subjectKey: keys[from]!,
-                objectKey: keys[target.i]!,
-                name: predicateName(name),
+                objectKey: keys[edge.target.i]!,
+                name: predicateName(edge.name),
                 description: sentence.trim(),
                 passageIds: [passage.id],
               })

@@ -170,7 +170,8 @@ export interface Upload {
 export async function checkFile(input: Upload): Promise<FileType> {
   const type = detectFileType(input.filename, input.mimeType, input.bytes)
   if (type === 'pdf') await checkPdf(input.bytes)
-  else await parseText(type, input.bytes)
+  // Text and Markdown cannot fail to parse once `detectFileType` read them as text.
+  else if (type !== 'txt' && type !== 'md') await parseText(type, input.bytes)
   return type
 }
 
