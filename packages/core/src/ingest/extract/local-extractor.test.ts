@@ -47,6 +47,18 @@ describe('local extractor', () => {
     expect(graph.entities.every((e) => e.passageIds.includes('p1'))).toBe(true)
   })
 
+  it('reads an adjective after "a" as its noun before a relative date', async () => {
+    // The tagger reads "novel" as the adjective: there was no object and no event.
+    expect(await eventNames('Caroline: I read a novel last week.')).toEqual(['Caroline read novel'])
+    expect(await eventNames('Caroline: I bought a classic yesterday.')).toEqual([
+      'Caroline bought classic',
+    ])
+    const graph = await run('Caroline: We found a safe and loving home. It was a great day.')
+    const concepts = graph.entities.filter((e) => e.labels.includes('CONCEPT')).map((e) => e.name)
+    expect(concepts).not.toContain('safe')
+    expect(concepts).not.toContain('great')
+  })
+
   it('resolves relative dates against the source timestamp and reads polarity', async () => {
     const graph = await run(
       'Yesterday Bob bought a new bike from Acme Corp for $450. He loved it.',
@@ -213,6 +225,44 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(places).not.toContain('British')
     // Before an organisation's name, the nationality says its country.
     expect(places).toEqual(expect.arrayContaining(['French', 'Algeria', 'Polish']))
+  })
+
+  it('reads a state the tagger took for a team across a comma, and a subdivision by its kind, as places', async () => {
+    const graph = await run(
+      'Brookston is a city in Saint Louis County, Minnesota, United States. Płock lies in Masovian ' +
+        'Voivodeship, Poland. He moved to Perm Krai.',
+    )
+    const name = new Map(graph.entities.map((e) => [e.key, e.name]))
+    const located = graph.relationships
+      .filter((r) => r.name === 'LOCATED_IN')
+      .map((r) => `${name.get(r.subjectKey)} in ${name.get(r.objectKey)}`)
+    // "Minnesota United" is a club: the tagger made the state an organisation and broke the chain.
+    expect(located).toEqual(
+      expect.arrayContaining([
+        'Saint Louis County in Minnesota',
+        'Minnesota in United States',
+        'Masovian Voivodeship in Poland',
+      ]),
+    )
+    const labelsOf = (n: string) => graph.entities.find((e) => e.name === n)?.labels
+    expect(labelsOf('Minnesota')).toEqual(['PLACE'])
+    expect(labelsOf('Masovian Voivodeship')).toEqual(['PLACE'])
+    expect(labelsOf('Perm Krai')).toEqual(['PLACE'])
+  })
+
+  it('dates a work by the year after its title or before its kind', async () => {
+    const dated = await edges(
+      'Estefan recorded many albums, and her 1993 album, Mi Tierra, sold well. ' +
+        'Inner Life had a hit with "Ain\'t No Mountain High Enough" (1981). ' +
+        "Kiarostami directed Close-Up (1990). The album followed Taito's 1986 Arkanoid. " +
+        'Juan Lavalle (1797) was a soldier. In 1986 Arkanoid was sold in Europe.',
+    )
+    expect(dated.filter((e) => e.includes(' DATED '))).toEqual([
+      'Mi Tierra DATED 1993',
+      "Ain't No Mountain High Enough DATED 1981",
+      'Close-Up DATED 1990',
+      'Arkanoid DATED 1986',
+    ])
   })
 
   it('types a name by the kind noun before it, and every name of a list such a noun opens', async () => {

@@ -35,6 +35,7 @@ import {
   opensWithListedGivenName,
   organizationByContext,
   placeInPhrase,
+  placeRank,
   properNameType,
 } from './proper-name-type.js'
 import {
@@ -70,6 +71,7 @@ import { installBulkMatch } from './compromise-sweep.js'
 import { mentionGender, PersonGenders, pronounGender } from './pronoun-agreement.js'
 import { joinSoftWraps } from './soft-wraps.js'
 import { winkEntities } from './wink-entities.js'
+import { workYears } from './work-years.js'
 
 interface Mention {
   name: string
@@ -461,6 +463,18 @@ function regnalI(text: string, terms: Term[], first: number, last: number): bool
   )
 }
 
+/**
+ * Whether the organisation of terms `i`..`j` is a place the tagger read as a sports team's first word
+ * across a comma: "Saint Louis County, Minnesota, United States" tags "Minnesota" a team by "Minnesota
+ * United", so the state was an organisation and no place chain held it. One term that ends at punctuation
+ * and that the lexicon or the place lists rank as a place (`placeRank`).
+ */
+const teamAcrossComma = (terms: Term[], i: number, j: number) =>
+  i === j &&
+  has(terms[i]!, 'SportsTeam') &&
+  BREAKS_AFTER.test(terms[i]!.post) &&
+  placeRank(terms[i]!.text) !== undefined
+
 /** Maximal runs of terms carrying the tag of a named-entity kind (compromise tags Person, Place, Organization). */
 function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED): Mention[] {
   const out: Mention[] = []
@@ -489,7 +503,9 @@ function namedMentions(text: string, terms: Term[], base: number, kinds = NAMED)
           ? i - 1
           : i
       const m =
-        onlyTitles(terms, i, j) || possessed ? null : mention(text, terms, from, j, label, base)
+        onlyTitles(terms, i, j) || possessed
+          ? null
+          : mention(text, terms, from, j, teamAcrossComma(terms, i, j) ? 'PLACE' : label, base)
       if (m !== null) out.push(m)
       i = j
     }
@@ -542,6 +558,7 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
         !DETERMINERS.test(`${terms[k]!.text.toLowerCase()} `)) ||
       (has(terms[k]!, 'RomanNumeral') && k > i && /^\p{Lu}/u.test(terms[k - 1]!.text))
     while (last >= i && !isHead(last)) last--
+    if (last < i && adjectiveAsNoun(terms, i, j)) last = i
     if (last >= i && numberedOne(terms, last)) j = last = last + 1
     if (last >= i) {
       const m = mention(text, terms, i, last, 'CONCEPT', base)
@@ -560,6 +577,32 @@ function nounPhrases(text: string, terms: Term[], base: number): Mention[] {
   }
   return out
 }
+
+/** The adjectives that open a relative date: "last week", "next year", "this summer". */
+const DATE_OPENERS = /^(?:last|next|this|past)$/i
+/**
+ * Whether the phrase of terms `i`..`j`, which holds no noun, is an adjective standing for its noun after
+ * "a" or "an": the tagger reads "novel" of "I read a novel last week" as the adjective (there is no noun
+ * after it, only a relative date), so the sentence had no object and no event. The article needs a noun,
+ * so the adjective right after it is the head when a relative date follows it ("last week", "yesterday"):
+ * not "a great day" (the tagger's date, and a noun) or "a safe and loving home". Before a preposition or
+ * the sentence's end the tagger reads the noun itself.
+ */
+function adjectiveAsNoun(terms: Term[], i: number, j: number): boolean {
+  const article = terms[i - 1]
+  return (
+    article !== undefined &&
+    /^an?$/i.test(article.text) &&
+    !BREAKS_AFTER.test(article.post) &&
+    has(terms[i]!, 'Adjective') &&
+    !has(terms[i]!, 'Comparative') &&
+    !has(terms[i]!, 'Superlative') &&
+    terms.slice(i + 1, j + 1).every((t) => DATE_OPENERS.test(t.text)) &&
+    (j > i || (relativeDay(terms[j + 1]) && !BREAKS_AFTER.test(terms[j]!.post)))
+  )
+}
+/** A date the tagger reads as no noun: "yesterday", "tonight" (not "day" of "a great day"). */
+const relativeDay = (t: Term | undefined) => t !== undefined && has(t, 'Date') && !has(t, 'Noun')
 
 /**
  * Whether `terms[i]` is the year of a named event's edition ("2008 Summer Olympics", "1998 FIFA World
@@ -2590,6 +2633,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
           // "the U.S. state of Oregon", "the Indian state of Kerala": the division lies in the country.
           for (const [inner, outer] of divisionsOf(sentence, mentions))
             if (keys[inner] !== keys[outer]) locate(inner, outer)
+          // "her 1993 album, Mi Tierra", "Duty (2000)": the work `-DATED->` its year.
+          for (const [work, year] of workYears(sentence, mentions))
+            relationships.push({
+              subjectKey: keys[work]!,
+              objectKey: entityKey(year, 'DATE', passage.id),
+              name: 'DATED',
+              description: null,
+              passageIds: [passage.id],
+            })
 
           // The reader a greeting addresses is "you" in what follows: no subject, no "he" or "she".
           const person = mentions.findIndex(

@@ -271,7 +271,8 @@ const UNMISTAKABLE_ORGANIZATION_HEADS = new Set(
 const UNMISTAKABLE_PLACE_HEADS = new Set(
   (
     'drive highway avenue boulevard expressway freeway motorway cemetery airport lakes mountains islands ' +
-    'county municipality district province prefecture township'
+    'county municipality district province prefecture township voivodeship governorate oblast krai ' +
+    'okrug raion arrondissement'
   ).split(' '),
 )
 
@@ -287,14 +288,18 @@ const OFFICE_HEADS = new Set(
   ).split(' '),
 )
 
-/** Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"). */
+/**
+ * Last words that make a proper noun phrase a place ("Hudson River", "Salt Lake County"), with the
+ * English names of the subdivision categories of ISO 3166-2 that name no organisation ("Masovian
+ * Voivodeship", "Giza Governorate", "Perm Krai", "Northern Territory"; not "department").
+ */
 const PLACE_HEADS = new Set(
   (
     'river mountain mountains lake county province state island islands street avenue road valley bay ' +
     'region district city town village sea ocean peninsula desert forest square bridge canal creek hill ' +
     'hills gulf strait coast municipality parish prefecture oblast canton borough township kingdom ' +
     'republic empire highway airport station harbour harbor falls glacier volcano reservoir archipelago ' +
-    'duchy principality'
+    'duchy principality voivodeship governorate emirate krai okrug raion shire territory arrondissement'
   ).split(' '),
 )
 
