@@ -250,6 +250,18 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(labelsOf('Perm Krai')).toEqual(['PLACE'])
   })
 
+  it('relates a person to the nationality before the role that introduces the name', async () => {
+    const found = await edges(
+      'Across the Black Waters is an English novel by the Indian writer Mulk Raj Anand. ' +
+        'Number Ones is a video album by American recording artist Michael Jackson. ' +
+        'A Canadian, the tech writer Jane Doe said, agreed.',
+    )
+    expect(found.filter((e) => e.includes(' NATIONALITY '))).toEqual([
+      'Mulk Raj Anand NATIONALITY Indian',
+      'Michael Jackson NATIONALITY American',
+    ])
+  })
+
   it('dates a work by the year after its title or before its kind', async () => {
     const dated = await edges(
       'Estefan recorded many albums, and her 1993 album, Mi Tierra, sold well. ' +

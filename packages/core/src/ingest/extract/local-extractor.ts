@@ -1456,6 +1456,34 @@ function nationalityPhrase(text: string, terms: Term[], base: number, m: Mention
   return k < 0 ? possessedPhrase(text, terms, base, m) : phraseOn(text, terms, base, m, k, false)
 }
 
+/** Lower-case role words between a nationality and a person's name: "writer", "recording artist". */
+const ROLE_WORDS = /^\s+(?:[\p{Ll}][\p{Ll}-]*\s+){1,3}$/u
+/**
+ * `[person, nationality]` for each person a nationality qualifies through the role before the name ("the
+ * Indian writer Mulk Raj Anand", "Japanese recording artist Ayumi Hamasaki"): the qualifier-kind-name
+ * apposition of Nadeau & Sekine (2007) read as the person's country, as DocRED annotates "country of
+ * citizenship" (Yao et al., ACL 2019). One to three lower-case words between, no punctuation.
+ */
+function nationalityQualifiers(
+  sentence: string,
+  mentions: readonly Mention[],
+  demonymAt: (m: Mention) => number,
+): [number, number][] {
+  const out: [number, number][] = []
+  mentions.forEach((m, i) => {
+    if (m.label !== 'PERSON') return
+    const nation = mentions.findIndex(
+      (d) =>
+        d.label === 'PLACE' &&
+        d.end < m.start &&
+        demonymAt(d) >= 0 &&
+        ROLE_WORDS.test(sentence.slice(d.end, m.start)),
+    )
+    if (nation >= 0) out.push([i, nation])
+  })
+  return out
+}
+
 /** A verb group in the passive voice: a form of "be" or "get" before a participle (no "-ing" form). */
 const PASSIVE = /\b(?:is|are|was|were|be|been|being|get|gets|got)\s+(?:\S+\s+)*(?!\S*ing$)\S+$/
 /**
@@ -2619,29 +2647,31 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             PLACE_IN_PLACE.test(sentence.slice(mentions[i]!.end, mentions[i + 1]!.start)) &&
             demonymEnding(terms, base, mentions[i]!) < 0
           const sentenceEdges = relationships.length
-          /** Mention `inner` `-LOCATED_IN->` mention `outer`, an edge of this passage. */
-          const locate = (inner: number, outer: number) =>
+          /** An edge of this passage that is no event's leg. */
+          const edge = (subjectKey: string, name: string, objectKey: string) =>
             relationships.push({
-              subjectKey: keys[inner]!,
-              objectKey: keys[outer]!,
-              name: 'LOCATED_IN',
+              subjectKey,
+              objectKey,
+              name,
               description: null,
               passageIds: [passage.id],
             })
+          /** Mention `inner` `-LOCATED_IN->` mention `outer`. */
+          const locate = (inner: number, outer: number) =>
+            edge(keys[inner]!, 'LOCATED_IN', keys[outer]!)
           for (const i of placeChain(sentence, mentions, (i) => keys[i] !== keys[i + 1], inPlace))
             locate(i, i + 1)
           // "the U.S. state of Oregon", "the Indian state of Kerala": the division lies in the country.
           for (const [inner, outer] of divisionsOf(sentence, mentions))
             if (keys[inner] !== keys[outer]) locate(inner, outer)
+          // "the Indian writer Mulk Raj Anand": the person `-NATIONALITY->` the nationality before the role.
+          for (const [person, nation] of nationalityQualifiers(sentence, mentions, (m) =>
+            demonymEnding(terms, base, m),
+          ))
+            if (keys[person] !== keys[nation]) edge(keys[person]!, 'NATIONALITY', keys[nation]!)
           // "her 1993 album, Mi Tierra", "Duty (2000)": the work `-DATED->` its year.
           for (const [work, year] of workYears(sentence, mentions))
-            relationships.push({
-              subjectKey: keys[work]!,
-              objectKey: entityKey(year, 'DATE', passage.id),
-              name: 'DATED',
-              description: null,
-              passageIds: [passage.id],
-            })
+            edge(keys[work]!, 'DATED', entityKey(year, 'DATE', passage.id))
 
           // The reader a greeting addresses is "you" in what follows: no subject, no "he" or "she".
           const person = mentions.findIndex(
