@@ -2647,13 +2647,18 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             PLACE_IN_PLACE.test(sentence.slice(mentions[i]!.end, mentions[i + 1]!.start)) &&
             demonymEnding(terms, base, mentions[i]!) < 0
           const sentenceEdges = relationships.length
-          /** An edge of this passage that is no event's leg. */
-          const edge = (subjectKey: string, name: string, objectKey: string) =>
+          /** An edge of this passage that is no event's leg; a verb's carries the sentence. */
+          const edge = (
+            subjectKey: string,
+            name: string,
+            objectKey: string,
+            description: string | null = null,
+          ) =>
             relationships.push({
               subjectKey,
               objectKey,
               name,
-              description: null,
+              description,
               passageIds: [passage.id],
             })
           /** Mention `inner` `-LOCATED_IN->` mention `outer`. */
@@ -2962,16 +2967,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               if (group === null) break
               const next = coordinatedVerbAt(sentence, group, terms, base)
               const clauseOver = clauseEnd(sentence, group.end)
-              const edge = verbEdge(subjectKey, group, Math.min(clauseOver, next.end))
-              if (edge !== undefined && isNamed(edge.target.m))
+              const verbal = verbEdge(subjectKey, group, Math.min(clauseOver, next.end))
+              if (verbal !== undefined && isNamed(verbal.target.m))
                 for (const doer of [...partners.map((i) => keys[i]!), subjectKey])
-                  relationships.push({
-                    subjectKey: doer,
-                    objectKey: keys[edge.target.i]!,
-                    name: predicateName(edge.name),
-                    description: sentence.trim(),
-                    passageIds: [passage.id],
-                  })
+                  edge(doer, predicateName(verbal.name), keys[verbal.target.i]!, sentence.trim())
               further = next.end <= clauseOver ? next.verb : -1
             }
           }
@@ -2992,15 +2991,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 m.label !== 'PLACE' &&
                 !inParenthesis(sentence, m),
             )
-            const edge = verbEdge(keys[subject], main)
-            if (subject >= 0 && edge !== undefined)
-              relationships.push({
-                subjectKey: keys[subject]!,
-                objectKey: keys[edge.target.i]!,
-                name: predicateName(edge.name),
-                description: sentence.trim(),
-                passageIds: [passage.id],
-              })
+            const verbal = verbEdge(keys[subject], main)
+            if (subject >= 0 && verbal !== undefined)
+              edge(
+                keys[subject]!,
+                predicateName(verbal.name),
+                keys[verbal.target.i]!,
+                sentence.trim(),
+              )
           }
 
           // "Irène is the daughter of Pierre Curie, who discovered radium": a name that a relative clause
@@ -3014,15 +3012,9 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             mentions,
           ))
             if (verb === null || group.start !== verb.start) {
-              const edge = verbEdge(keys[from], group)
-              if (edge === undefined || !isNamed(edge.target.m)) continue
-              relationships.push({
-                subjectKey: keys[from]!,
-                objectKey: keys[edge.target.i]!,
-                name: predicateName(edge.name),
-                description: sentence.trim(),
-                passageIds: [passage.id],
-              })
+              const verbal = verbEdge(keys[from], group)
+              if (verbal === undefined || !isNamed(verbal.target.m)) continue
+              edge(keys[from]!, predicateName(verbal.name), keys[verbal.target.i]!, sentence.trim())
             }
 
           // "Foots Creek is an unincorporated community in Jackson County, in ... Oregon": no event, the
@@ -3031,13 +3023,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             const statements = placeStatements(sentence, mentions, placeSubject, verb.end, isNamed)
             for (const s of statements) {
               if (keys[s.object] === keys[placeSubject]) continue
-              relationships.push({
-                subjectKey: keys[placeSubject]!,
-                objectKey: keys[s.object]!,
-                name: s.located || !/[a-z]/.test(verbText) ? 'LOCATED_IN' : predicateName(verbText),
-                description: sentence.trim(),
-                passageIds: [passage.id],
-              })
+              edge(
+                keys[placeSubject]!,
+                s.located || !/[a-z]/.test(verbText) ? 'LOCATED_IN' : predicateName(verbText),
+                keys[s.object]!,
+                sentence.trim(),
+              )
             }
             // The places it lies in, each in those after it that hold it (once: a chain of this
             // sentence may have said so).

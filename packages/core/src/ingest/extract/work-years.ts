@@ -15,6 +15,7 @@
 
 /** A four-digit year of the second millennium or this century. */
 const YEAR = '(1\\d{3}|20\\d{2})'
+const ANY_YEAR = new RegExp(`(?<!\\d)${YEAR}(?!\\d)`)
 /** The kinds of work a year is written before ("album", "debut album", "children's book"). */
 const WORK_KINDS =
   'album|single|song|track|film|movie|novel|novella|book|play|opera|musical|release|record|recording|' +
@@ -53,6 +54,8 @@ export interface Spanned {
 /** `[index of the work's mention, its year]` for each work `sentence` dates by a year. */
 export function workYears(sentence: string, mentions: readonly Spanned[]): [number, string][] {
   const out: [number, string][] = []
+  // Most sentences write no year: no pattern to try for their mentions.
+  if (!ANY_YEAR.test(sentence)) return out
   mentions.forEach((m, i) => {
     if (UNDATED_LABELS.has(m.label)) return
     const after = YEAR_AFTER.exec(sentence.slice(m.end))
