@@ -59,6 +59,35 @@ describe('local extractor', () => {
     expect(concepts).not.toContain('great')
   })
 
+  it('makes an event of a copula whose complement is a date alone, dated by it', async () => {
+    // A date is no mention, so "is on June 3" had no object, and the sentence no event.
+    const dated = async (text: string) =>
+      (await run(text)).entities
+        .filter((e) => e.labels.includes('EVENT'))
+        .map((e) => [e.name, e.happenedAt])
+    expect(await dated("Sarah's wedding is on June 3.")).toEqual([
+      ["Sarah's wedding is June 3", '2024-06-03'],
+    ])
+    expect(await dated('Caroline: My exam is next Tuesday.')).toEqual([
+      ['Caroline: exam is next Tuesday', '2024-04-16'],
+    ])
+    expect(await dated('The party was last Saturday, and it was great.')).toEqual([
+      ['party was last Saturday', '2024-04-06'],
+    ])
+    expect(await dated('The conference is from June 3 to June 5.')).toEqual([
+      ['conference is June 3 to June 5', '2024-06-03'],
+    ])
+    expect(await dated('The concert was in 2019.')).toEqual([['concert was 2019', '2019']])
+    const wedding = await run("Sarah's wedding is on June 3.")
+    const sarah = wedding.entities.find((e) => e.name === 'Sarah')!
+    expect(wedding.relationships.map((r) => [r.name, r.objectKey])).toEqual([
+      ['INVOLVED', sarah.key],
+    ])
+    // Not a person's own date, nor a complement that holds more than the date.
+    expect(await dated('John was in 1990.')).toEqual([])
+    expect(await dated('The launch was late again last week.')).toEqual([])
+  })
+
   it('resolves relative dates against the source timestamp and reads polarity', async () => {
     const graph = await run(
       'Yesterday Bob bought a new bike from Acme Corp for $450. He loved it.',

@@ -693,6 +693,41 @@ const RANGE_SEPARATOR = /\s*(?:\b(?:to|until|till|through)\b|[-–—])\s*/i
 const LEADING_DATE_WORDS = /^(?:(?:from|since|in|on|at|by|during|between|until|till|of|the)\s+)+/i
 const HAS_YEAR = /(?<!\d)(?:1\d{3}|20\d{2})s?(?!\d)/
 
+/** A copula that may state when its subject happens: "is", "was", "will be" ("'s" of "exam's"). */
+const SCHEDULING_COPULA = /^(?:is|are|was|were|'s|will be)$/
+/** Between a copula and its date: nothing, or the preposition of a day, a time or a year. */
+const BEFORE_COMPLEMENT_DATE = /^\s+(?:(?:on|in|at|for|from)\s+)?$/i
+/** What may follow a complement that is the date alone: the clause's or the sentence's end. */
+const CLAUSE_CLOSES = /^\s*(?:[.!?;:,)\u2013\u2014-]|$)/
+/** A year alone as a copula's complement ("was in 2019"), which chrono-node does not read. */
+const COMPLEMENT_YEAR = /^\s+(?:in\s+)?(1\d{3}|20\d{2})(?=\s*(?:[.!?;:,)\u2013\u2014-]|$))/
+
+/**
+ * The date a copula's complement is, when it is a date and nothing else ("is on June 3", "is next
+ * Tuesday", "was last Saturday", "is at 3pm tomorrow", "is from June 3 to June 5", "was in 2019"): the
+ * date as written but for a leading "on", and when it is (ISO 8601, resolved against the text's time as
+ * every date of the sentence is; a range's start; a year alone stays a year). Null when the complement holds anything else ("is on the
+ * list", "was born on June 3": no copula alone; "is in Paris on June 3").
+ */
+function dateComplement(
+  sentence: string,
+  verbEnd: number,
+  dates: readonly chrono.ParsedResult[],
+): { written: string; at: string } | null {
+  const d = dates.find((date) => date.index >= verbEnd)
+  // chrono-node's text may end with the comma after the date ("last Saturday,").
+  const text = d?.text.replace(/[\s,.;:]+$/, '')
+  if (
+    d !== undefined &&
+    text !== undefined &&
+    BEFORE_COMPLEMENT_DATE.test(sentence.slice(verbEnd, d.index)) &&
+    CLAUSE_CLOSES.test(sentence.slice(d.index + text.length))
+  )
+    return { written: oneLine(text).replace(/^on\s+/i, ''), at: isoDate(d) }
+  const year = COMPLEMENT_YEAR.exec(sentence.slice(verbEnd))?.[1]
+  return year === undefined ? null : { written: year, at: year }
+}
+
 /** Years with the words of a range around them ("from 1992 to 2002", "1997 - 8"): a date, not a count. */
 function isDateSpan(value: string): boolean {
   const tokens = value.split(/\s+/).filter((t) => t.length > 0)
@@ -2842,7 +2877,24 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                     m: found.m,
                   }
             const placesAfter = after.filter(({ m }) => m.label === 'PLACE' && m !== object?.m)
-            if (object !== undefined && /[a-z]/.test(verbText)) {
+            // "Sarah's wedding is on June 3", "My exam is next Tuesday": a copula whose complement is a
+            // date and nothing else states when the subject happens, an event with that date as its
+            // object; not a person's ("John was in 1990"), but what a person has ("Sarah's wedding").
+            const scheduled =
+              object === undefined &&
+              agent === undefined &&
+              subjectMention !== null &&
+              SCHEDULING_COPULA.test(predicateText)
+                ? dateComplement(sentence, predicate.end, dates)
+                : null
+            const dated =
+              scheduled !== null &&
+              (subjectMention!.label !== 'PERSON' ||
+                possessedPhrase(passage.text, terms, base, subjectMention!) !==
+                  subjectMention!.name)
+                ? scheduled
+                : null
+            if ((object !== undefined || dated !== null) && /[a-z]/.test(verbText)) {
               const subject = entities.get(subjectKey)!
               // A possessor subject ("John's sister") names the event with the phrase it opens and takes
               // part in it rather than doing it.
@@ -2859,17 +2911,20 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               // for, which no rule resolves; the name keeps the pronoun and the preposition, so the event
               // does not say that Tim Cook unveiled the theatre.
               const thing =
-                agent === undefined && object.m !== null
+                agent === undefined && object !== undefined && object.m !== null
                   ? THING_PRONOUN_THEN.exec(sentence.slice(predicate.end, object.m.start))
                   : null
               // An origin keeps its preposition: "Kenji Sato joined from Rakuten", not "joined Rakuten".
               const lead =
                 agent !== undefined
                   ? 'by '
-                  : object.m !== null && thing === null && isOrigin(sentence, object.m)
+                  : object?.m != null && thing === null && isOrigin(sentence, object.m)
                     ? 'from '
                     : ''
-              const objectName = `${lead}${thing === null ? '' : `${oneLine(thing[1]!).toLowerCase()} `}${object.name}`
+              const objectName =
+                object === undefined
+                  ? dated!.written
+                  : `${lead}${thing === null ? '' : `${oneLine(thing[1]!).toLowerCase()} `}${object.name}`
               // What a turn says of someone else is its speaker's account: "Caroline: Jen lives Denver",
               // as the turn reads. The speaker's name in the event also lets a question naming the speaker
               // find the turn through it (benchmarks/LOG.md, 2026-12-01).
@@ -2884,7 +2939,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 labels: ['EVENT'],
                 description: sentence.trim(),
                 properties: { verb: predicateText },
-                happenedAt: date ? isoDate(date) : statedYear(sentence),
+                happenedAt: dated?.at ?? (date ? isoDate(date) : statedYear(sentence)),
                 polarity: polarityOf(sentence),
                 passageIds: [passage.id],
               })
@@ -2910,7 +2965,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                     eventKey,
                     passageIds: [passage.id],
                   })
-              addLeg(object.key, 'TARGETED')
+              if (object !== undefined) addLeg(object.key, 'TARGETED')
               for (const place of placesAfter) {
                 addLeg(keys[place.i]!, 'OCCURRED_IN')
               }
@@ -2921,7 +2976,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const legged: Set<string> = new Set<string>([
                 subjectKey,
                 ...doers,
-                object.key,
+                ...(object === undefined ? [] : [object.key]),
                 ...placesAfter.map((p) => keys[p.i]!),
               ])
               mentions.forEach((m, i) => {
