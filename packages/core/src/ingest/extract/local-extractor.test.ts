@@ -88,6 +88,16 @@ describe('local extractor', () => {
     expect(await dated('The launch was late again last week.')).toEqual([])
   })
 
+  it("dates an event on the side of the text's time its verb's tense puts it", async () => {
+    // Written on Wednesday 1 March 2023: chrono-node alone took the nearest May and Monday.
+    const at = async (text: string) =>
+      (await run(text, '2023-03-01T10:00:00Z')).entities.find((e) => e.labels.includes('EVENT'))
+        ?.happenedAt
+    expect(await at('Caroline: We met Jon in May.')).toBe('2022-05-01')
+    expect(await at("Caroline: I'll see Jon on Monday.")).toBe('2023-03-06')
+    expect(await at('Caroline: I saw Jon on Friday.')).toBe('2023-02-24')
+  })
+
   it('resolves relative dates against the source timestamp and reads polarity', async () => {
     const graph = await run(
       'Yesterday Bob bought a new bike from Acme Corp for $450. He loved it.',
@@ -249,6 +259,8 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       'Szczytno County in Poland',
       'Zabiele in Szczytno County',
       'Zabiele in Poland',
+      // Through British Columbia (`place-closure.ts`).
+      'Vancouver in Canada',
     ])
     const places = graph.entities.filter((e) => e.labels.includes('PLACE')).map((e) => e.name)
     expect(places).not.toContain('British')
@@ -995,8 +1007,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('Jon: I have worked on my business.')).toEqual([
       'Jon has worked business',
     ])
-    // A contracted copula alone is still no event ("I'm here", "Here's a pic"), as before.
-    expect(await eventNames("Caroline: I'm so proud of the kids.")).toEqual([])
+    // A contracted copula alone is still no event ("I'm here", "Here's a pic"), as before, but for "I'm"
+    // before an adjective and its preposition (below).
+    expect(await eventNames("Caroline: I'm here with a pic.")).toEqual([])
+    expect(await eventNames("Caroline: Here's a pic of the kids.")).toEqual([])
   })
 
   it("takes a sentence's verb from outside a parenthesis that names nothing", async () => {
@@ -1613,6 +1627,11 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await eventNames('Caroline: I am so proud of my kids.')).toEqual([
       'Caroline is so proud of kids',
     ])
+    // "I'm" alone had no name, so the sentence no event; another pronoun's contraction keeps none.
+    expect(await eventNames("Joanna: I'm allergic to most reptiles.")).toEqual([
+      'Joanna is allergic to most reptiles',
+    ])
+    expect(await eventNames("Maria: You're really inspiring with your commitment.")).toEqual([])
     // "to me": the preposition's object is no mention, so the copula stays alone.
     expect(
       await eventNames('Mental health is important to me, and Jen helped.'),

@@ -38,6 +38,8 @@ import {
   placeRank,
   properNameType,
 } from './proper-name-type.js'
+import { locatedThrough } from './place-closure.js'
+import { placeInTense, tenseAt } from './tensed-dates.js'
 import {
   continuesList,
   definedKind,
@@ -1390,7 +1392,11 @@ function withAdjectiveComplement(
   base: number,
   verb: VerbGroup,
 ): VerbGroup {
-  const last = terms.findLastIndex((t) => t.offset.start - base < verb.end)
+  // A contracted copula alone has no span: its term is the empty one where the group starts.
+  const last =
+    verb.start === verb.end
+      ? terms.findIndex((t) => t.text === '' && t.offset.start - base === verb.start)
+      : terms.findLastIndex((t) => t.offset.start - base < verb.end)
   if (last < 0 || !has(terms[last]!, 'Copula') || BREAKS_AFTER.test(terms[last]!.post)) return verb
   let i = last + 1
   while (i < terms.length && has(terms[i]!, 'Adverb') && !BREAKS_AFTER.test(terms[i]!.post)) i++
@@ -1413,7 +1419,12 @@ function withAdjectiveComplement(
   )
     return verb
   const end = terms[i]!.offset.start + terms[i]!.offset.length - base
-  return { text: verb.text + text.slice(verb.end + base, end + base), start: verb.start, end }
+  // "I'm" alone ("I'm allergic to peanuts") is named by what it stands for, as before a verb
+  // (`firstVerb`). Not another pronoun's: "You're", "They're" and "That's" had no subject rule to read
+  // ("You're really inspiring with your commitment" made the speaker inspiring).
+  if (verb.text === '' && terms[last]!.implicit !== 'am') return verb
+  const copula = verb.text === '' ? 'am' : verb.text
+  return { text: copula + text.slice(verb.end + base, end + base), start: verb.start, end }
 }
 
 /**
@@ -2222,6 +2233,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               !weekdayInName(d, sentence) &&
               !quoted.some((q) => d.index < q.end && q.start < d.index + d.text.length),
           )
+        for (const d of dates) placeInTense(d, tenseAt(s.terms, base + d.index))
         const inDate = (m: { start: number; end: number }) =>
           dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
         const concepts: Mention[] = []
@@ -2894,7 +2906,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                   subjectMention!.name)
                 ? scheduled
                 : null
-            if ((object !== undefined || dated !== null) && /[a-z]/.test(verbText)) {
+            if ((object !== undefined || dated !== null) && /[a-z]/.test(predicateText)) {
               const subject = entities.get(subjectKey)!
               // A possessor subject ("John's sister") names the event with the phrase it opens and takes
               // part in it rather than doing it.
@@ -3116,6 +3128,16 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         await pause()
         relateSentence(r)
       }
+      // A place lies in the containers of its containers ("Stockton, California" and "California, United
+      // States"), as far as a ranked container (`place-closure.ts`).
+      const located = relationships.filter((r) => r.name === 'LOCATED_IN' && !r.eventKey)
+      for (const e of locatedThrough(located, (key) => placeRank(entities.get(key)!.name)))
+        relationships.push({
+          ...e,
+          passageIds: [...e.passageIds],
+          name: 'LOCATED_IN',
+          description: null,
+        })
       // An abbreviation the text defined is another name of what it stands for: "ELAM" in a question finds
       // the Escuela Latinoamericana de Medicina, and so does a later text that writes only it.
       for (const [short, long] of abbreviations) {

@@ -7,6 +7,8 @@ import {
   isListedGivenNameLabel,
   opensWithListedGivenName,
   placeInPhrase,
+  PLACE_RANK,
+  placeRank,
   properNameType,
 } from './proper-name-type.js'
 
@@ -184,6 +186,12 @@ describe('proper name types', () => {
     expect(properNameType('Julie Leader', 'PERSON', '', ' said', none)).toBe('PERSON')
     // Offices that are surnames too are not read as offices.
     expect(properNameType('Joey Bishop', 'PERSON', '', ' said', none)).toBe('PERSON')
+  })
+
+  it('ranks an initialism with its periods as written without them', () => {
+    // "U.S." was unranked, so "Gogebic County, Michigan, U.S." put no county in the country through its state.
+    expect(placeRank('U.S.')).toBe(PLACE_RANK.country)
+    expect(placeRank('U.K.')).toBe(placeRank('UK'))
   })
 
   it('reads a place from a kind word opening its name, or a numbered road', () => {

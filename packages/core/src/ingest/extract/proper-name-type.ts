@@ -379,6 +379,9 @@ const CONTINENTS = new Set([
 ])
 
 /** Ranks of places, smallest first: a place lies in one of a higher rank. */
+/** An initialism with its periods ("U.S.", "U.K."): ranked as written without them ("US", "UK"). */
+const INITIALISM = /^(?:\p{Lu}\.){2,}$/u
+
 export const PLACE_RANK = { city: 1, region: 2, country: 3, continent: 4 } as const
 
 /**
@@ -388,6 +391,7 @@ export const PLACE_RANK = { city: 1, region: 2, country: 3, continent: 4 } as co
  * only in one of a higher rank, but for regions within regions ("Sibiu County, Transylvania").
  */
 export function placeRank(name: string): number | undefined {
+  if (INITIALISM.test(name)) return placeRank(name.replaceAll('.', ''))
   const words = name.toLowerCase()
   if (CONTINENTS.has(words)) return PLACE_RANK.continent
   const tags = lexiconTags(words)
