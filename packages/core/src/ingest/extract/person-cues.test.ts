@@ -61,6 +61,16 @@ describe('person cues', () => {
     expect(personByCue('Dr Sydney', '', ' spoke.', none, (n) => n === 'Sydney')).toBeNull()
   })
 
+  it("finds a passive's agent in one listed given name the lexicon does not know", () => {
+    expect(personByCue('Priya', 'The bug was fixed by ', '.', none, noPlace)).toBe('Priya')
+    expect(personByCue('Priya', 'The song was written by ', '.', none, noPlace)).toBe('Priya')
+    // Not without the passive, and not a word the lexicon knows or a place of the text.
+    expect(personByCue('Priya', 'The bug was near ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('Priya', 'The bug was fixed by ', '.', none, () => true)).toBeNull()
+    expect(personByCue('Mercedes', 'The car was built by ', '.', none, noPlace)).toBeNull()
+    expect(personByCue('Acme', 'The bug was fixed by ', '.', none, noPlace)).toBeNull()
+  })
+
   it('finds each person of a list after a plural role', () => {
     expect(personByCue('Raf Vallone', 'the daughter of actors ', '.', none, noPlace)).toBe(
       'Raf Vallone',

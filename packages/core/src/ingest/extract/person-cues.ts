@@ -10,7 +10,13 @@
  * "River", "Cup").
  */
 import { PERSON_ROLE, stripTitles } from './coreference.js'
-import { hasKindWord, isCommonWord, isGivenName, isProperPhrase } from './proper-name-type.js'
+import {
+  hasKindWord,
+  isCommonWord,
+  isGivenName,
+  isProperPhrase,
+  isUnknownListedGivenName,
+} from './proper-name-type.js'
 
 /** "(born 12 May 1943", "(1943 –", "( c. 1890 -": a birth date or life span right after a name. */
 const LIFE_SPAN =
@@ -60,6 +66,10 @@ const areNameWords = (words: readonly string[]) =>
 const SPEECH_OR_KIN_AFTER =
   /^(?:\s+(?:said|says|told|recalled|remarked|explained|insisted|wrote|(?:co-)?founded)\b|['’]s?\s+(?:father|mother|son|daughter|wife|husband|widow|brother|sister|parents|grandfather|grandmother|grandson|granddaughter|uncle|aunt|nephew|niece|cousin)\b)/u
 
+/** A past participle and "by" right before a name: a passive's agent ("fixed by", "written by"). */
+const AGENT_BEFORE =
+  /\b(?:\p{Ll}+ed|written|sung|drawn|shown|taken|given|made|led|held|built|sold|won|done|seen|told|found|run|known)\s+by\s+$/u
+
 /** A word of initials: "C.", "J.R.R.". */
 const INITIALS = /^(?:\p{Lu}\.)+$/u
 
@@ -88,6 +98,15 @@ export function personByCue(
     PERSONAL_TITLE.test(name) &&
     areNameWords(words) &&
     !isCommonWord(bare) &&
+    !isPlace(bare)
+  )
+    return bare
+  // "The bug was fixed by Priya": a passive's agent, one word the given-name lists hold and the lexicon
+  // does not know, is a person (not "built by Mercedes", a word the lexicon knows).
+  if (
+    words.length === 1 &&
+    AGENT_BEFORE.test(before) &&
+    isUnknownListedGivenName(bare) &&
     !isPlace(bare)
   )
     return bare

@@ -106,7 +106,7 @@ export const isListedGivenName = (word: string) =>
   LISTED_GIVEN_NAMES.has(word) && !NOT_GIVEN.has(word)
 
 /** A listed given name (given-names.ts) the lexicon does not know, and no saint's title or "Mac". */
-const isUnknownListedGivenName = (word: string) =>
+export const isUnknownListedGivenName = (word: string) =>
   isListedGivenName(word) && lexiconTags(word).length === 0
 
 /**
