@@ -708,8 +708,9 @@ const COMPLEMENT_YEAR = /^\s+(?:in\s+)?(1\d{3}|20\d{2})(?=\s*(?:[.!?;:,)\u2013\u
  * The date a copula's complement is, when it is a date and nothing else ("is on June 3", "is next
  * Tuesday", "was last Saturday", "is at 3pm tomorrow", "is from June 3 to June 5", "was in 2019"): the
  * date as written but for a leading "on", and when it is (ISO 8601, resolved against the text's time as
- * every date of the sentence is; a range's start; a year alone stays a year). Null when the complement holds anything else ("is on the
- * list", "was born on June 3": no copula alone; "is in Paris on June 3").
+ * every date of the sentence is; a range's start; a year alone stays a year). Null when the complement
+ * holds anything else ("is on the list", "is in Paris on June 3"; "was born on June 3" is no copula
+ * alone).
  */
 function dateComplement(
   sentence: string,
@@ -2892,19 +2893,14 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
             // "Sarah's wedding is on June 3", "My exam is next Tuesday": a copula whose complement is a
             // date and nothing else states when the subject happens, an event with that date as its
             // object; not a person's ("John was in 1990"), but what a person has ("Sarah's wedding").
-            const scheduled =
+            const dated =
               object === undefined &&
               agent === undefined &&
               subjectMention !== null &&
-              SCHEDULING_COPULA.test(predicateText)
+              SCHEDULING_COPULA.test(predicateText) &&
+              (subjectMention.label !== 'PERSON' ||
+                possessedPhrase(passage.text, terms, base, subjectMention) !== subjectMention.name)
                 ? dateComplement(sentence, predicate.end, dates)
-                : null
-            const dated =
-              scheduled !== null &&
-              (subjectMention!.label !== 'PERSON' ||
-                possessedPhrase(passage.text, terms, base, subjectMention!) !==
-                  subjectMention!.name)
-                ? scheduled
                 : null
             if ((object !== undefined || dated !== null) && /[a-z]/.test(predicateText)) {
               const subject = entities.get(subjectKey)!
@@ -2930,7 +2926,10 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               const lead =
                 agent !== undefined
                   ? 'by '
-                  : object?.m != null && thing === null && isOrigin(sentence, object.m)
+                  : object !== undefined &&
+                      object.m !== null &&
+                      thing === null &&
+                      isOrigin(sentence, object.m)
                     ? 'from '
                     : ''
               const objectName =
