@@ -23,6 +23,12 @@ describe('statedTime', () => {
     expect(at('Alice relocated to Madrid last May.').validAt).toBe('2024-05-01T00:00:00.000Z')
     expect(at('Last year Bob joined Globex.').validAt).toBe('2024-01-01T00:00:00.000Z')
     expect(at('Two years ago Carol married Dave.').validAt).toBe('2023-03-01T00:00:00.000Z')
+    // "in <month>" is the past one unless the sentence is about the future, or the extractor's date,
+    // which read the verb's tense, is in that month: then that month's year (a plan, in March).
+    expect(at('Alice moved to Madrid in May.').validAt).toBe('2024-05-01T00:00:00.000Z')
+    const plan = at('Her daughter starts school in September.', '2025-09-01')
+    expect(plan.validAt).toBe('2025-09-01T00:00:00.000Z')
+    expect(plan.future).toBe(true)
   })
 
   it('marks plans and predictions as future', () => {

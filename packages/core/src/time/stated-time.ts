@@ -64,8 +64,17 @@ function dateAfter(text: string, words: string): Date | null {
   return null
 }
 
-/** Relative expressions against `reference`: last/this/next year, last/next month names, N years ago. */
-function relative(text: string, reference: Date): { date: Date; future: boolean } | null {
+/**
+ * Relative expressions against `reference`: last/this/next year, last/next month names, N years ago.
+ * `parsed` is the date the extractor read, which already put a month without its year on the side of the
+ * reference the verb's tense says (`tensed-dates.ts`): "in September" takes its year where it is that
+ * month ("My daughter starts school in September", written in March, is this September, a plan).
+ */
+function relative(
+  text: string,
+  reference: Date,
+  parsed: Date | null,
+): { date: Date; future: boolean } | null {
   const year = reference.getUTCFullYear()
   const yearWord = /\b(last|this|next)\s+year\b/i.exec(text)
   if (yearWord !== null) {
@@ -106,7 +115,8 @@ function relative(text: string, reference: Date): { date: Date; future: boolean 
     let y = year
     if (which === 'last' && m >= now) y--
     if (which === 'next' && m <= now) y++
-    if (which === 'in' && m > now && !FUTURE.test(text)) y--
+    if (which === 'in' && parsed?.getUTCMonth() === m) y = parsed.getUTCFullYear()
+    else if (which === 'in' && m > now && !FUTURE.test(text)) y--
     return { date: new Date(Date.UTC(y, m, 1)), future: which === 'next' }
   }
   return null
@@ -125,8 +135,9 @@ export function statedTime(
   let start = dateAfter(text, START)
   const end = dateAfter(text, END)
   let future = FUTURE.test(text)
+  const read = parsed === null ? Number.NaN : Date.parse(parsed)
   if (start === null) {
-    const rel = relative(text, reference)
+    const rel = relative(text, reference, Number.isFinite(read) ? new Date(read) : null)
     if (rel !== null) {
       start = rel.date
       future ||= rel.future
@@ -143,10 +154,7 @@ export function statedTime(
       if (end === null || candidate.getTime() !== end.getTime()) start = candidate
     }
   }
-  if (start === null && parsed !== null) {
-    const t = Date.parse(parsed)
-    if (Number.isFinite(t)) start = new Date(t)
-  }
+  if (start === null && Number.isFinite(read)) start = new Date(read)
   // A start after the text was written is a plan: "moves to Berlin in 2031", said in 2025.
   if (start !== null && start.getTime() > reference.getTime()) future = true
   return {
