@@ -135,9 +135,10 @@ export function statedTime(
   let start = dateAfter(text, START)
   const end = dateAfter(text, END)
   let future = FUTURE.test(text)
-  const read = parsed === null ? Number.NaN : Date.parse(parsed)
+  const t = parsed === null ? Number.NaN : Date.parse(parsed)
+  const read = Number.isFinite(t) ? new Date(t) : null
   if (start === null) {
-    const rel = relative(text, reference, Number.isFinite(read) ? new Date(read) : null)
+    const rel = relative(text, reference, read)
     if (rel !== null) {
       start = rel.date
       future ||= rel.future
@@ -154,7 +155,7 @@ export function statedTime(
       if (end === null || candidate.getTime() !== end.getTime()) start = candidate
     }
   }
-  if (start === null && Number.isFinite(read)) start = new Date(read)
+  if (start === null && read !== null) start = read
   // A start after the text was written is a plan: "moves to Berlin in 2031", said in 2025.
   if (start !== null && start.getTime() > reference.getTime()) future = true
   return {

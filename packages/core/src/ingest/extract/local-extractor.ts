@@ -39,7 +39,7 @@ import {
   properNameType,
 } from './proper-name-type.js'
 import { locatedThrough } from './place-closure.js'
-import { placeInTense, tenseAt } from './tensed-dates.js'
+import { movesWithTense, placeInTense, tenseAt } from './tensed-dates.js'
 import {
   continuesList,
   definedKind,
@@ -2234,7 +2234,8 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
               !weekdayInName(d, sentence) &&
               !quoted.some((q) => d.index < q.end && q.start < d.index + d.text.length),
           )
-        for (const d of dates) placeInTense(d, tenseAt(s.terms, base + d.index))
+        for (const d of dates)
+          if (movesWithTense(d)) placeInTense(d, tenseAt(s.terms, base + d.index))
         const inDate = (m: { start: number; end: number }) =>
           dates.some((d) => m.start < d.index + d.text.length && d.index < m.end)
         const concepts: Mention[] = []

@@ -69,17 +69,23 @@ const dayNumber = (year: number, month: number, day: number) =>
   Date.UTC(year, month - 1, day) / 86_400_000
 
 /**
+ * Whether a tense may move `result`: a date without its year whose words do not say its side. Ask
+ * first, so a sentence's verbs are read only for such dates (most dates in text carry their year).
+ */
+export const movesWithTense = (result: chrono.ParsedResult) =>
+  !result.start.isCertain('year') && !SIDED.test(result.text)
+
+/**
  * Moves a date chrono-node read without its year or week to the side `tense` puts it on, in place
  * (its implied components; what the text wrote stays): a year back or forward for a month or a day
  * of a month, a week for a weekday alone. A range's end moves with its start.
  */
 export function placeInTense(result: chrono.ParsedResult, tense: Tense | null): void {
   const start = result.start
-  if (tense === null || start.isCertain('year') || SIDED.test(result.text)) return
+  if (tense === null || !movesWithTense(result)) return
   const ref = result.refDate
   const today = dayNumber(ref.getFullYear(), ref.getMonth() + 1, ref.getDate())
   const [y, m, d] = [start.get('year')!, start.get('month')!, start.get('day')!]
-  let days = 0
   if (start.isCertain('month')) {
     // A month alone is compared by month: "in March" written in March is this March either way.
     const [when, now] = start.isCertain('day')
@@ -93,7 +99,7 @@ export function placeInTense(result: chrono.ParsedResult, tense: Tense | null): 
   }
   if (!start.isCertain('weekday') || start.isCertain('day')) return
   const when = dayNumber(y, m, d)
-  days = tense === 'past' ? (when > today ? -7 : 0) : when < today ? 7 : 0
+  const days = tense === 'past' ? (when > today ? -7 : 0) : when < today ? 7 : 0
   if (days === 0) return
   for (const c of [start, result.end].map(parsing)) {
     if (!c || c.isCertain('day')) continue
