@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
   GIVEN_NAMES_FILE,
+  PLACE_CONTAINERS_FILE,
   PLACE_NAMES_FILE,
   givenNamesFromFaker,
   givenNamesModule,
+  placeContainersFromPackages,
+  placeContainersModule,
   placeNamesFromPackages,
   placeNamesModule,
 } from './name-lists.js'
@@ -17,5 +20,8 @@ describe('the local extractor’s name lists', () => {
     expect(places.cities.length).toBeGreaterThan(5_000)
     expect(readFileSync(GIVEN_NAMES_FILE, 'utf8')).toBe(givenNamesModule(given))
     expect(readFileSync(PLACE_NAMES_FILE, 'utf8')).toBe(placeNamesModule(places))
+    const containers = placeContainersFromPackages()
+    expect(containers.countries.length).toBeGreaterThan(200)
+    expect(readFileSync(PLACE_CONTAINERS_FILE, 'utf8')).toBe(placeContainersModule(containers))
   })
 })

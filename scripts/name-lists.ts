@@ -5,7 +5,9 @@
  * - `given-names.ts`: the first names of @faker-js/faker's locales (MIT), every locale but the two joke
  *   ones (`en_BORK`, `en_AU_ocker`);
  * - `place-names.ts`: the cities, their provinces and countries of city-timezones (MIT; 7,329 cities),
- *   and the countries, their capitals and other names of countries-list (MIT).
+ *   and the countries, their capitals and other names of countries-list (MIT);
+ * - `place-containers.ts`: from the same two, the countries and provinces each place lies in
+ *   (`placeContainersFromPackages`).
  *
  *   npx tsx scripts/name-lists.ts
  *
@@ -25,6 +27,9 @@ export const GIVEN_NAMES_FILE = fileURLToPath(
 )
 export const PLACE_NAMES_FILE = fileURLToPath(
   new URL(`${EXTRACT_DIR}place-names.ts`, import.meta.url),
+)
+export const PLACE_CONTAINERS_FILE = fileURLToPath(
+  new URL(`${EXTRACT_DIR}place-containers.ts`, import.meta.url),
 )
 
 /** The licence text a package ships, as the file carrying its data must include it. */
@@ -85,6 +90,101 @@ export function placeNamesFromPackages(): PlaceNames {
   }
 }
 
+/** Where places lie, as the packages say it. */
+export interface PlaceContainers {
+  /** Per country: its ISO code, then its names ("US", "United States", "USA", ...). */
+  countries: string[][]
+  /** Per country code: its regions ("Michigan"). */
+  regions: Map<string, string[]>
+  /**
+   * Per country code and region (`''` for none known): its cities; the region is given where every city
+   * of that name in the country lies in it ("Springfield" lies in the United States, in no one state).
+   * Each city name is in one country's lists only.
+   */
+  cities: Map<string, Map<string, string[]>>
+}
+
+/**
+ * The countries and regions the places of the packages lie in, by name. A region's name may lie in
+ * several countries ("Punjab" in India and Pakistan), and the extractor takes the one its text names; a
+ * city's name lies where its most populous city of that name does ("London" in the United Kingdom, not
+ * in Canada or the United States, where smaller Londons are), since a text naming Canada and London most
+ * likely means the capital. A country's capital the cities do not hold lies in it. No country's name is a
+ * region or a city here ("Georgia", "Singapore").
+ */
+export function placeContainersFromPackages(): PlaceContainers {
+  const names = new Map<string, Set<string>>()
+  const add = <K>(map: Map<K, Set<string>>, key: K, value: string) =>
+    map.set(key, (map.get(key) ?? new Set()).add(value))
+  const named = (code: string, name: string | undefined) => {
+    if (name !== undefined && LATIN_NAME.test(name)) add(names, code, name)
+  }
+  const regions = new Map<string, Set<string>>()
+  const provinceOf = (city: { province?: string }) =>
+    city.province !== undefined && LATIN_NAME.test(city.province) ? city.province : ''
+  /** Each city name's places, the most populous first. */
+  const places = new Map<string, (typeof cityTimezones.cityMapping)[number][]>()
+  // Kosovo and Somaliland have no ISO code in city-timezones: left out.
+  for (const city of cityTimezones.cityMapping.filter((c) => c.iso2 !== '')) {
+    named(city.iso2, city.country)
+    if (provinceOf(city) !== '') add(regions, city.iso2, provinceOf(city))
+    if (LATIN_NAME.test(city.city)) places.set(city.city, [...(places.get(city.city) ?? []), city])
+  }
+  const cityRegion = new Map<string, { code: string; region: string }>()
+  for (const [name, list] of places) {
+    const [first] = [...list].sort((a, b) => b.pop - a.pop)
+    // Its region where every city of the name in that country lies in one.
+    const inCountry = new Set(list.filter((c) => c.iso2 === first!.iso2).map(provinceOf))
+    const region = inCountry.size === 1 && !inCountry.has(name) ? provinceOf(first!) : ''
+    cityRegion.set(name, { code: first!.iso2, region })
+  }
+  for (const [code, country] of Object.entries(countries)) {
+    named(code, country.name)
+    for (const alias of 'alias' in country ? (country.alias as string[]) : []) named(code, alias)
+    if (LATIN_NAME.test(country.capital) && !cityRegion.has(country.capital))
+      cityRegion.set(country.capital, { code, region: '' })
+  }
+  const countryName = new Set([...names.values()].flatMap((set) => [...set]))
+  const cities = new Map<string, Map<string, Set<string>>>()
+  for (const [city, { code, region }] of cityRegion) {
+    if (countryName.has(city)) continue
+    const byRegion = cities.get(code) ?? new Map<string, Set<string>>()
+    add(byRegion, countryName.has(region) ? '' : region, city)
+    cities.set(code, byRegion)
+  }
+  const sortedMap = <T, U>(map: Map<string, T>, value: (v: T) => U) =>
+    new Map([...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, value(v)] as const))
+  const sortedList = (set: Set<string>) => [...set].sort()
+  return {
+    countries: [...sortedMap(names, sortedList)].map(([code, list]) => [code, ...list]),
+    regions: sortedMap(regions, (set) => sortedList(set).filter((r) => !countryName.has(r))),
+    cities: sortedMap(cities, (byRegion) => sortedMap(byRegion, sortedList)),
+  }
+}
+
+/** A string as prettier quotes it: in double quotes when it holds an apostrophe ("D'Arcy"). */
+const quote = (text: string) => (text.includes("'") ? JSON.stringify(text) : `'${text}'`)
+
+/** Licence notices as one block comment, a line each. */
+const noticeComment = (notices: readonly string[]) => [
+  '/*',
+  ...notices
+    .join('\n')
+    .trimEnd()
+    .split('\n')
+    .map((line) => ` *${line.trimEnd() === '' ? '' : ` ${line.trimEnd()}`}`),
+  ' */',
+]
+
+/** What a file carrying data of city-timezones and countries-list must include. */
+const placeNotices = () => [
+  'city-timezones: MIT licence (its package.json; it ships no LICENSE file), by Kevin Roberts.',
+  '',
+  `countries-list's LICENSE:`,
+  '',
+  licenceOf('countries-list'),
+]
+
 /** One list of a generated module: the set it exports, its doc comment and its names. */
 interface NameList {
   exported: string
@@ -102,14 +202,7 @@ export function nameListModule(
   header: readonly string[],
   notices: readonly string[],
 ): string {
-  // In double quotes when a name holds an apostrophe ("D'Arcy"), as prettier writes it.
-  const quote = (text: string) => (text.includes("'") ? JSON.stringify(text) : `'${text}'`)
-  const notice = notices
-    .join('\n')
-    .trimEnd()
-    .split('\n')
-    .map((line) => ` *${line.trimEnd() === '' ? '' : ` ${line.trimEnd()}`}`)
-  const out = [...header.map((line) => `// ${line}`), '', '/*', ...notice, ' */']
+  const out = [...header.map((line) => `// ${line}`), '', ...noticeComment(notices)]
   for (const { exported, doc, names } of lists) {
     const byInitial = new Map<string, string[]>()
     for (const name of names) byInitial.set(name[0]!, [...(byInitial.get(name[0]!) ?? []), name])
@@ -171,20 +264,53 @@ export const placeNamesModule = (places: PlaceNames) =>
       'cities, provinces and countries; and countries-list (MIT, https://github.com/annexare/Countries):',
       'countries, capitals and other names of countries. Latin script. Do not edit.',
     ],
-    [
-      'city-timezones: MIT licence (its package.json; it ships no LICENSE file), by Kevin Roberts.',
-      '',
-      `countries-list's LICENSE:`,
-      '',
-      licenceOf('countries-list'),
-    ],
+    placeNotices(),
   )
+
+/**
+ * The module of `placeContainersFromPackages`: one string per country, its code and names; one per
+ * country's regions, `CODE>Region|Region`; one per region's cities, `CODE>Region>City|City` (`CODE>>`
+ * for the cities of no one region). gazetteer.ts reads them.
+ */
+export function placeContainersModule(places: PlaceContainers): string {
+  const countryLines = places.countries.map((names) => `  ${quote(names.join('|'))},`)
+  const regionLines = [...places.regions].map(
+    ([code, list]) => `  ${quote(`${code}>${list.join('|')}`)},`,
+  )
+  const cityLines = [...places.cities].flatMap(([code, byRegion]) =>
+    [...byRegion].map(([region, list]) => `  ${quote(`${code}>${region}>${list.join('|')}`)},`),
+  )
+  return [
+    '// Generated by scripts/name-lists.ts from city-timezones (MIT, https://github.com/kevinroberts/city-timezones)',
+    '// and countries-list (MIT, https://github.com/annexare/Countries): the countries and regions places lie in.',
+    '// Latin script. Do not edit.',
+    '',
+    ...noticeComment(placeNotices()),
+    '',
+    "/** Each country's ISO code, then its names: 'US|America|US|USA|United States|United States of America'. */",
+    'export const COUNTRY_NAMES: readonly string[] = [',
+    ...countryLines,
+    ']',
+    '',
+    "/** Each country's regions: 'US>Alabama|Alaska|...'. */",
+    'export const COUNTRY_REGIONS: readonly string[] = [',
+    ...regionLines,
+    ']',
+    '',
+    "/** Each region's cities: 'US>Michigan>Ann Arbor|Detroit|...'; 'US>>...' those of no one region. */",
+    'export const REGION_CITIES: readonly string[] = [',
+    ...cityLines,
+    ']',
+    '',
+  ].join('\n')
+}
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const given = givenNamesFromFaker()
   writeFileSync(GIVEN_NAMES_FILE, givenNamesModule(given))
   const places = placeNamesFromPackages()
   writeFileSync(PLACE_NAMES_FILE, placeNamesModule(places))
+  writeFileSync(PLACE_CONTAINERS_FILE, placeContainersModule(placeContainersFromPackages()))
   const counts = `${places.cities.length} cities, ${places.regions.length} regions, ${places.countries.length} countries`
   console.log(`${given.length} given names; ${counts} written`)
 }

@@ -259,13 +259,38 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       'Szczytno County in Poland',
       'Zabiele in Szczytno County',
       'Zabiele in Poland',
-      // Through British Columbia (`place-closure.ts`).
+      // Through British Columbia (`place-closure.ts`), and as the gazetteer has it (`gazetteer.ts`).
       'Vancouver in Canada',
     ])
     const places = graph.entities.filter((e) => e.labels.includes('PLACE')).map((e) => e.name)
     expect(places).not.toContain('British')
     // Before an organisation's name, the nationality says its country.
     expect(places).toEqual(expect.arrayContaining(['French', 'Algeria', 'Polish']))
+  })
+
+  it('puts a place in the country the gazetteer gives it when the text names that country', async () => {
+    const located = async (text: string) => {
+      const graph = await run(text)
+      const name = new Map(graph.entities.map((e) => [e.key, e.name]))
+      return graph.relationships
+        .filter((r) => r.name === 'LOCATED_IN')
+        .map((r) => `${name.get(r.subjectKey)} in ${name.get(r.objectKey)}`)
+    }
+    // No sentence relates them: before, no edge.
+    expect(await located('Jeff Healey was born in Toronto. He toured Canada in 1990.')).toEqual([
+      'Toronto in Canada',
+    ])
+    // Not a smaller place of the name: the London of this text is not Ontario's.
+    expect(await located('Sarah moved from London to Canada in 2019.')).toEqual([])
+    // An organisation lies in the place its name holds, and so in that place's country.
+    expect(
+      await located('She studied at the University of Alberta. Alberta is a province of Canada.'),
+    ).toEqual(
+      expect.arrayContaining([
+        'University of Alberta in Alberta',
+        'University of Alberta in Canada',
+      ]),
+    )
   })
 
   it('reads a state the tagger took for a team across a comma, and a subdivision by its kind, as places', async () => {

@@ -39,6 +39,7 @@ import {
   properNameType,
 } from './proper-name-type.js'
 import { locatedThrough } from './place-closure.js'
+import { containedPlaces, organizationsInPlaces } from './gazetteer.js'
 import { movesWithTense, placeInTense, tenseAt } from './tensed-dates.js'
 import {
   continuesList,
@@ -3128,6 +3129,25 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         await pause()
         relateSentence(r)
       }
+      // A place lies in the country and the region the gazetteer puts it in, where the text names them
+      // too ("Detroit" and "the United States", `gazetteer.ts`), and an organisation in such a place its
+      // name holds ("University of Alberta" and "Alberta").
+      const linked = new Set(
+        relationships.flatMap((r) => [
+          `${r.subjectKey} ${r.objectKey}`,
+          `${r.objectKey} ${r.subjectKey}`,
+        ]),
+      )
+      const placeEntities = [...entities.values()].filter((e) => e.labels.includes('PLACE'))
+      const organizationEntities = [...entities.values()].filter((e) =>
+        e.labels.includes('ORGANIZATION'),
+      )
+      const related = (a: string, b: string) => linked.has(`${a} ${b}`)
+      for (const e of [
+        ...containedPlaces(placeEntities, related),
+        ...organizationsInPlaces(organizationEntities, placeEntities, related),
+      ])
+        relationships.push({ ...e, name: 'LOCATED_IN', description: null })
       // A place lies in the containers of its containers ("Stockton, California" and "California, United
       // States"), as far as a ranked container (`place-closure.ts`).
       const located = relationships.filter((r) => r.name === 'LOCATED_IN' && !r.eventKey)
