@@ -9,6 +9,7 @@
  * one of them only. An organisation lies in such a place its name holds ("University of Alberta").
  */
 import { COUNTRY_NAMES, COUNTRY_REGIONS, REGION_CITIES } from './place-containers.js'
+import { withoutInitialismPeriods } from './proper-name-type.js'
 
 /** Where a place of some name lies: a country by its ISO code, and its region there when known. */
 export interface Within {
@@ -47,12 +48,8 @@ function loaded(): Gazetteer {
   return (gazetteer = { countries, within })
 }
 
-/** "U.S." as "US": an initialism with periods names what its letters do. */
-const INITIALISM = /^(?:\p{Lu}\.){2,}$/u
-const listedName = (name: string) => {
-  const bare = name.replace(/^the\s+/i, '')
-  return INITIALISM.test(bare) ? bare.replaceAll('.', '') : bare
-}
+/** A name as the lists write it: without "the", an initialism without its periods ("the U.S." as "US"). */
+const listedName = (name: string) => withoutInitialismPeriods(name.replace(/^the\s+/i, ''))
 
 /** The ISO code of the country `name` names ("United States", "the U.S.", "Britain"), or null. */
 export function countryCode(name: string): string | null {
@@ -92,21 +89,24 @@ export function containedPlaces(
 ): ContainedPlace[] {
   const countries = new Map<string, NamedPlace>()
   const regions = new Map<string, NamedPlace>()
+  /** The places that name no country: regions and cities, or places the gazetteer does not hold. */
+  const inner: NamedPlace[] = []
   for (const place of places) {
     const code = countryCode(place.name)
     if (code !== null) {
       if (!countries.has(code)) countries.set(code, place)
-    } else if (!regions.has(listedName(place.name))) regions.set(listedName(place.name), place)
+      continue
+    }
+    inner.push(place)
+    if (!regions.has(listedName(place.name))) regions.set(listedName(place.name), place)
   }
   const out: ContainedPlace[] = []
-  const relate = (inner: NamedPlace, outer: NamedPlace | undefined) => {
-    if (outer === undefined || outer.key === inner.key || related(inner.key, outer.key)) return
-    if (out.some((e) => e.subjectKey === inner.key && e.objectKey === outer.key)) return
-    const passageIds = [...new Set([...inner.passageIds, ...outer.passageIds])]
-    out.push({ subjectKey: inner.key, objectKey: outer.key, passageIds })
+  const relate = (place: NamedPlace, outer: NamedPlace | undefined) => {
+    if (outer === undefined || outer.key === place.key || related(place.key, outer.key)) return
+    const passageIds = [...new Set([...place.passageIds, ...outer.passageIds])]
+    out.push({ subjectKey: place.key, objectKey: outer.key, passageIds })
   }
-  for (const place of places) {
-    if (countryCode(place.name) !== null) continue
+  for (const place of inner) {
     const candidates = placesNamed(place.name)
     const inNamed = candidates.filter((c) => countries.has(c.country))
     const named = new Set(inNamed.map((c) => c.country))

@@ -378,10 +378,14 @@ const CONTINENTS = new Set([
   'middle east',
 ])
 
-/** Ranks of places, smallest first: a place lies in one of a higher rank. */
 /** An initialism with its periods ("U.S.", "U.K."): ranked as written without them ("US", "UK"). */
 const INITIALISM = /^(?:\p{Lu}\.){2,}$/u
 
+/** A name as the place lists write it: an initialism without its periods ("U.S." as "US"). */
+export const withoutInitialismPeriods = (name: string) =>
+  INITIALISM.test(name) ? name.replaceAll('.', '') : name
+
+/** Ranks of places, smallest first: a place lies in one of a higher rank. */
 export const PLACE_RANK = { city: 1, region: 2, country: 3, continent: 4 } as const
 
 /**
@@ -391,7 +395,7 @@ export const PLACE_RANK = { city: 1, region: 2, country: 3, continent: 4 } as co
  * only in one of a higher rank, but for regions within regions ("Sibiu County, Transylvania").
  */
 export function placeRank(name: string): number | undefined {
-  if (INITIALISM.test(name)) return placeRank(name.replaceAll('.', ''))
+  if (INITIALISM.test(name)) return placeRank(withoutInitialismPeriods(name))
   const words = name.toLowerCase()
   if (CONTINENTS.has(words)) return PLACE_RANK.continent
   const tags = lexiconTags(words)
