@@ -21,7 +21,10 @@ const ORGANIZATION_KINDS =
 const PLACE_KINDS =
   'village town city municipality commune county district province region state country island river ' +
   'lake mountain hill valley suburb neighbourhood neighborhood borough parish township hamlet settlement ' +
-  'community capital port peninsula bay sea archipelago'
+  'community capital port peninsula bay sea archipelago comune frazione zone woreda locality ward ' +
+  'subdistrict prefecture oblast canton voivodeship governorate krai okrug raion shire territory ' +
+  'arrondissement creek stream tributary glacier volcano plateau desert forest reservoir strait gulf ' +
+  'cape atoll islet fjord lagoon estuary waterfall canyon ridge peak'
 
 /** Role nouns of people (as `person-cues.ts`'s role before a name): "politician", "footballer", "actress". */
 const PERSON_KINDS =

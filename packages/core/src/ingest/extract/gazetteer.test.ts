@@ -3,6 +3,7 @@ import {
   containedPlaces,
   countryCode,
   organizationsInPlaces,
+  placesInScope,
   placesNamed,
   type NamedPlace,
 } from './gazetteer.js'
@@ -76,5 +77,67 @@ describe('gazetteer', () => {
     expect(inPlaces(['Bell Canada'], ['Canada'], () => true)).toEqual([])
     // Not a place the text does not name.
     expect(inPlaces(['Bell Canada'], ['Toronto'])).toEqual([])
+  })
+
+  it("puts the other places of a text about a place in that place's outermost container", () => {
+    // "Westmere is a hamlet in the town of Guilderland, Albany County, New York."
+    const opening =
+      'Westmere is a hamlet in the town of Guilderland, Albany County, New York. It is ...'
+    const stated = [
+      ['Westmere', 'Guilderland'],
+      ['Guilderland', 'Albany County'],
+      ['Albany County', 'New York'],
+    ]
+    const inScope = (
+      others: string[],
+      text = opening,
+      edges = stated,
+      related: (a: string, b: string) => boolean = () => false,
+    ) =>
+      placesInScope(
+        text,
+        ['Westmere', 'Guilderland', 'Albany County', 'New York', ...others].map((n) => place(n)),
+        edges.map(([a, b]) => ({ subjectKey: `PLACE:${a}`, objectKey: `PLACE:${b}` })),
+        related,
+      ).map((e) => `${e.subjectKey.slice(6)} -> ${e.objectKey.slice(6)}`)
+    expect(inScope(['Albany', 'Crossgates Mall'])).toEqual([
+      'Albany -> New York',
+      'Crossgates Mall -> New York',
+    ])
+    // Not a place the text puts somewhere already, nor a pair it relates.
+    expect(inScope(['Albany'], opening, [...stated, ['Albany', 'Albany County']])).toEqual([])
+    expect(inScope(['Albany'], opening, stated, () => true)).toEqual([])
+    // Not a country, a nationality, a realm, a sea, a name of another country's place by the gazetteer or
+    // by its words, nor a place of the container's rank.
+    expect(
+      inScope([
+        'Germany',
+        'Canadian',
+        'Russian Empire',
+        'Mediterranean Sea',
+        'Paris',
+        'Western China',
+        'Vermont',
+      ]),
+    ).toEqual([])
+    // Nor a country in a text about a place of a continent.
+    expect(
+      placesInScope(
+        'Mount Shinn is a mountain in Antarctica. The United States mapped the Sentinel Range.',
+        ['Mount Shinn', 'Antarctica', 'United States', 'Sentinel Range'].map((n) => place(n)),
+        [{ subjectKey: 'PLACE:Mount Shinn', objectKey: 'PLACE:Antarctica' }],
+        () => false,
+      ).map((e) => `${e.subjectKey.slice(6)} -> ${e.objectKey.slice(6)}`),
+    ).toEqual(['Sentinel Range -> Antarctica'])
+    // A text that does not open with the place is about no place ("Westmere Mall" is another name).
+    expect(inScope(['Albany'], 'Albany is a city.')).toEqual([])
+    expect(inScope(['Albany'], 'Westmere Mall is a mall in Guilderland.')).toEqual([])
+    // No container, or one that is not ranked: nothing.
+    expect(inScope(['Albany'], opening, [])).toEqual([])
+    expect(inScope(['Albany'], opening, [['Westmere', 'Guilderland']])).toEqual([])
+    // Two outermost containers (a lake on a border): nothing.
+    expect(inScope(['Albany', 'Germany'], opening, [...stated, ['Westmere', 'Germany']])).toEqual(
+      [],
+    )
   })
 })

@@ -6,10 +6,17 @@
  * entity", two of its commonest relations; Yao et al., ACL 2019), and a question about a place's
  * country walks them. Only containers the text names are related: the gazetteer adds no node, and a
  * region's name that lies in several countries ("Punjab") lies in the one the text names when it names
- * one of them only. An organisation lies in such a place its name holds ("University of Alberta").
+ * one of them only. An organisation lies in such a place its name holds ("University of Alberta"). A
+ * text about a place puts the other places it names in that place's country (`placesInScope`).
  */
 import { COUNTRY_NAMES, COUNTRY_REGIONS, REGION_CITIES } from './place-containers.js'
-import { withoutInitialismPeriods } from './proper-name-type.js'
+import {
+  isDemonym,
+  namesRealm,
+  PLACE_RANK,
+  placeRank,
+  withoutInitialismPeriods,
+} from './proper-name-type.js'
 
 /** Where a place of some name lies: a country by its ISO code, and its region there when known. */
 export interface Within {
@@ -148,6 +155,92 @@ export function organizationsInPlaces(
       const passageIds = [...new Set([...organization.passageIds, ...place.passageIds])]
       out.push({ subjectKey: organization.key, objectKey: place.key, passageIds })
     }
+  }
+  return out
+}
+
+/** A `LOCATED_IN` edge between two things a text names, by their keys. */
+export interface LocatedPair {
+  readonly subjectKey: string
+  readonly objectKey: string
+}
+
+/** The text's opening words: its first passage without leading space, a heading's marks or "the". */
+const OPENING = /^\s*(?:#+\s+)?(?:the\s+)?/i
+/**
+ * What follows the name a definition opens with: parentheses (a pronunciation, another name), then an
+ * apposition's comma, a copula or where it stands ("Mola di Bari, commonly referred to as Mola, is",
+ * "Debub Gondar (or South Gondar) is", "The Józef Piłsudski Monument in Warsaw was"); not more words of a
+ * longer name ("Westmere Mall is").
+ */
+const DEFINED = /^\s*(?:\([^()]{0,200}\)\s*)*(?:,|(?:is|was|are|were|lies|lay|in)\s)/
+
+/**
+ * A text that opens with a place's name and puts that place somewhere ("Westmere is a hamlet in the town
+ * of Guilderland, Albany County, New York") is about it, and the other places it names lie, most of them,
+ * where it lies: a document's geographic focus, by which Web-a-Where resolves the places a web page names
+ * (Amitay, Har'El, Sivan & Soffer, "Web-a-Where: geotagging web content", SIGIR 2004). Each place of
+ * `places` that no edge of `located` puts anywhere lies in the topic's outermost container ("Crossgates
+ * Mall" and "Albany" in New York), when that container is one country, region or continent (no
+ * nationality: "a Venezuelan town" has no node to put things in) and the place ranks lower than it
+ * (`placeRank`), is no country, nationality or realm ("Russian Empire"), names no other country in its
+ * words ("Western China") and, where the gazetteer holds its name, lies in that container's country by
+ * it ("Tarragona" in Spain, not "Paris"). Seas and oceans lie in no country. `related(a, b)` as for
+ * `containedPlaces`.
+ */
+export function placesInScope(
+  opening: string,
+  places: readonly NamedPlace[],
+  located: readonly LocatedPair[],
+  related: (a: string, b: string) => boolean,
+): ContainedPlace[] {
+  const outer = new Map<string, string[]>()
+  for (const e of located)
+    outer.set(e.subjectKey, [...(outer.get(e.subjectKey) ?? []), e.objectKey])
+  const start = opening.replace(OPENING, '')
+  const topic = places.find(
+    (p) => outer.has(p.key) && start.startsWith(p.name) && DEFINED.test(start.slice(p.name.length)),
+  )
+  if (topic === undefined) return []
+  // The topic's containers, near and far; the outermost are those in none of the others.
+  const containers = new Set<string>()
+  const queue = [topic.key]
+  for (let i = 0; i < queue.length; i++)
+    for (const key of outer.get(queue[i]!) ?? [])
+      if (key !== topic.key && !containers.has(key)) {
+        containers.add(key)
+        queue.push(key)
+      }
+  const byKey = new Map(places.map((p) => [p.key, p]))
+  const outermost = [...containers]
+    .filter((key) => !(outer.get(key) ?? []).some((k) => containers.has(k)))
+    .map((key) => byKey.get(key))
+    .filter(
+      (p): p is NamedPlace =>
+        p !== undefined && (placeRank(p.name) ?? 0) >= PLACE_RANK.region && !isDemonym(p.name),
+    )
+  if (outermost.length !== 1) return []
+  const scope = outermost[0]!
+  const scopeRank = placeRank(scope.name)!
+  const code = countryCode(scope.name)
+  const countries = new Set(code !== null ? [code] : placesNamed(scope.name).map((w) => w.country))
+  const out: ContainedPlace[] = []
+  for (const place of places) {
+    if (place.key === topic.key || containers.has(place.key) || outer.has(place.key)) continue
+    if (countryCode(place.name) !== null || isDemonym(place.name) || namesRealm(place.name))
+      continue
+    if ((placeRank(place.name) ?? 0) >= scopeRank || /\b(?:Sea|Ocean)\b/.test(place.name)) continue
+    const otherCountry = (word: string) => {
+      const c = countryCode(word)
+      return c !== null && !countries.has(c)
+    }
+    if (place.name.split(/\s+/).some(otherCountry)) continue
+    const where = placesNamed(place.name)
+    if (where.length > 0 && countries.size > 0 && !where.some((w) => countries.has(w.country)))
+      continue
+    if (related(place.key, scope.key)) continue
+    const passageIds = [...new Set([...place.passageIds, ...scope.passageIds])]
+    out.push({ subjectKey: place.key, objectKey: scope.key, passageIds })
   }
   return out
 }

@@ -25,6 +25,15 @@ const edges = async (text: string) => {
     .map((r) => `${name(r.subjectKey)} ${r.name} ${name(r.objectKey)}`)
 }
 
+/** The `LOCATED_IN` edges extracted from `text`, as "inner in outer". */
+const located = async (text: string) => {
+  const graph = await run(text)
+  const name = new Map(graph.entities.map((e) => [e.key, e.name]))
+  return graph.relationships
+    .filter((r) => r.name === 'LOCATED_IN')
+    .map((r) => `${name.get(r.subjectKey)} in ${name.get(r.objectKey)}`)
+}
+
 describe('local extractor', () => {
   it('extracts people, places, the meetup and an event with its time and legs', async () => {
     const graph = await run('Emily organized the AI Ethics Meetup in London on March 8, 2024.')
@@ -269,13 +278,6 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
   })
 
   it('puts a place in the country the gazetteer gives it when the text names that country', async () => {
-    const located = async (text: string) => {
-      const graph = await run(text)
-      const name = new Map(graph.entities.map((e) => [e.key, e.name]))
-      return graph.relationships
-        .filter((r) => r.name === 'LOCATED_IN')
-        .map((r) => `${name.get(r.subjectKey)} in ${name.get(r.objectKey)}`)
-    }
     // No sentence relates them: before, no edge.
     expect(await located('Jeff Healey was born in Toronto. He toured Canada in 1990.')).toEqual([
       'Toronto in Canada',
@@ -291,6 +293,29 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'University of Alberta in Canada',
       ]),
     )
+  })
+
+  it('puts the places a text about a place names, and puts nowhere, where that place lies', async () => {
+    const text =
+      'Westmere is a hamlet in the town of Guilderland, Albany County, New York. It is a suburb of ' +
+      'the neighboring city of Albany. Paris is far away, and so is the Atlantic Ocean.'
+    const edges = await located(text)
+    expect(edges).toEqual(expect.arrayContaining(['Westmere in New York', 'Albany in New York']))
+    // Not a city the gazetteer puts in another country, nor an ocean.
+    expect(edges.filter((e) => /Paris|Atlantic/.test(e))).toEqual([])
+    // Nor in a text that does not open with the place.
+    expect(await located(`In 2020, ${text}`)).not.toContain('Albany in New York')
+  })
+
+  it("reads a Romance particle inside a name, and a zone, a comune or a strait as a place's kind", async () => {
+    // Before, "Mola di Bari" (its "di") and "Debub Gondar" (a zone) stayed concepts and lay nowhere.
+    expect(await located('Mola di Bari is a town in Italy.')).toEqual(['Mola di Bari in Italy'])
+    expect(await located('Debub Gondar is a zone in Ethiopia.')).toEqual([
+      'Debub Gondar in Ethiopia',
+    ])
+    expect(await located('Castel del Monte is a comune in Italy.')).toEqual([
+      'Castel del Monte in Italy',
+    ])
   })
 
   it('reads a state the tagger took for a team across a comma, and a subdivision by its kind, as places', async () => {

@@ -39,7 +39,7 @@ import {
   properNameType,
 } from './proper-name-type.js'
 import { locatedThrough } from './place-closure.js'
-import { containedPlaces, organizationsInPlaces } from './gazetteer.js'
+import { containedPlaces, organizationsInPlaces, placesInScope } from './gazetteer.js'
 import { movesWithTense, placeInTense, tenseAt } from './tensed-dates.js'
 import {
   continuesList,
@@ -3147,6 +3147,12 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         ...containedPlaces(placeEntities, related),
         ...organizationsInPlaces(organizationEntities, placeEntities, related),
       ])
+        relationships.push({ ...e, name: 'LOCATED_IN', description: null })
+      // A text about a place puts the other places it names where that place lies ("Westmere is a hamlet
+      // in ..., New York" and "Crossgates Mall"), its outermost container (`placesInScope`).
+      const locatedPairs = relationships.filter((r) => r.name === 'LOCATED_IN' && !r.eventKey)
+      const opening = input.passages[0]?.text ?? ''
+      for (const e of placesInScope(opening, placeEntities, locatedPairs, related))
         relationships.push({ ...e, name: 'LOCATED_IN', description: null })
       // A place lies in the containers of its containers ("Stockton, California" and "California, United
       // States"), as far as a ranked container (`place-closure.ts`).

@@ -503,6 +503,19 @@ const CONNECTORS = new Set([
   'der',
   'y',
   '&',
+  'di',
+  'del',
+  'della',
+  'delle',
+  'dei',
+  'degli',
+  'da',
+  'do',
+  'dos',
+  'das',
+  'los',
+  'las',
+  'el',
 ])
 
 /** Whether a word names a kind of organisation or realm ("College", "Party", "Kingdom"). */
