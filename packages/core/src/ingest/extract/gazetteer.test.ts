@@ -129,6 +129,10 @@ describe('gazetteer', () => {
         () => false,
       ).map((e) => `${e.subjectKey.slice(6)} -> ${e.objectKey.slice(6)}`),
     ).toEqual(['Sentinel Range -> Antarctica'])
+    // Another name after "or" opens it too.
+    expect(inScope(['Albany'], 'Westmere or West Mere is a hamlet in Guilderland.')).toEqual([
+      'Albany -> New York',
+    ])
     // A text that does not open with the place is about no place ("Westmere Mall" is another name).
     expect(inScope(['Albany'], 'Albany is a city.')).toEqual([])
     expect(inScope(['Albany'], 'Westmere Mall is a mall in Guilderland.')).toEqual([])

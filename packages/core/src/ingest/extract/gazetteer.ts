@@ -168,12 +168,13 @@ export interface LocatedPair {
 /** The text's opening words: its first passage without leading space, a heading's marks or "the". */
 const OPENING = /^\s*(?:#+\s+)?(?:the\s+)?/i
 /**
- * What follows the name a definition opens with: parentheses (a pronunciation, another name), then an
- * apposition's comma, a copula or where it stands ("Mola di Bari, commonly referred to as Mola, is",
- * "Debub Gondar (or South Gondar) is", "The Józef Piłsudski Monument in Warsaw was"); not more words of a
- * longer name ("Westmere Mall is").
+ * What follows the name a definition opens with: another name after "or", parentheses (a pronunciation,
+ * another name), then an apposition's comma, a copula or where it stands ("Mola di Bari, commonly referred
+ * to as Mola, is", "Western Ukraine or West Ukraine is", "Debub Gondar (or South Gondar) is", "The Józef
+ * Piłsudski Monument in Warsaw was"); not more words of a longer name ("Westmere Mall is").
  */
-const DEFINED = /^\s*(?:\([^()]{0,200}\)\s*)*(?:,|(?:is|was|are|were|lies|lay|in)\s)/
+const DEFINED =
+  /^(?:\s+or\s+(?:the\s+)?\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3})?\s*(?:\([^()]{0,200}\)\s*)*(?:,|(?:is|was|are|were|lies|lay|in)\s)/u
 
 /**
  * A text that opens with a place's name and puts that place somewhere ("Westmere is a hamlet in the town
