@@ -225,16 +225,16 @@ export function placesInScope(
   const scopeRank = placeRank(scope.name)!
   const code = countryCode(scope.name)
   const countries = new Set(code !== null ? [code] : placesNamed(scope.name).map((w) => w.country))
+  const otherCountry = (word: string) => {
+    const c = countryCode(word)
+    return c !== null && !countries.has(c)
+  }
   const out: ContainedPlace[] = []
   for (const place of places) {
     if (place.key === topic.key || containers.has(place.key) || outer.has(place.key)) continue
     if (countryCode(place.name) !== null || isDemonym(place.name) || namesRealm(place.name))
       continue
     if ((placeRank(place.name) ?? 0) >= scopeRank || /\b(?:Sea|Ocean)\b/.test(place.name)) continue
-    const otherCountry = (word: string) => {
-      const c = countryCode(word)
-      return c !== null && !countries.has(c)
-    }
     if (place.name.split(/\s+/).some(otherCountry)) continue
     const where = placesNamed(place.name)
     if (where.length > 0 && countries.size > 0 && !where.some((w) => countries.has(w.country)))
