@@ -114,6 +114,27 @@ describe('placeStatements', () => {
     ])
   })
 
+  it('reads nothing of a clause of its own after a comma and a conjunction', () => {
+    const sentence =
+      'Sicily is farther to the north, whilst the island nation of Malta is to the east.'
+    const mentions = mentionsOf(sentence, [
+      ['Sicily', 'PLACE'],
+      ['Malta', 'PLACE'],
+    ])
+    const verbEnd = sentence.indexOf(' farther')
+    expect(placeStatements(sentence, mentions, 0, verbEnd, () => true)).toEqual([])
+    // Without the conjunction, a comma and a place: where the place lies.
+    const listed = 'Sicily is an island of the Mediterranean, in the nation of Italy.'
+    const inItaly = mentionsOf(listed, [
+      ['Sicily', 'PLACE'],
+      ['Mediterranean', 'PLACE'],
+      ['Italy', 'PLACE'],
+    ])
+    expect(
+      placeStatements(listed, inItaly, 0, listed.indexOf(' an '), () => true).map((o) => o.object),
+    ).toContain(2)
+  })
+
   it('relates nothing before the verb and not the place to itself', () => {
     const sentence = 'Near Paris, Paris Basin lies under Paris.'
     const mentions = mentionsOf(sentence, [

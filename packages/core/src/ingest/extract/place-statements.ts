@@ -48,13 +48,20 @@ const PLACE_KIND_AFTER = (after: string): boolean => {
 }
 
 /**
+ * A comma and a conjunction opening a clause of its own, with its own subject: "Sicily is farther, whilst the
+ * island nation of Malta is to the east" says nothing of where Sicily lies after it.
+ */
+const CLAUSE_BREAK = /,\s*(?:whilst|while|whereas|although|though|but)\b/i
+
+/**
  * What a sentence headed by a place says about it ("Foots Creek is an unincorporated community in
  * Jackson County, in the U.S. state of Oregon"): a description of the place rather than something that
  * happened, so relationships of the place and no event. The first named thing after the verb is its
- * object, under the verb's predicate; each other place after the verb behind a locative word ("in",
- * "of", a comma) is where it lies (`LOCATED_IN`), the place-hierarchy pattern of encyclopaedic
- * definitions (Hearst-style lexico-syntactic patterns: Hearst, COLING 1992), unless the lexicon or the
- * place lists rank it no higher than the subject (`byRank`) or it is a nationality.
+ * object, under the verb's predicate; each other place after the verb, up to a clause of its own
+ * (`CLAUSE_BREAK`), behind a locative word ("in", "of", a comma) is where it lies (`LOCATED_IN`), the
+ * place-hierarchy pattern of encyclopaedic definitions (Hearst-style lexico-syntactic patterns: Hearst,
+ * COLING 1992), unless the lexicon or the place lists rank it no higher than the subject (`byRank`) or it
+ * is a nationality.
  */
 export function placeStatements(
   sentence: string,
@@ -66,8 +73,11 @@ export function placeStatements(
   const out: { object: number; located: boolean }[] = []
   const self = mentions[subject]!.name.toLowerCase()
   let objectTaken = false
+  const clause = CLAUSE_BREAK.exec(sentence.slice(verbEnd))
+  const end = clause === null ? sentence.length : verbEnd + clause.index
   mentions.forEach((m, i) => {
-    if (i === subject || m.start < verbEnd || m.name.toLowerCase() === self) return
+    if (i === subject || m.start < verbEnd || m.start >= end || m.name.toLowerCase() === self)
+      return
     const after = sentence.slice(m.end)
     // "a small Venezuelan city", "an Austrian river": the subject lies in the country.
     const ofKind = m.label === 'PLACE' && isDemonym(m.name) && PLACE_KIND_AFTER(after)
