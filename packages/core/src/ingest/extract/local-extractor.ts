@@ -3150,13 +3150,15 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         relationships.push({ ...e, name: 'LOCATED_IN', description: null })
       // A text about a place puts the other places it names where that place lies ("Westmere is a hamlet
       // in ..., New York" and "Crossgates Mall"), its outermost container (`placesInScope`).
-      const locatedPairs = relationships.filter((r) => r.name === 'LOCATED_IN' && !r.eventKey)
+      const located = relationships.filter((r) => r.name === 'LOCATED_IN' && !r.eventKey)
       const opening = input.passages[0]?.text ?? ''
-      for (const e of placesInScope(opening, placeEntities, locatedPairs, related))
-        relationships.push({ ...e, name: 'LOCATED_IN', description: null })
+      for (const e of placesInScope(opening, placeEntities, located, related)) {
+        const edge = { ...e, name: 'LOCATED_IN', description: null }
+        relationships.push(edge)
+        located.push(edge)
+      }
       // A place lies in the containers of its containers ("Stockton, California" and "California, United
       // States"), as far as a ranked container (`place-closure.ts`).
-      const located = relationships.filter((r) => r.name === 'LOCATED_IN' && !r.eventKey)
       for (const e of locatedThrough(located, (key) => placeRank(entities.get(key)!.name)))
         relationships.push({
           ...e,
