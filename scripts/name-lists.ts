@@ -7,7 +7,8 @@
  * - `place-names.ts`: the cities, their provinces and countries of city-timezones (MIT; 7,329 cities),
  *   and the countries, their capitals and other names of countries-list (MIT);
  * - `place-containers.ts`: from the same two, the countries and provinces each place lies in
- *   (`placeContainersFromPackages`).
+ *   (`placeContainersFromPackages`), and each country's nationality adjective from i18n-nationality
+ *   (MIT; "Norwegian" for Norway).
  *
  *   npx tsx scripts/name-lists.ts
  *
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { allLocales, type LocaleDefinition } from '@faker-js/faker'
 import cityTimezones from 'city-timezones'
 import { countries } from 'countries-list'
+import { createRequire } from 'node:module'
 
 const EXTRACT_DIR = '../packages/core/src/ingest/extract/'
 export const GIVEN_NAMES_FILE = fileURLToPath(
@@ -102,7 +104,20 @@ export interface PlaceContainers {
    * Each city name is in one country's lists only.
    */
   cities: Map<string, Map<string, string[]>>
+  /** Per nationality adjective: its country's ISO code, then the adjective (`['NO', 'Norwegian']`). */
+  demonyms: (readonly [string, string])[]
 }
+
+/** Codes whose nationality i18n-nationality gets wrong: Wallis and Futuna's is not "Welsh" (Wales's). */
+const MISLISTED_NATIONALITY = new Set(['WF'])
+
+/** i18n-nationality's English list: ISO code -> nationality adjective, or the territory's name. */
+const nationalities = (): Record<string, string> =>
+  (
+    createRequire(import.meta.url)('i18n-nationality/langs/en.json') as {
+      nationalities: Record<string, string>
+    }
+  ).nationalities
 
 /**
  * The countries and regions the places of the packages lie in, by name. A region's name may lie in
@@ -110,7 +125,9 @@ export interface PlaceContainers {
  * city's name lies where its most populous city of that name does ("London" in the United Kingdom, not
  * in Canada or the United States, where smaller Londons are), since a text naming Canada and London most
  * likely means the capital. A country's capital the cities do not hold lies in it. No country's name is a
- * region or a city here ("Georgia", "Singapore").
+ * region or a city here ("Georgia", "Singapore"). A country's nationality adjectives ("Trinidadian or
+ * Tobagonian" are two) are kept where each is no name of the country ("Bermuda"), is written in Latin
+ * script as one name ("Congolese (Republic of the Congo)" is not) and no other country has it.
  */
 export function placeContainersFromPackages(): PlaceContainers {
   const names = new Map<string, Set<string>>()
@@ -152,6 +169,13 @@ export function placeContainersFromPackages(): PlaceContainers {
     add(byRegion, countryName.has(region) ? '' : region, city)
     cities.set(code, byRegion)
   }
+  const adjectives = Object.entries(nationalities())
+    .filter(([code]) => !MISLISTED_NATIONALITY.has(code))
+    .flatMap(([code, adjectives]) =>
+      adjectives.split(/ (?:-|or|and) /).map((a) => [code, a] as const),
+    )
+    .filter(([code, adjective]) => LATIN_NAME.test(adjective) && !names.get(code)?.has(adjective))
+  const shared = (adjective: string) => adjectives.filter(([, a]) => a === adjective).length > 1
   const sortedMap = <T, U>(map: Map<string, T>, value: (v: T) => U) =>
     new Map([...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, value(v)] as const))
   const sortedList = (set: Set<string>) => [...set].sort()
@@ -159,6 +183,9 @@ export function placeContainersFromPackages(): PlaceContainers {
     countries: [...sortedMap(names, sortedList)].map(([code, list]) => [code, ...list]),
     regions: sortedMap(regions, (set) => sortedList(set).filter((r) => !countryName.has(r))),
     cities: sortedMap(cities, (byRegion) => sortedMap(byRegion, sortedList)),
+    demonyms: adjectives
+      .filter(([, adjective]) => !shared(adjective))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
   }
 }
 
@@ -183,6 +210,15 @@ const placeNotices = () => [
   `countries-list's LICENSE:`,
   '',
   licenceOf('countries-list'),
+]
+
+/** What place-containers.ts must include: also i18n-nationality's data. */
+const containerNotices = () => [
+  ...placeNotices(),
+  '',
+  `i18n-nationality's LICENSE:`,
+  '',
+  licenceOf('i18n-nationality'),
 ]
 
 /** One list of a generated module: the set it exports, its doc comment and its names. */
@@ -270,7 +306,8 @@ export const placeNamesModule = (places: PlaceNames) =>
 /**
  * The module of `placeContainersFromPackages`: one string per country, its code and names; one per
  * country's regions, `CODE>Region|Region`; one per region's cities, `CODE>Region>City|City` (`CODE>>`
- * for the cities of no one region). gazetteer.ts reads them.
+ * for the cities of no one region); one per nationality adjective, `CODE|Adjective`. gazetteer.ts reads
+ * them.
  */
 export function placeContainersModule(places: PlaceContainers): string {
   const countryLines = places.countries.map((names) => `  ${quote(names.join('|'))},`)
@@ -280,12 +317,14 @@ export function placeContainersModule(places: PlaceContainers): string {
   const cityLines = [...places.cities].flatMap(([code, byRegion]) =>
     [...byRegion].map(([region, list]) => `  ${quote(`${code}>${region}>${list.join('|')}`)},`),
   )
+  const demonymLines = places.demonyms.map((pair) => `  ${quote(pair.join('|'))},`)
   return [
     '// Generated by scripts/name-lists.ts from city-timezones (MIT, https://github.com/kevinroberts/city-timezones)',
     '// and countries-list (MIT, https://github.com/annexare/Countries): the countries and regions places lie in.',
-    '// Latin script. Do not edit.',
+    '// Nationalities from i18n-nationality (MIT, https://github.com/sourcecode911/i18n-nationality). Latin',
+    '// script. Do not edit.',
     '',
-    ...noticeComment(placeNotices()),
+    ...noticeComment(containerNotices()),
     '',
     "/** Each country's ISO code, then its names: 'US|America|US|USA|United States|United States of America'. */",
     'export const COUNTRY_NAMES: readonly string[] = [',
@@ -300,6 +339,11 @@ export function placeContainersModule(places: PlaceContainers): string {
     "/** Each region's cities: 'US>Michigan>Ann Arbor|Detroit|...'; 'US>>...' those of no one region. */",
     'export const REGION_CITIES: readonly string[] = [',
     ...cityLines,
+    ']',
+    '',
+    "/** Each country's nationality adjectives, one a line: 'NO|Norwegian'. */",
+    'export const COUNTRY_DEMONYMS: readonly string[] = [',
+    ...demonymLines,
     ']',
     '',
   ].join('\n')

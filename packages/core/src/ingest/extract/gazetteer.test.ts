@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   containedPlaces,
   countryCode,
+  nationalityCountries,
   organizationsInPlaces,
   placesInScope,
   placesNamed,
@@ -72,11 +73,46 @@ describe('gazetteer', () => {
       inPlaces(['University of Alberta', 'Calgary City Council'], ['Alberta', 'Calgary']),
     ).toEqual(['University of Alberta -> Alberta', 'Calgary City Council -> Calgary'])
     // Whole words only, a place the gazetteer holds only, and not a pair the text relates already.
-    expect(inPlaces(['Canadian Tire'], ['Canada'])).toEqual([])
+    expect(inPlaces(['Canadarm Robotics'], ['Canada'])).toEqual([])
     expect(inPlaces(['Soviet Union', 'Norwegian Army'], ['Soviet', 'Norwegian'])).toEqual([])
     expect(inPlaces(['Bell Canada'], ['Canada'], () => true)).toEqual([])
     // Not a place the text does not name.
     expect(inPlaces(['Bell Canada'], ['Toronto'])).toEqual([])
+  })
+
+  it('puts an organisation whose name holds a nationality in that country when the text names it', () => {
+    const inCountries = (organizations: string[], places: string[]) =>
+      organizationsInPlaces(
+        organizations.map((n) => place(n)),
+        places.map((n) => place(n)),
+        () => false,
+      ).map((e) => `${e.subjectKey.slice(6)} -> ${e.objectKey.slice(6)}`)
+    expect(
+      inCountries(['Norwegian Army', 'Royal Thai Army', 'Canadian Tire'], ['Norway', 'Thailand']),
+    ).toEqual(['Norwegian Army -> Norway', 'Royal Thai Army -> Thailand'])
+    // Each of a country's adjectives ("Trinidadian or Tobagonian"), and one the list holds whole.
+    expect(inCountries(['Tobagonian Regiment'], ['Trinidad and Tobago'])).toEqual([
+      'Tobagonian Regiment -> Trinidad and Tobago',
+    ])
+    expect(inCountries(['South African Airways'], ['South Africa'])).toEqual([
+      'South African Airways -> South Africa',
+    ])
+    // Not the nationality of a larger whole, nor another country's.
+    expect(inCountries(['Latin American School of Medicine'], ['United States'])).toEqual([])
+    expect(inCountries(['North American Aviation'], ['United States'])).toEqual([])
+    expect(inCountries(['Austrian Airlines'], ['Australia'])).toEqual([])
+  })
+
+  it('reads a nationality as its country where the text names that country', () => {
+    const countries = (names: string[]) =>
+      [...nationalityCountries(names.map((n) => place(n)))].map(
+        ([a, b]) => `${a.slice(6)} -> ${b.slice(6)}`,
+      )
+    expect(countries(['Norwegian', 'Bergen', 'Norway', 'Swedish'])).toEqual(['Norwegian -> Norway'])
+    expect(countries(['South Korean', 'South Korea'])).toEqual(['South Korean -> South Korea'])
+    // The first name the text gives the country; nothing where it names no country of it.
+    expect(countries(['British', 'Britain', 'United Kingdom'])).toEqual(['British -> Britain'])
+    expect(countries(['Norwegian', 'Oslo'])).toEqual([])
   })
 
   it("puts the other places of a text about a place in that place's outermost container", () => {

@@ -9,7 +9,13 @@
  * one of them only. An organisation lies in such a place its name holds ("University of Alberta"). A
  * text about a place puts the other places it names in that place's country (`placesInScope`).
  */
-import { COUNTRY_NAMES, COUNTRY_REGIONS, REGION_CITIES } from './place-containers.js'
+import { CARDINAL_WORDS } from './closed-class-words.js'
+import {
+  COUNTRY_DEMONYMS,
+  COUNTRY_NAMES,
+  COUNTRY_REGIONS,
+  REGION_CITIES,
+} from './place-containers.js'
 import {
   isDemonym,
   namesRealm,
@@ -29,6 +35,10 @@ interface Gazetteer {
   countries: Map<string, string>
   /** Region and city names -> where each place of that name lies. */
   within: Map<string, Within[]>
+  /** ISO code -> the country's nationality adjectives ("NO" -> "Norwegian"). */
+  demonyms: Map<string, string[]>
+  /** A nationality adjective -> its country's ISO code ("Norwegian" -> "NO"). */
+  nationalities: Map<string, string>
 }
 
 let gazetteer: Gazetteer | null = null
@@ -52,7 +62,14 @@ function loaded(): Gazetteer {
     const [code, region, cities] = line.split('>') as [string, string, string]
     for (const city of cities.split('|')) add(city, { country: code, region: region || null })
   }
-  return (gazetteer = { countries, within })
+  const demonyms = new Map<string, string[]>()
+  const nationalities = new Map<string, string>()
+  for (const line of COUNTRY_DEMONYMS) {
+    const [code, adjective] = line.split('|') as [string, string]
+    demonyms.set(code, [...(demonyms.get(code) ?? []), adjective])
+    nationalities.set(adjective, code)
+  }
+  return (gazetteer = { countries, within, demonyms, nationalities })
 }
 
 /** A name as the lists write it: without "the", an initialism without its periods ("the U.S." as "US"). */
@@ -133,12 +150,57 @@ export function containedPlaces(
 }
 
 /**
+ * The country each nationality of a text stands for, where the text names that country too: "a Norwegian
+ * military officer ... grew up in Bergen, Norway" names Norway twice, and its "Norwegian" is Norway's node,
+ * as document-level relation extraction reads a nationality (a place standing for its country: DocRED,
+ * Yao et al., ACL 2019). Keys of `places` that are nationalities of the gazetteer's list ("Norwegian",
+ * "Trinidadian") -> the key of the first place the text names as their country. A nationality whose country
+ * the text does not name maps to nothing: no node is added.
+ */
+export function nationalityCountries(places: readonly NamedPlace[]): Map<string, string> {
+  const countryKeys = new Map<string, string>()
+  for (const place of places) {
+    const code = isDemonym(place.name) ? null : countryCode(place.name)
+    if (code !== null && !countryKeys.has(code)) countryKeys.set(code, place.key)
+  }
+  const out = new Map<string, string>()
+  if (countryKeys.size === 0) return out
+  for (const place of places) {
+    const code = isDemonym(place.name) ? loaded().nationalities.get(place.name) : undefined
+    const country = code === undefined ? undefined : countryKeys.get(code)
+    if (country !== undefined) out.set(place.key, country)
+  }
+  return out
+}
+
+/**
+ * A word that makes a longer nationality of the one after it, another country's or none: "Latin
+ * American", "North American" (a nationality the list holds whole, "South African", is read whole).
+ */
+const NATIONALITY_OPENER = new RegExp(`^(?:${CARDINAL_WORDS}|latin|anglo|pan|afro)$`, 'i')
+
+/**
+ * Whether `words` (a name with a space at each end) holds one of the nationality adjectives of the
+ * country `code` as whole words, not after a word that makes it a longer one ("Latin American School").
+ */
+function holdsNationality(words: string, code: string): boolean {
+  for (const adjective of loaded().demonyms.get(code) ?? []) {
+    const at = words.indexOf(` ${adjective} `)
+    if (at < 0) continue
+    const before = words.slice(0, at).trim().split(' ').at(-1) ?? ''
+    if (!NATIONALITY_OPENER.test(before)) return true
+  }
+  return false
+}
+
+/**
  * Each organisation of `organizations` in the places of `places` its name holds, as whole words, where
  * the gazetteer knows that place (a country, a region or a city) and the text names it on its own:
  * "University of Alberta" lies in Alberta, "Calgary City Council" in Calgary, "Bell Canada" in Canada, when
- * the text names Alberta, Calgary or Canada too. Not a nationality ("Norwegian Army") nor a name the
- * gazetteer does not hold ("Soviet Union" and "Soviet", "House of Representatives" and "House").
- * `related(a, b)` as for `containedPlaces`.
+ * the text names Alberta, Calgary or Canada too. A nationality in the name puts it in that country when
+ * the text names the country ("Norwegian Army" in Norway, "Royal Thai Army" in Thailand); never in the
+ * nationality's own node, nor in a name the gazetteer does not hold ("Soviet Union" and "Soviet", "House
+ * of Representatives" and "House"). `related(a, b)` as for `containedPlaces`.
  */
 export function organizationsInPlaces(
   organizations: readonly NamedPlace[],
@@ -150,7 +212,11 @@ export function organizationsInPlaces(
   for (const organization of organizations) {
     const words = ` ${organization.name.replace(/[,()]/g, ' ')} `
     for (const place of known) {
-      if (place.name === organization.name || !words.includes(` ${place.name} `)) continue
+      if (place.name === organization.name) continue
+      const code = countryCode(place.name)
+      const named =
+        words.includes(` ${place.name} `) || (code !== null && holdsNationality(words, code))
+      if (!named) continue
       if (related(organization.key, place.key)) continue
       const passageIds = [...new Set([...organization.passageIds, ...place.passageIds])]
       out.push({ subjectKey: organization.key, objectKey: place.key, passageIds })

@@ -226,8 +226,10 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       'Roketsan is a major Turkish weapons manufacturer. Astley is a British singer. ' +
         'She was a Swedish politician, and he an American actor from the US. Let us go.',
     )
-    for (const place of ['Turkish', 'British', 'Swedish', 'American', 'US'])
+    for (const place of ['Turkish', 'British', 'Swedish', 'US'])
       expect(found).toContain(`PLACE:${place}`)
+    // "American" is the node of the US here: the text names that country too.
+    expect(found).not.toContain('PLACE:American')
     // The pronoun stays no entity, and a language is no place.
     expect(found.some((n) => /:us$/.test(n))).toBe(false)
     const language = await names(
@@ -270,11 +272,14 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
       'Zabiele in Poland',
       // Through British Columbia (`place-closure.ts`), and as the gazetteer has it (`gazetteer.ts`).
       'Vancouver in Canada',
+      // By the nationality in its name, where the text names that country.
+      'Polish Academy of Sciences in Poland',
     ])
-    const places = graph.entities.filter((e) => e.labels.includes('PLACE')).map((e) => e.name)
-    expect(places).not.toContain('British')
-    // Before an organisation's name, the nationality says its country.
-    expect(places).toEqual(expect.arrayContaining(['French', 'Algeria', 'Polish']))
+    const places = graph.entities.filter((e) => e.labels.includes('PLACE'))
+    expect(places.map((e) => e.name)).not.toContain('British')
+    // Before an organisation's name, the nationality says its country: Poland's node, the text naming it.
+    expect(places.map((e) => e.name)).toEqual(expect.arrayContaining(['French', 'Algeria']))
+    expect(places.find((e) => e.name === 'Poland')?.aliases).toEqual(['Polish'])
   })
 
   it('puts a place in the country the gazetteer gives it when the text names that country', async () => {
@@ -293,6 +298,34 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
         'University of Alberta in Canada',
       ]),
     )
+  })
+
+  it('reads a nationality as the country the text names, and puts an organisation named by it there', async () => {
+    const graph = await run(
+      'Henrik Angell was a Norwegian military officer. He grew up in Bergen, Norway. ' +
+        'He entered the Norwegian Army.',
+    )
+    const norway = graph.entities.filter((e) => ['Norway', 'Norwegian'].includes(e.name))
+    expect(norway.map((e) => [e.name, e.aliases])).toEqual([['Norway', ['Norwegian']]])
+    const name = new Map(graph.entities.map((e) => [e.key, e.name]))
+    const stated = graph.relationships.map(
+      (r) => `${name.get(r.subjectKey)} ${r.name} ${name.get(r.objectKey)}`,
+    )
+    expect(stated).toEqual(
+      expect.arrayContaining(['Bergen LOCATED_IN Norway', 'Norwegian Army LOCATED_IN Norway']),
+    )
+    // Every edge cites a node of the graph.
+    expect(stated.filter((e) => e.includes('undefined'))).toEqual([])
+    // An edge the country has already is one edge; one from the country to itself is none.
+    const merged = await edges(
+      'Bergen is a Norwegian city in Norway. The Norwegian flag flies over Norway.',
+    )
+    expect(merged.filter((e) => e === 'Bergen LOCATED_IN Norway')).toHaveLength(1)
+    expect(merged.filter((e) => /Norway .* Norway/.test(e))).toEqual([])
+    // Where the text names no country of it, the nationality keeps its node.
+    expect(
+      (await run('Henrik Angell was a Norwegian military officer.')).entities.map((e) => e.name),
+    ).toContain('Norwegian')
   })
 
   it('puts the places a text about a place names, and puts nowhere, where that place lies', async () => {

@@ -39,7 +39,12 @@ import {
   properNameType,
 } from './proper-name-type.js'
 import { locatedThrough } from './place-closure.js'
-import { containedPlaces, organizationsInPlaces, placesInScope } from './gazetteer.js'
+import {
+  containedPlaces,
+  nationalityCountries,
+  organizationsInPlaces,
+  placesInScope,
+} from './gazetteer.js'
 import { movesWithTense, placeInTense, tenseAt } from './tensed-dates.js'
 import {
   continuesList,
@@ -218,6 +223,39 @@ const CODE = /[(){}[\]<>=;`|\\]/
 
 /** Every run of whitespace as one space. */
 const oneLine = (text: string) => text.replace(/\s+/g, ' ')
+
+/**
+ * Merges each entity whose key `into` maps into the entity of the key it maps to: its passages, its name
+ * as an alias, and the relationships and observations citing it. An edge it would make from that entity to
+ * itself is dropped, and one the kept entity has already ("Bergen is a Norwegian city in Norway": in
+ * Norwegian and in Norway) joins that one's passages.
+ */
+function mergeEntities(
+  graph: Pick<ExtractedGraph, 'relationships' | 'observations'>,
+  entities: Map<string, Entity>,
+  into: ReadonlyMap<string, string>,
+): void {
+  if (into.size === 0) return
+  for (const [from, to] of into) {
+    const merged = entities.get(from)!
+    const kept = entities.get(to)!
+    kept.passageIds = [...new Set([...kept.passageIds, ...merged.passageIds])]
+    kept.aliases = [...(kept.aliases ?? []), merged.name]
+    entities.delete(from)
+  }
+  const key = (k: string) => into.get(k) ?? k
+  const edges = new Map<string, ExtractedGraph['relationships'][number]>()
+  for (const r of graph.relationships) {
+    const edge = { ...r, subjectKey: key(r.subjectKey), objectKey: key(r.objectKey) }
+    if (edge.subjectKey === edge.objectKey) continue
+    const id = [edge.subjectKey, edge.name, edge.objectKey, edge.eventKey ?? ''].join(' ')
+    const same = edges.get(id)
+    if (same === undefined) edges.set(id, edge)
+    else same.passageIds = [...new Set([...same.passageIds, ...edge.passageIds])]
+  }
+  graph.relationships.splice(0, graph.relationships.length, ...edges.values())
+  for (const o of graph.observations) o.aboutKey = key(o.aboutKey)
+}
 
 /** An initialism with its last period: "U.S.", "Washington, D.C.". */
 const DOTTED_INITIALISM_END = /(?:^|\s)(?:\p{Lu}\.){2,}$/u
@@ -3129,6 +3167,13 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
         await pause()
         relateSentence(r)
       }
+      // A nationality is the node of its country where the text names that country too ("Norwegian" and
+      // "Norway" one node, `nationalityCountries`), its name an alias.
+      mergeEntities(
+        { relationships, observations },
+        entities,
+        nationalityCountries([...entities.values()].filter((e) => e.labels.includes('PLACE'))),
+      )
       // A place lies in the country and the region the gazetteer puts it in, where the text names them
       // too ("Detroit" and "the United States", `gazetteer.ts`), and an organisation in such a place its
       // name holds ("University of Alberta" and "Alberta").
