@@ -78,6 +78,11 @@ describe('gazetteer', () => {
     expect(inPlaces(['Bell Canada'], ['Canada'], () => true)).toEqual([])
     // Not a place the text does not name.
     expect(inPlaces(['Bell Canada'], ['Toronto'])).toEqual([])
+    // Another name of a country the text names: in that country as the text names it.
+    expect(inPlaces(['U.S. Congress', 'Bank of America'], ['United States'])).toEqual([
+      'U.S. Congress -> United States',
+      'Bank of America -> United States',
+    ])
   })
 
   it('puts an organisation whose name holds a nationality in that country when the text names it', () => {
@@ -179,5 +184,46 @@ describe('gazetteer', () => {
     expect(inScope(['Albany', 'Germany'], opening, [...stated, ['Westmere', 'Germany']])).toEqual(
       [],
     )
+  })
+
+  it("puts them in the topic's regions within that container too, when those make one chain", () => {
+    const located = (pairs: string[][]) =>
+      pairs.map(([a, b]) => ({ subjectKey: `PLACE:${a}`, objectKey: `PLACE:${b}` }))
+    const inScope = (others: string[], stated: string[][]) =>
+      placesInScope(
+        'Bound Brook is a tributary of the Raritan River in Middlesex County, New Jersey.',
+        ['Bound Brook', ...new Set(stated.flat()), ...others].map((n) => place(n)),
+        located(stated),
+        () => false,
+      ).map((e) => `${e.subjectKey.slice(6)} -> ${e.objectKey.slice(6)}`)
+    const chain = [
+      ['Bound Brook', 'Middlesex County'],
+      ['Middlesex County', 'New Jersey'],
+      ['New Jersey', 'United States'],
+    ]
+    expect(inScope(['Spring Lake', 'Sacunk'], chain)).toEqual([
+      'Spring Lake -> United States',
+      'Spring Lake -> New Jersey',
+      'Sacunk -> United States',
+      'Sacunk -> New Jersey',
+    ])
+    // Not a place the gazetteer puts in another region ("Chicago": Illinois), nor a region, which the
+    // gazetteer may not hold ("Tuscany", a region by the lexicon: the scope's rule alone puts it).
+    expect(inScope(['Chicago', 'Tuscany'], chain)).toEqual([
+      'Chicago -> United States',
+      'Tuscany -> United States',
+    ])
+    // Two regions neither of which holds the other (a river through two states): the country only.
+    expect(
+      inScope(
+        ['Sacunk'],
+        [
+          ['Bound Brook', 'New Jersey'],
+          ['Bound Brook', 'New York'],
+          ['New Jersey', 'United States'],
+          ['New York', 'United States'],
+        ],
+      ),
+    ).toEqual(['Sacunk -> United States'])
   })
 })

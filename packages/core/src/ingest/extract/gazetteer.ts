@@ -6,8 +6,10 @@
  * entity", two of its commonest relations; Yao et al., ACL 2019), and a question about a place's
  * country walks them. Only containers the text names are related: the gazetteer adds no node, and a
  * region's name that lies in several countries ("Punjab") lies in the one the text names when it names
- * one of them only. An organisation lies in such a place its name holds ("University of Alberta"). A
- * text about a place puts the other places it names in that place's country (`placesInScope`).
+ * one of them only. An organisation lies in such a place its name holds ("University of Alberta"), or in
+ * the country a nationality in its name stands for ("Norwegian Army"; nationalities of i18n-nationality),
+ * and a nationality is its country's node where the text names both (`nationalityCountries`). A text about
+ * a place puts the other places it names in that place's country and regions (`placesInScope`).
  */
 import { CARDINAL_WORDS } from './closed-class-words.js'
 import {
@@ -193,14 +195,27 @@ function holdsNationality(words: string, code: string): boolean {
   return false
 }
 
+/** The countries whose names `words` holds, each a run of up to four whole words ("U.S. Congress": US). */
+function countriesIn(words: string): Set<string> {
+  const tokens = words.trim().split(/\s+/)
+  const out = new Set<string>()
+  for (let i = 0; i < tokens.length; i++)
+    for (let j = i + 1; j <= Math.min(tokens.length, i + 4); j++) {
+      const code = countryCode(tokens.slice(i, j).join(' '))
+      if (code !== null) out.add(code)
+    }
+  return out
+}
+
 /**
  * Each organisation of `organizations` in the places of `places` its name holds, as whole words, where
  * the gazetteer knows that place (a country, a region or a city) and the text names it on its own:
  * "University of Alberta" lies in Alberta, "Calgary City Council" in Calgary, "Bell Canada" in Canada, when
- * the text names Alberta, Calgary or Canada too. A nationality in the name puts it in that country when
- * the text names the country ("Norwegian Army" in Norway, "Royal Thai Army" in Thailand); never in the
- * nationality's own node, nor in a name the gazetteer does not hold ("Soviet Union" and "Soviet", "House
- * of Representatives" and "House"). `related(a, b)` as for `containedPlaces`.
+ * the text names Alberta, Calgary or Canada too; a country's other name in it puts it in that country as
+ * the text names it ("U.S. Congress" in the United States). A nationality in the name puts it in that
+ * country when the text names the country ("Norwegian Army" in Norway, "Royal Thai Army" in Thailand);
+ * never in the nationality's own node, nor in a name the gazetteer does not hold ("Soviet Union" and
+ * "Soviet", "House of Representatives" and "House"). `related(a, b)` as for `containedPlaces`.
  */
 export function organizationsInPlaces(
   organizations: readonly NamedPlace[],
@@ -211,11 +226,13 @@ export function organizationsInPlaces(
   const out: ContainedPlace[] = []
   for (const organization of organizations) {
     const words = ` ${organization.name.replace(/[,()]/g, ' ')} `
+    const countries = countriesIn(words)
     for (const place of known) {
       if (place.name === organization.name) continue
       const code = countryCode(place.name)
       const named =
-        words.includes(` ${place.name} `) || (code !== null && holdsNationality(words, code))
+        words.includes(` ${place.name} `) ||
+        (code !== null && (countries.has(code) || holdsNationality(words, code)))
       if (!named) continue
       if (related(organization.key, place.key)) continue
       const passageIds = [...new Set([...organization.passageIds, ...place.passageIds])]
@@ -252,8 +269,11 @@ const DEFINED =
  * nationality: "a Venezuelan town" has no node to put things in) and the place ranks lower than it
  * (`placeRank`), is no country, nationality or realm ("Russian Empire"), names no other country in its
  * words ("Western China") and, where the gazetteer holds its name, lies in that container's country by
- * it ("Tarragona" in Spain, not "Paris"). Seas and oceans lie in no country. `related(a, b)` as for
- * `containedPlaces`.
+ * it ("Tarragona" in Spain, not "Paris"). Seas and oceans lie in no country. The topic's regions within
+ * that container hold the place too ("Bound Brook is a tributary of the Raritan River in Middlesex County,
+ * New Jersey": New Jersey), when they make one chain (a river through two states puts it in neither) and
+ * the place ranks lower than a region and, where the gazetteer holds it, lies in that region by it.
+ * `related(a, b)` as for `containedPlaces`.
  */
 export function placesInScope(
   opening: string,
@@ -288,6 +308,21 @@ export function placesInScope(
     )
   if (outermost.length !== 1) return []
   const scope = outermost[0]!
+  // The topic's regions within the scope ("Middlesex County, New Jersey, in the United States": New
+  // Jersey), when they make one chain (each in the other): they hold the places too.
+  const regions = [...containers]
+    .map((key) => byKey.get(key))
+    .filter(
+      (p): p is NamedPlace =>
+        p !== undefined &&
+        p.key !== scope.key &&
+        (placeRank(p.name) ?? 0) >= PLACE_RANK.region &&
+        !isDemonym(p.name),
+    )
+  const within = (a: string, b: string) => (outer.get(a) ?? []).includes(b)
+  const chain = regions.every((a) =>
+    regions.every((b) => a === b || within(a.key, b.key) || within(b.key, a.key)),
+  )
   const scopeRank = placeRank(scope.name)!
   const code = countryCode(scope.name)
   const countries = new Set(code !== null ? [code] : placesNamed(scope.name).map((w) => w.country))
@@ -305,9 +340,19 @@ export function placesInScope(
     const where = placesNamed(place.name)
     if (where.length > 0 && countries.size > 0 && !where.some((w) => countries.has(w.country)))
       continue
-    if (related(place.key, scope.key)) continue
-    const passageIds = [...new Set([...place.passageIds, ...scope.passageIds])]
-    out.push({ subjectKey: place.key, objectKey: scope.key, passageIds })
+    for (const container of [scope, ...(chain ? regions : [])]) {
+      if (related(place.key, container.key)) continue
+      if ((placeRank(place.name) ?? 0) >= placeRank(container.name)!) continue
+      // A place the gazetteer knows lies in the region it gives, if any.
+      if (
+        container !== scope &&
+        where.length > 0 &&
+        !where.some((w) => w.region === container.name)
+      )
+        continue
+      const passageIds = [...new Set([...place.passageIds, ...container.passageIds])]
+      out.push({ subjectKey: place.key, objectKey: container.key, passageIds })
+    }
   }
   return out
 }

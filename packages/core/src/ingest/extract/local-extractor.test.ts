@@ -340,6 +340,13 @@ describe('local extractor on encyclopaedic text (issue 27)', () => {
     expect(await located(`In 2020, ${text}`)).not.toContain('Albany in New York')
   })
 
+  it('reads the place before a parenthesis, not a place inside it, as what a place statement is about', async () => {
+    // Before, "Ōsaka" (in the parenthesis) was the subject: "Ōsaka in Japan" and Osaka Bay in nothing.
+    expect(await located('Osaka Bay (Ōsaka - wan) is a bay in western Japan.')).toContain(
+      'Osaka Bay in Japan',
+    )
+  })
+
   it("reads a Romance particle inside a name, and a zone, a comune or a strait as a place's kind", async () => {
     // Before, "Mola di Bari" (its "di") and "Debub Gondar" (a zone) stayed concepts and lay nowhere.
     expect(await located('Mola di Bari is a town in Italy.')).toEqual(['Mola di Bari in Italy'])

@@ -2844,6 +2844,7 @@ export function localExtractor(options: LocalExtractorOptions = {}): Extractor {
                 (m) =>
                   m.end <= verb.start &&
                   m.label === 'PLACE' &&
+                  !inParenthesis(sentence, m) &&
                   placeCanBeSubject(sentence.slice(0, m.start)),
               )
           } else if (person >= 0) {
