@@ -222,14 +222,15 @@ export function organizationsInPlaces(
   places: readonly NamedPlace[],
   related: (a: string, b: string) => boolean,
 ): ContainedPlace[] {
-  const known = places.filter((p) => countryCode(p.name) !== null || placesNamed(p.name).length > 0)
+  const known = places
+    .map((place) => ({ place, code: countryCode(place.name) }))
+    .filter(({ place, code }) => code !== null || placesNamed(place.name).length > 0)
   const out: ContainedPlace[] = []
   for (const organization of organizations) {
     const words = ` ${organization.name.replace(/[,()]/g, ' ')} `
     const countries = countriesIn(words)
-    for (const place of known) {
+    for (const { place, code } of known) {
       if (place.name === organization.name) continue
-      const code = countryCode(place.name)
       const named =
         words.includes(` ${place.name} `) ||
         (code !== null && (countries.has(code) || holdsNationality(words, code)))
@@ -299,26 +300,19 @@ export function placesInScope(
         queue.push(key)
       }
   const byKey = new Map(places.map((p) => [p.key, p]))
-  const outermost = [...containers]
-    .filter((key) => !(outer.get(key) ?? []).some((k) => containers.has(k)))
+  // The containers ranked a region or higher, no nationality: the scope and the regions within it.
+  const ranked = [...containers]
     .map((key) => byKey.get(key))
     .filter(
       (p): p is NamedPlace =>
         p !== undefined && (placeRank(p.name) ?? 0) >= PLACE_RANK.region && !isDemonym(p.name),
     )
+  const outermost = ranked.filter((p) => !(outer.get(p.key) ?? []).some((k) => containers.has(k)))
   if (outermost.length !== 1) return []
   const scope = outermost[0]!
   // The topic's regions within the scope ("Middlesex County, New Jersey, in the United States": New
   // Jersey), when they make one chain (each in the other): they hold the places too.
-  const regions = [...containers]
-    .map((key) => byKey.get(key))
-    .filter(
-      (p): p is NamedPlace =>
-        p !== undefined &&
-        p.key !== scope.key &&
-        (placeRank(p.name) ?? 0) >= PLACE_RANK.region &&
-        !isDemonym(p.name),
-    )
+  const regions = ranked.filter((p) => p !== scope)
   const within = (a: string, b: string) => (outer.get(a) ?? []).includes(b)
   const chain = regions.every((a) =>
     regions.every((b) => a === b || within(a.key, b.key) || within(b.key, a.key)),
